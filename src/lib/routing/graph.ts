@@ -1,0 +1,200 @@
+import { measureDistance } from './geo.ts';
+import { findNodeIndex, type OsmData } from './osm/model.ts';
+import { getRoadClass, getWayAccess, MODES, type Mode } from './tags.ts';
+
+/**
+ * The road network of one region. Junctions (way ends and nodes shared by ways) are graph nodes; a segment is
+ * the stretch of one way between two junctions, with its shape points laid out consecutively.
+ */
+export interface RoadGraph {
+	junctionCount: number;
+	segmentCount: number;
+	segFrom: Uint32Array;
+	segTo: Uint32Array;
+	/** Shape points of segment s are [segShapeStart[s], segShapeStart[s + 1]), both junctions included. */
+	segShapeStart: Uint32Array;
+	/** Degrees × 1e6. */
+	shapeLat: Int32Array;
+	shapeLon: Int32Array;
+	segLength: Float32Array;
+	segName: Int32Array;
+	segClass: Uint8Array;
+	/** Travel time in ms for mode m and direction d (0 forward, 1 backward) at [(m * 2 + d) * S + s]; 0 = closed. */
+	segTime: Uint32Array;
+	/** Segments touching junction j: adjSeg[adjStart[j] .. adjStart[j + 1]). */
+	adjStart: Uint32Array;
+	adjSeg: Uint32Array;
+	names: string[];
+	/** minLat, minLon, maxLat, maxLon of the road shape. */
+	bbox: Float64Array;
+}
+
+export function getModeIndex(mode: Mode): number {
+	return MODES.indexOf(mode);
+}
+
+/** Travel time of a segment in a direction (0 forward, 1 backward); 0 when closed. */
+export function getSegmentTime(
+	graph: RoadGraph,
+	modeIndex: number,
+	segment: number,
+	direction: number,
+): number {
+	return graph.segTime[(modeIndex * 2 + direction) * graph.segmentCount + segment];
+}
+
+class GrowableInt32 {
+	data = new Int32Array(1024);
+	length = 0;
+	push(value: number): void {
+		if (this.length === this.data.length) {
+			const next = new Int32Array(this.data.length * 2);
+			next.set(this.data);
+			this.data = next;
+		}
+		this.data[this.length++] = value;
+	}
+	toUint32(): Uint32Array {
+		return new Uint32Array(this.data.buffer.slice(0, this.length * 4));
+	}
+	toInt32(): Int32Array {
+		return this.data.slice(0, this.length);
+	}
+}
+
+function toTime(lengthMetres: number, speedKmh: number): number {
+	if (speedKmh <= 0) return 0;
+	return Math.max(1, Math.round((lengthMetres / (speedKmh / 3.6)) * 1000));
+}
+
+/** Builds the road graph from an imported extract. */
+export function buildRoadGraph(osm: OsmData): RoadGraph {
+	const usable: { refs: Int32Array; name: number; roadClass: number; speeds: number[] }[] = [];
+	const names: string[] = [];
+	const nameIds = new Map<string, number>();
+	const usage = new Uint8Array(osm.nodeCount);
+	for (const way of osm.ways) {
+		const speeds: number[] = [];
+		let any = false;
+		for (const mode of MODES) {
+			const access = getWayAccess(way.tags, mode);
+			speeds.push(access?.forward ?? 0, access?.backward ?? 0);
+			if (access && (access.forward > 0 || access.backward > 0)) any = true;
+		}
+		if (!any) continue;
+		const indexes: number[] = [];
+		for (const ref of way.refs) {
+			const index = findNodeIndex(osm, ref);
+			if (index >= 0 && indexes[indexes.length - 1] !== index) indexes.push(index);
+		}
+		if (indexes.length < 2) continue;
+		const refs = Int32Array.from(indexes);
+		for (let i = 0; i < refs.length; i++) {
+			const extra = i === 0 || i === refs.length - 1 ? 2 : 1;
+			usage[refs[i]] = Math.min(255, usage[refs[i]] + extra);
+		}
+		const label = way.tags.name ?? way.tags.ref ?? '';
+		let name = -1;
+		if (label) {
+			name = nameIds.get(label) ?? -1;
+			if (name < 0) {
+				name = names.length;
+				names.push(label);
+				nameIds.set(label, name);
+			}
+		}
+		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds });
+	}
+	const junctionOf = new Int32Array(osm.nodeCount).fill(-1);
+	let junctionCount = 0;
+	const segFrom = new GrowableInt32();
+	const segTo = new GrowableInt32();
+	const segShapeStart = new GrowableInt32();
+	const shapeLat = new GrowableInt32();
+	const shapeLon = new GrowableInt32();
+	const segName = new GrowableInt32();
+	const segClass = new GrowableInt32();
+	const lengths: number[] = [];
+	const speedsOf: number[][] = [];
+	const getJunction = (index: number): number => {
+		if (junctionOf[index] < 0) junctionOf[index] = junctionCount++;
+		return junctionOf[index];
+	};
+	for (const way of usable) {
+		const refs = way.refs;
+		let start = 0;
+		for (let i = 1; i < refs.length; i++) {
+			if (usage[refs[i]] < 2 && i < refs.length - 1) continue;
+			segFrom.push(getJunction(refs[start]));
+			segTo.push(getJunction(refs[i]));
+			segShapeStart.push(shapeLat.length);
+			let length = 0;
+			for (let k = start; k <= i; k++) {
+				const lat = Math.round(osm.nodeLat[refs[k]] / 10);
+				const lon = Math.round(osm.nodeLon[refs[k]] / 10);
+				if (k > start) {
+					length += measureDistance(
+						shapeLat.data[shapeLat.length - 1] / 1e6,
+						shapeLon.data[shapeLon.length - 1] / 1e6,
+						lat / 1e6,
+						lon / 1e6,
+					);
+				}
+				shapeLat.push(lat);
+				shapeLon.push(lon);
+			}
+			lengths.push(length);
+			segName.push(way.name);
+			segClass.push(way.roadClass);
+			speedsOf.push(way.speeds);
+			start = i;
+		}
+	}
+	segShapeStart.push(shapeLat.length);
+	const segmentCount = lengths.length;
+	const segTime = new Uint32Array(MODES.length * 2 * segmentCount);
+	for (let s = 0; s < segmentCount; s++) {
+		const speeds = speedsOf[s];
+		for (let k = 0; k < MODES.length * 2; k++) segTime[k * segmentCount + s] = toTime(lengths[s], speeds[k]);
+	}
+	const from = segFrom.toUint32();
+	const to = segTo.toUint32();
+	const adjStart = new Uint32Array(junctionCount + 1);
+	for (let s = 0; s < segmentCount; s++) {
+		adjStart[from[s] + 1]++;
+		if (to[s] !== from[s]) adjStart[to[s] + 1]++;
+	}
+	for (let j = 0; j < junctionCount; j++) adjStart[j + 1] += adjStart[j];
+	const fill = adjStart.slice(0, junctionCount);
+	const adjSeg = new Uint32Array(adjStart[junctionCount]);
+	for (let s = 0; s < segmentCount; s++) {
+		adjSeg[fill[from[s]]++] = s;
+		if (to[s] !== from[s]) adjSeg[fill[to[s]]++] = s;
+	}
+	const lat = shapeLat.toInt32();
+	const lon = shapeLon.toInt32();
+	const bbox = new Float64Array([90, 180, -90, -180]);
+	for (let i = 0; i < lat.length; i++) {
+		bbox[0] = Math.min(bbox[0], lat[i] / 1e6);
+		bbox[1] = Math.min(bbox[1], lon[i] / 1e6);
+		bbox[2] = Math.max(bbox[2], lat[i] / 1e6);
+		bbox[3] = Math.max(bbox[3], lon[i] / 1e6);
+	}
+	return {
+		junctionCount,
+		segmentCount,
+		segFrom: from,
+		segTo: to,
+		segShapeStart: segShapeStart.toUint32(),
+		shapeLat: lat,
+		shapeLon: lon,
+		segLength: Float32Array.from(lengths),
+		segName: segName.toInt32(),
+		segClass: Uint8Array.from(segClass.toInt32()),
+		segTime,
+		adjStart,
+		adjSeg,
+		names,
+		bbox,
+	};
+}

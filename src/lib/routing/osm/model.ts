@@ -1,0 +1,138 @@
+import type { Tags } from '../tags.ts';
+
+// What the importer keeps from an extract: every node's position, routable ways and named features.
+export interface OsmWay {
+	id: number;
+	refs: number[];
+	tags: Tags;
+}
+
+export interface OsmPoi {
+	name: string;
+	kind: string;
+	lat: number;
+	lon: number;
+}
+
+export interface OsmData {
+	nodeCount: number;
+	/** Node ids; sorted ascending after finishOsmData. */
+	nodeIds: Float64Array;
+	/** Degrees × 1e7. */
+	nodeLat: Int32Array;
+	nodeLon: Int32Array;
+	ways: OsmWay[];
+	pois: OsmPoi[];
+}
+
+export interface OsmSink {
+	addNode(id: number, lat: number, lon: number, tags: Tags | null): void;
+	addWay(id: number, refs: number[], tags: Tags): void;
+}
+
+const POI_KEYS: [string, (v: string) => boolean][] = [
+	['place', (v) => v !== 'locality' && v !== 'plot'],
+	['natural', (v) => v === 'peak' || v === 'saddle' || v === 'volcano' || v === 'water' || v === 'glacier'],
+	['leisure', (v) => v === 'park' || v === 'nature_reserve' || v === 'garden' || v === 'stadium'],
+	['tourism', (v) => v === 'viewpoint' || v === 'attraction' || v === 'museum' || v === 'alpine_hut'],
+	['boundary', (v) => v === 'national_park'],
+];
+
+/** The feature kind worth finding by name, or null. */
+export function getPoiKind(tags: Tags): string | null {
+	if (!tags.name) return null;
+	for (const [key, accept] of POI_KEYS) {
+		const value = tags[key];
+		if (value !== undefined && accept(value)) return `${key}=${value}`;
+	}
+	return null;
+}
+
+/** Collects elements into growable typed arrays; ways without a highway tag only count as named features. */
+export function createOsmCollector(): OsmSink & { finish(): OsmData } {
+	let capacity = 1 << 16;
+	let ids = new Float64Array(capacity);
+	let lats = new Int32Array(capacity);
+	let lons = new Int32Array(capacity);
+	let count = 0;
+	let sorted = true;
+	const ways: OsmWay[] = [];
+	const areaPois: OsmWay[] = [];
+	const pois: OsmPoi[] = [];
+	return {
+		addNode(id, lat, lon, tags) {
+			if (count === capacity) {
+				capacity *= 2;
+				const nextIds = new Float64Array(capacity);
+				nextIds.set(ids);
+				ids = nextIds;
+				const nextLats = new Int32Array(capacity);
+				nextLats.set(lats);
+				lats = nextLats;
+				const nextLons = new Int32Array(capacity);
+				nextLons.set(lons);
+				lons = nextLons;
+			}
+			if (count > 0 && ids[count - 1] >= id) sorted = false;
+			ids[count] = id;
+			lats[count] = Math.round(lat * 1e7);
+			lons[count] = Math.round(lon * 1e7);
+			count++;
+			if (tags) {
+				const kind = getPoiKind(tags);
+				if (kind) pois.push({ name: tags.name, kind, lat, lon });
+			}
+		},
+		addWay(id, refs, tags) {
+			if (tags.highway !== undefined && refs.length >= 2) ways.push({ id, refs, tags });
+			else if (getPoiKind(tags) && refs.length > 0) areaPois.push({ id, refs: [refs[0]], tags });
+		},
+		finish() {
+			if (!sorted) {
+				const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => ids[a] - ids[b]);
+				const nextIds = new Float64Array(count);
+				const nextLats = new Int32Array(count);
+				const nextLons = new Int32Array(count);
+				order.forEach((from, to) => {
+					nextIds[to] = ids[from];
+					nextLats[to] = lats[from];
+					nextLons[to] = lons[from];
+				});
+				ids = nextIds;
+				lats = nextLats;
+				lons = nextLons;
+			}
+			const data: OsmData = {
+				nodeCount: count,
+				nodeIds: ids.subarray(0, count),
+				nodeLat: lats.subarray(0, count),
+				nodeLon: lons.subarray(0, count),
+				ways,
+				pois,
+			};
+			// Parks and lakes drawn as areas are found at their first node.
+			for (const way of areaPois) {
+				const index = findNodeIndex(data, way.refs[0]);
+				if (index < 0) continue;
+				const kind = getPoiKind(way.tags);
+				if (kind) pois.push({ name: way.tags.name, kind, lat: lats[index] / 1e7, lon: lons[index] / 1e7 });
+			}
+			return data;
+		},
+	};
+}
+
+/** Binary search of a node id; -1 when the extract lacks it. */
+export function findNodeIndex(data: OsmData, id: number): number {
+	const ids = data.nodeIds;
+	let lo = 0;
+	let hi = data.nodeCount - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >>> 1;
+		const value = ids[mid];
+		if (value === id) return mid;
+		if (value < id) lo = mid + 1;
+		else hi = mid - 1;
+	}
+	return -1;
+}

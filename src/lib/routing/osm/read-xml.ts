@@ -1,0 +1,78 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { SaxesParser } from 'saxes';
+import type { Tags } from '../tags.ts';
+import type { OsmSink } from './model.ts';
+
+// OSM XML (plain or gzipped), streamed through a SAX parser; DOCTYPE is refused.
+
+/** Streams OSM XML text from a readable into the sink. */
+export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<void> {
+	const parser = new SaxesParser();
+	let current: {
+		kind: 'node' | 'way';
+		id: number;
+		lat: number;
+		lon: number;
+		refs: number[];
+		tags: Tags | null;
+	} | null = null;
+	let failure: Error | null = null;
+	parser.on('doctype', () => {
+		failure ??= new Error('OSM XML with a DOCTYPE is refused');
+	});
+	parser.on('error', (error) => {
+		failure ??= error;
+	});
+	parser.on('opentag', (tag) => {
+		const attributes = tag.attributes as Record<string, string>;
+		if (tag.name === 'node') {
+			current = {
+				kind: 'node',
+				id: Number(attributes.id),
+				lat: Number(attributes.lat),
+				lon: Number(attributes.lon),
+				refs: [],
+				tags: null,
+			};
+		} else if (tag.name === 'way') {
+			current = { kind: 'way', id: Number(attributes.id), lat: 0, lon: 0, refs: [], tags: null };
+		} else if (tag.name === 'nd' && current?.kind === 'way') {
+			current.refs.push(Number(attributes.ref));
+		} else if (tag.name === 'tag' && current) {
+			current.tags ??= {};
+			current.tags[attributes.k] = attributes.v;
+		} else if (tag.name === 'relation') current = null;
+	});
+	parser.on('closetag', (tag) => {
+		if (!current) return;
+		if (tag.name === 'node' && current.kind === 'node') {
+			if (Number.isFinite(current.lat) && Number.isFinite(current.lon)) {
+				sink.addNode(current.id, current.lat, current.lon, current.tags);
+			}
+			current = null;
+		} else if (tag.name === 'way' && current.kind === 'way') {
+			sink.addWay(current.id, current.refs, current.tags ?? {});
+			current = null;
+		}
+	});
+	input.setEncoding('utf8');
+	for await (const chunk of input) {
+		parser.write(chunk as string);
+		if (failure) {
+			input.destroy();
+			throw failure;
+		}
+	}
+	parser.close();
+	if (failure) throw failure;
+}
+
+/** Streams an .osm or .osm.gz file into the sink. */
+export async function readOsmXmlFile(path: string, sink: OsmSink): Promise<void> {
+	const file = createReadStream(path);
+	const input = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+	file.on('error', (error) => input.destroy(error));
+	await readOsmXmlStream(input, sink);
+}

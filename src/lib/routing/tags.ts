@@ -1,0 +1,225 @@
+// Per-mode tag rules: which OSM ways a pedestrian, cyclist or driver may use, in which direction and how fast.
+
+export type Mode = 'pedestrian' | 'bicycle' | 'auto';
+export const MODES: readonly Mode[] = ['pedestrian', 'bicycle', 'auto'];
+
+export type Tags = Record<string, string>;
+
+/** Speeds in km/h per direction; 0 means not usable that way. */
+export interface WayAccess {
+	forward: number;
+	backward: number;
+}
+
+// Road classes, kept as small integers in the graph; "highway" here means motorways and trunks (avoidHighways).
+export const ROAD_CLASSES = [
+	'other',
+	'motorway',
+	'motorway_link',
+	'trunk',
+	'trunk_link',
+	'primary',
+	'primary_link',
+	'secondary',
+	'secondary_link',
+	'tertiary',
+	'tertiary_link',
+	'unclassified',
+	'residential',
+	'living_street',
+	'service',
+	'road',
+	'track',
+	'path',
+	'footway',
+	'cycleway',
+	'bridleway',
+	'pedestrian',
+	'steps',
+	'corridor',
+	'platform',
+] as const;
+const CLASS_INDEX = new Map<string, number>(ROAD_CLASSES.map((c, i) => [c, i]));
+
+export function getRoadClass(tags: Tags): number {
+	return CLASS_INDEX.get(tags.highway ?? '') ?? 0;
+}
+
+export function isHighwayClass(roadClass: number): boolean {
+	return roadClass >= 1 && roadClass <= 4;
+}
+
+const FOOT_SPEED: Record<string, number> = {
+	trunk: 5,
+	trunk_link: 5,
+	primary: 5,
+	primary_link: 5,
+	secondary: 5,
+	secondary_link: 5,
+	tertiary: 5,
+	tertiary_link: 5,
+	unclassified: 5,
+	residential: 5,
+	living_street: 5,
+	service: 5,
+	road: 5,
+	track: 5,
+	path: 5,
+	footway: 5,
+	pedestrian: 5,
+	bridleway: 4,
+	cycleway: 5,
+	steps: 3,
+	corridor: 5,
+	platform: 5,
+};
+
+const BIKE_SPEED: Record<string, number> = {
+	primary: 18,
+	primary_link: 18,
+	secondary: 18,
+	secondary_link: 18,
+	tertiary: 18,
+	tertiary_link: 18,
+	unclassified: 18,
+	residential: 18,
+	living_street: 12,
+	service: 14,
+	road: 16,
+	track: 12,
+	path: 12,
+	cycleway: 20,
+};
+// Usable by bicycle only when explicitly allowed (bicycle=yes/designated/permissive).
+const BIKE_IF_ALLOWED: Record<string, number> = {
+	footway: 10,
+	pedestrian: 10,
+	bridleway: 10,
+	trunk: 18,
+	trunk_link: 18,
+	steps: 3,
+	corridor: 8,
+	platform: 8,
+};
+
+const CAR_SPEED: Record<string, number> = {
+	motorway: 100,
+	motorway_link: 60,
+	trunk: 80,
+	trunk_link: 50,
+	primary: 65,
+	primary_link: 45,
+	secondary: 55,
+	secondary_link: 40,
+	tertiary: 45,
+	tertiary_link: 35,
+	unclassified: 35,
+	residential: 30,
+	living_street: 10,
+	service: 15,
+	road: 25,
+};
+
+const ALLOW = new Set([
+	'yes',
+	'designated',
+	'permissive',
+	'destination',
+	'customers',
+	'delivery',
+	'official',
+]);
+const DENY = new Set([
+	'no',
+	'private',
+	'agricultural',
+	'forestry',
+	'discouraged',
+	'use_sidepath',
+	'restricted',
+]);
+
+/** The most specific access tag present decides; undefined when none says anything. */
+function readAccess(tags: Tags, keys: string[]): boolean | undefined {
+	for (let i = keys.length - 1; i >= 0; i--) {
+		const value = tags[keys[i]];
+		if (value === undefined) continue;
+		if (ALLOW.has(value)) return true;
+		if (DENY.has(value)) return false;
+	}
+	return undefined;
+}
+
+/** -1 reverse-only, 0 both ways, 1 forward-only. */
+function readOneway(tags: Tags, mode: Mode): -1 | 0 | 1 {
+	if (mode === 'pedestrian') {
+		const foot = tags['oneway:foot'];
+		if (foot === 'yes') return 1;
+		if (foot === '-1') return -1;
+		return 0;
+	}
+	if (mode === 'bicycle') {
+		const bike = tags['oneway:bicycle'];
+		if (bike === 'no' || bike === '0') return 0;
+		if (bike === 'yes' || bike === '1') return 1;
+		if (bike === '-1') return -1;
+		const cycleway = tags.cycleway ?? '';
+		if (cycleway.startsWith('opposite')) return 0;
+	}
+	const oneway = tags.oneway;
+	if (oneway === 'yes' || oneway === '1' || oneway === 'true') return 1;
+	if (oneway === '-1' || oneway === 'reverse') return -1;
+	if (oneway === 'no' || oneway === '0' || oneway === 'false') return 0;
+	if (tags.junction === 'roundabout' || tags.junction === 'circular') return 1;
+	if (mode === 'auto' && (tags.highway === 'motorway' || tags.highway === 'motorway_link')) return 1;
+	return 0;
+}
+
+function readMaxspeed(value: string | undefined): number | undefined {
+	if (!value) return undefined;
+	const match = /^(\d+(?:\.\d+)?)\s*(mph)?$/.exec(value.trim());
+	if (!match) return undefined;
+	const speed = Number(match[1]) * (match[2] ? 1.609344 : 1);
+	return speed > 0 ? speed : undefined;
+}
+
+/** Decides whether and how fast a way can be travelled by the mode; null when not at all. */
+export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
+	const highway = tags.highway;
+	if (!highway) return null;
+	if (highway === 'construction' || highway === 'proposed' || highway === 'abandoned') return null;
+	if (tags.construction !== undefined && tags.construction !== 'no') return null;
+	if (tags.area === 'yes') return null;
+	let speed: number | undefined;
+	if (mode === 'pedestrian') {
+		const allowed = readAccess(tags, ['access', 'foot']);
+		speed = FOOT_SPEED[highway];
+		if (allowed === false) return null;
+		if (speed === undefined) {
+			if (allowed !== true || highway === 'motorway' || highway === 'motorway_link') return null;
+			speed = 5;
+		}
+	} else if (mode === 'bicycle') {
+		const allowed = readAccess(tags, ['access', 'vehicle', 'bicycle']);
+		if (allowed === false) return null;
+		speed = BIKE_SPEED[highway];
+		if (speed === undefined) {
+			const explicit = readAccess(tags, ['bicycle']);
+			if (explicit !== true) return null;
+			speed = BIKE_IF_ALLOWED[highway] ?? 10;
+		}
+	} else {
+		const allowed = readAccess(tags, ['access', 'vehicle', 'motor_vehicle', 'motorcar']);
+		if (allowed === false) return null;
+		speed = CAR_SPEED[highway];
+		if (speed === undefined) {
+			if (readAccess(tags, ['motor_vehicle', 'motorcar']) !== true) return null;
+			speed = 15;
+		}
+		const max = readMaxspeed(tags.maxspeed);
+		if (max !== undefined) speed = Math.min(max * 0.9, speed * 1.3);
+		if (tags.service === 'parking_aisle' || tags.service === 'drive-through') speed = Math.min(speed, 10);
+	}
+	const oneway = readOneway(tags, mode);
+	return { forward: oneway === -1 ? 0 : speed, backward: oneway === 1 ? 0 : speed };
+}
