@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import { getCookie } from 'hono/cookie';
+import packageJson from '../../../../package.json' with { type: 'json' };
+import type { Viewer } from '../../auth/contract';
+import { getConfig } from '../../core/config';
+import { buildBootup } from '../bootup';
+import { GEO_COOKIE, type Geo, parseGeo } from '../privacy-request';
+
+/** The auth middleware of the root app puts the signed-in member here (absent or null for visitors). */
+export type SiteApiEnv = { Variables: { viewer?: Viewer | null } };
+
+/** Geo headers are believed only behind a proxy we run; otherwise the geo cookie it set earlier. */
+function readGeo(headers: Headers, cookie: string | undefined): Geo | null {
+	const config = getConfig();
+	if (config.trustedProxy) {
+		const country = headers.get(config.geoHeaders.country);
+		if (country) {
+			const region = headers.get(config.geoHeaders.region);
+			return parseGeo(region ? `${country}-${region}` : country);
+		}
+	}
+	return parseGeo(cookie);
+}
+
+/** Site endpoints, relative to /api. */
+export const siteApi = new Hono<SiteApiEnv>().get('/site/bootup', (c) => {
+	const viewer = c.get('viewer') ?? null;
+	const bootup = buildBootup({
+		config: getConfig(),
+		viewer,
+		geo: readGeo(c.req.raw.headers, getCookie(c, GEO_COOKIE)),
+		version: packageJson.version,
+	});
+	// Varies by member and location, so no shared cache may keep it.
+	c.header('Cache-Control', 'private, no-store');
+	return c.json(bootup);
+});

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildBootup } from '~/lib/site/bootup';
+import {
+	$bootup,
+	$notices,
+	$rollouts,
+	hideNotice,
+	loadBootup,
+	resetBootup,
+	rolloutVariant,
+	showNotice,
+} from '~/lib/site/store';
+
+const config = {
+	publicUrl: 'http://localhost',
+	siteVariant: 'run' as const,
+	supportEmail: 's@x.test',
+	tiles: { url: '', attribution: '' },
+};
+
+afterEach(() => resetBootup());
+
+describe('site store', () => {
+	it('loads the bootup configuration once and exposes its rollouts', async () => {
+		const bootup = buildBootup({ config, viewer: { id: 1, isPremium: false }, geo: null, version: '1' });
+		const fetchImpl = vi.fn(async () => new Response(JSON.stringify(bootup), { status: 200 }));
+		await Promise.all([loadBootup(fetchImpl as never), loadBootup(fetchImpl as never)]);
+		expect(fetchImpl).toHaveBeenCalledTimes(1);
+		expect(fetchImpl).toHaveBeenCalledWith('/api/site/bootup', expect.anything());
+		expect($bootup.get()?.site.variant).toBe('run');
+		expect($rollouts.get()).toEqual(bootup.rollouts);
+	});
+
+	it('keeps control rollouts when the configuration cannot be loaded', async () => {
+		const fetchImpl = vi.fn(async () => new Response('nope', { status: 503 }));
+		expect(await loadBootup(fetchImpl as never)).toBeNull();
+		expect(rolloutVariant('ads').get()).toBe('control');
+	});
+
+	it('survives a network failure', async () => {
+		const fetchImpl = vi.fn(async () => {
+			throw new TypeError('offline');
+		});
+		expect(await loadBootup(fetchImpl as never)).toBeNull();
+		expect($bootup.get()).toBeNull();
+	});
+
+	it('toggles shell notices', () => {
+		showNotice('refreshingToken');
+		expect($notices.get().refreshingToken).toBe(true);
+		hideNotice('refreshingToken');
+		expect($notices.get()).toEqual({ refreshingToken: false, globalError: false, errorScreen: false });
+	});
+});
