@@ -5,7 +5,7 @@ import { defineConfig } from 'astro/config';
 
 export default defineConfig({
 	output: 'static',
-	adapter: node({ mode: 'standalone' }),
+	adapter: node({ mode: 'middleware' }),
 	integrations: [react()],
 	telemetry: false,
 });

@@ -1,0 +1,24 @@
+import type { Logger } from 'pino';
+import type { Viewer } from '../auth/contract';
+import type { Config } from '../core/config';
+import type { Db } from '../db/client';
+
+/** The world a request runs in. Services take what they need from it; tests pass their own. */
+export type AppDeps = {
+	db: Db;
+	config: Config;
+	logger: Logger;
+	/** Injected so tests can move time (token expiry, lockouts) without waiting. */
+	clock: () => Date;
+};
+
+/** Hono's typed context variables for every API route. */
+export type ApiEnv = {
+	Variables: {
+		deps: AppDeps;
+		requestId: string;
+		/** Set by the bearer-token middleware; null for anonymous callers. */
+		viewer: Viewer | null;
+		clientIp: string;
+	};
+};

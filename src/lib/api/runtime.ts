@@ -1,0 +1,52 @@
+import { getConfig } from '../core/config';
+import { openDb } from '../db/client';
+import { createApi } from './app';
+import type { AppDeps } from './context';
+import { createLogger } from './logger';
+import { loadApiModules } from './modules';
+
+export type Runtime = {
+	deps: AppDeps;
+	api: ReturnType<typeof createApi>;
+	close: () => Promise<void>;
+};
+
+let booting: Promise<Runtime> | undefined;
+
+/**
+ * Opens the database (migrating it), loads what the API needs and builds the API app, once per
+ * process. Nothing happens at import time, so `astro build` never touches a database.
+ */
+export function getRuntime(): Promise<Runtime> {
+	booting ??= bootRuntime();
+	return booting;
+}
+
+async function bootRuntime(): Promise<Runtime> {
+	const config = getConfig();
+	const logger = createLogger(config.logLevel);
+	const handle = await openDb({
+		databaseUrl: config.databaseUrl,
+		dataDir: config.dataDir,
+		log: (message) => logger.warn(message),
+	});
+	const deps: AppDeps = { db: handle.db, config, logger, clock: () => new Date() };
+	const modules = await loadApiModules(deps);
+	const api = createApi(deps, { routes: modules.routes });
+	return {
+		deps,
+		api,
+		close: async () => {
+			await modules.close();
+			await handle.close();
+		},
+	};
+}
+
+/** Closes the runtime if it was ever booted; safe to call twice. */
+export async function closeRuntime(): Promise<void> {
+	if (!booting) return;
+	const runtime = await booting.catch(() => null);
+	booting = undefined;
+	await runtime?.close();
+}

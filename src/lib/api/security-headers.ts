@@ -1,0 +1,30 @@
+import type { MiddlewareHandler } from 'hono';
+
+/** Pages meant to be framed by other sites (route embeds); everything else refuses framing. */
+const EMBEDDABLE = /^\/(embed\/|routes\/view\/embedded\/)/;
+
+/**
+ * Sent as HTTP headers because a <meta> CSP cannot carry frame-ancestors. Script hashes come from
+ * Astro's CSP meta tag on each page; both policies apply, so this one leaves script-src to it.
+ */
+export function buildSecurityHeaders(pathname: string, isProduction: boolean): Record<string, string> {
+	const frameAncestors = EMBEDDABLE.test(pathname) ? '*' : "'none'";
+	const headers: Record<string, string> = {
+		'Content-Security-Policy': `frame-ancestors ${frameAncestors}; object-src 'none'; base-uri 'none'; form-action 'self'`,
+		'X-Content-Type-Options': 'nosniff',
+		'Referrer-Policy': 'strict-origin-when-cross-origin',
+		'Cross-Origin-Opener-Policy': 'same-origin',
+		'Permissions-Policy': 'geolocation=(self), camera=(), microphone=(), payment=(self)',
+	};
+	if (frameAncestors === "'none'") headers['X-Frame-Options'] = 'DENY';
+	if (isProduction) headers['Strict-Transport-Security'] = 'max-age=31536000; includeSubDomains';
+	return headers;
+}
+
+export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
+	await next();
+	const headers = buildSecurityHeaders(c.req.path, process.env.NODE_ENV === 'production');
+	for (const [name, value] of Object.entries(headers)) {
+		if (!c.res.headers.has(name)) c.header(name, value);
+	}
+};

@@ -1,0 +1,148 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import type { Config } from '../../core/config';
+import type { Viewer } from '../contract';
+import { refreshTokens, users } from './tables';
+
+/** A session lives at most this long after login, however often it is refreshed. */
+export const SESSION_ABSOLUTE_SECONDS = 30 * 24 * 3600;
+
+type SessionDeps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+
+export function hashToken(token: string): string {
+	return createHash('sha256').update(token).digest('hex');
+}
+
+export function newOpaqueToken(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+/** `__Host-` needs Secure, which plain-http development cannot use. */
+export function sessionCookieName(config: Pick<Config, 'publicUrl'>): string {
+	return isSecureOrigin(config.publicUrl) ? '__Host-ms_session' : 'ms_session';
+}
+
+export function isSecureOrigin(publicUrl: string): boolean {
+	return publicUrl.startsWith('https://');
+}
+
+export function readCookie(cookieHeader: string | null | undefined, name: string): string | undefined {
+	if (!cookieHeader) return undefined;
+	for (const part of cookieHeader.split(';')) {
+		const index = part.indexOf('=');
+		if (index > 0 && part.slice(0, index).trim() === name)
+			return decodeURIComponent(part.slice(index + 1).trim());
+	}
+	return undefined;
+}
+
+export async function createSession(deps: SessionDeps, userId: number, userAgent = ''): Promise<string> {
+	const token = newOpaqueToken();
+	const now = deps.clock();
+	await deps.db.insert(refreshTokens).values({
+		userId,
+		familyId: randomUUID(),
+		tokenHash: hashToken(token),
+		createdAt: now,
+		familyExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000),
+		userAgent: userAgent.slice(0, 300),
+	});
+	return token;
+}
+
+export type RotationResult =
+	| { ok: true; token: string; viewer: Viewer; familyExpiresAt: Date }
+	| { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+
+/**
+ * Trades a refresh token for its successor. A token presented after it was already rotated means
+ * it was copied: the whole family is revoked, the thief's copy and the member's alike.
+ */
+export async function rotateSession(deps: SessionDeps, token: string): Promise<RotationResult> {
+	const now = deps.clock();
+	return deps.db.transaction(async (tx) => {
+		const [row] = await tx
+			.select()
+			.from(refreshTokens)
+			.where(eq(refreshTokens.tokenHash, hashToken(token)))
+			.for('update');
+		if (!row) return { ok: false, reason: 'unknown' } as const;
+		if (row.revokedAt) return { ok: false, reason: 'revoked' } as const;
+		if (row.rotatedAt) {
+			await tx
+				.update(refreshTokens)
+				.set({ revokedAt: now })
+				.where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+			return { ok: false, reason: 'reused' } as const;
+		}
+		if (row.familyExpiresAt <= now) return { ok: false, reason: 'expired' } as const;
+		const viewer = await findViewerById(deps, row.userId);
+		if (!viewer) return { ok: false, reason: 'unknown' } as const;
+		const next = newOpaqueToken();
+		await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.id));
+		await tx.insert(refreshTokens).values({
+			userId: row.userId,
+			familyId: row.familyId,
+			tokenHash: hashToken(next),
+			createdAt: now,
+			familyExpiresAt: row.familyExpiresAt,
+			userAgent: row.userAgent,
+		});
+		return { ok: true, token: next, viewer, familyExpiresAt: row.familyExpiresAt } as const;
+	});
+}
+
+export async function revokeSessionFamily(deps: SessionDeps, token: string): Promise<void> {
+	const [row] = await deps.db
+		.select({ familyId: refreshTokens.familyId })
+		.from(refreshTokens)
+		.where(eq(refreshTokens.tokenHash, hashToken(token)));
+	if (!row) return;
+	await deps.db
+		.update(refreshTokens)
+		.set({ revokedAt: deps.clock() })
+		.where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+}
+
+/** Logs a member out everywhere: after a password change, a reset or account deletion. */
+export async function revokeAllSessions(deps: SessionDeps, userId: number): Promise<void> {
+	await deps.db
+		.update(refreshTokens)
+		.set({ revokedAt: deps.clock() })
+		.where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}
+
+export async function findViewerById(deps: Pick<AppDeps, 'db'>, userId: number): Promise<Viewer | null> {
+	const [user] = await deps.db
+		.select({
+			id: users.id,
+			username: users.username,
+			displayName: users.displayName,
+			isPremium: users.isPremium,
+		})
+		.from(users)
+		.where(eq(users.id, userId));
+	return user ? { ...user, displayName: user.displayName || user.username } : null;
+}
+
+/** Who an on-demand page is rendered for: the current (unrotated, unrevoked, unexpired) session token's owner. */
+export async function findViewerBySessionCookie(
+	deps: SessionDeps,
+	cookieHeader: string | null,
+): Promise<Viewer | null> {
+	const token = readCookie(cookieHeader, sessionCookieName(deps.config));
+	if (!token) return null;
+	const [row] = await deps.db
+		.select({ userId: refreshTokens.userId, familyExpiresAt: refreshTokens.familyExpiresAt })
+		.from(refreshTokens)
+		.where(
+			and(
+				eq(refreshTokens.tokenHash, hashToken(token)),
+				isNull(refreshTokens.revokedAt),
+				isNull(refreshTokens.rotatedAt),
+			),
+		);
+	if (!row || row.familyExpiresAt <= deps.clock()) return null;
+	return findViewerById(deps, row.userId);
+}

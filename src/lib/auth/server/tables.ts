@@ -1,0 +1,149 @@
+import { sql } from 'drizzle-orm';
+import {
+	bigint,
+	boolean,
+	date,
+	doublePrecision,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	serial,
+	text,
+	timestamp,
+	uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+	'users',
+	{
+		id: serial('id').primaryKey(),
+		username: text('username').notNull(),
+		email: text('email').notNull(),
+		emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+		/** argon2id PHC string; parameters live inside it so they can be raised later. */
+		passwordHash: text('password_hash').notNull(),
+		firstName: text('first_name').notNull().default(''),
+		lastName: text('last_name').notNull().default(''),
+		displayName: text('display_name').notNull().default(''),
+		gender: text('gender'),
+		birthdate: date('birthdate', { mode: 'string' }),
+		locality: text('locality').notNull().default(''),
+		region: text('region').notNull().default(''),
+		country: text('country').notNull().default(''),
+		timeZone: text('time_zone').notNull().default('UTC'),
+		displayMeasurementSystem: text('display_measurement_system').notNull().default('metric'),
+		preferredLanguage: text('preferred_language').notNull().default('en-us'),
+		heightM: doublePrecision('height_m'),
+		weightKg: doublePrecision('weight_kg'),
+		goalStatement: text('goal_statement').notNull().default(''),
+		introduction: text('introduction').notNull().default(''),
+		/** Profile, workout, route and email-search visibility: 0 private, 1 friends, 3 public. */
+		profilePrivacy: integer('profile_privacy').notNull().default(1),
+		workoutPrivacy: integer('workout_privacy').notNull().default(0),
+		routePrivacy: integer('route_privacy').notNull().default(0),
+		emailSearchPrivacy: integer('email_search_privacy').notNull().default(0),
+		isPremium: boolean('is_premium').notNull().default(false),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+		uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+	],
+);
+
+/**
+ * Browser sessions are rotating refresh tokens. Only the SHA-256 of a token is stored; a token
+ * presented after it was rotated revokes its whole family.
+ */
+export const refreshTokens = pgTable(
+	'refresh_tokens',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		familyId: text('family_id').notNull(),
+		tokenHash: text('token_hash').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		/** Absolute end of the family, fixed at login; rotation never extends it. */
+		familyExpiresAt: timestamp('family_expires_at', { withTimezone: true }).notNull(),
+		rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+		revokedAt: timestamp('revoked_at', { withTimezone: true }),
+		userAgent: text('user_agent').notNull().default(''),
+	},
+	(t) => [
+		uniqueIndex('refresh_tokens_hash_idx').on(t.tokenHash),
+		index('refresh_tokens_user_idx').on(t.userId),
+	],
+);
+
+/** Mail waiting to be sent, or kept as the development mailbox when no SMTP server is set. */
+export const outboxMessages = pgTable('outbox_messages', {
+	id: serial('id').primaryKey(),
+	userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+	toAddress: text('to_address').notNull(),
+	subject: text('subject').notNull(),
+	textBody: text('text_body').notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	sentAt: timestamp('sent_at', { withTimezone: true }),
+});
+
+/** Single-use tokens for password reset and email confirmation, stored hashed. */
+export const oneTimeTokens = pgTable(
+	'one_time_tokens',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		purpose: text('purpose').notNull(),
+		tokenHash: text('token_hash').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+		redirectUri: text('redirect_uri'),
+	},
+	(t) => [uniqueIndex('one_time_tokens_hash_idx').on(t.tokenHash)],
+);
+
+/** Failed-login counters live in the database so several processes share them. */
+export const loginAttempts = pgTable('login_attempts', {
+	key: text('key').primaryKey(),
+	failures: integer('failures').notNull().default(0),
+	windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+	blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+});
+
+export const promotionalPreferences = pgTable('promotional_preferences', {
+	id: serial('id').primaryKey(),
+	userId: integer('user_id')
+		.notNull()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	privacyStandard: text('privacy_standard').notNull().default('default'),
+	region: text('region').notNull().default('US'),
+	preferenceType: text('preference_type').notNull().default('ua-marketing-opt-in'),
+	choice: boolean('choice').notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const heartRateZones = pgTable('heart_rate_zones', {
+	id: serial('id').primaryKey(),
+	userId: integer('user_id')
+		.notNull()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	zones: jsonb('zones').$type<{ name: string; start: number; end: number }[]>().notNull(),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const profilePhotos = pgTable('profile_photos', {
+	userId: integer('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	/** File names under DATA_DIR/uploads/photos; the bytes never live in the database. */
+	smallFile: text('small_file').notNull(),
+	mediumFile: text('medium_file').notNull(),
+	bytes: bigint('bytes', { mode: 'number' }).notNull(),
+	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

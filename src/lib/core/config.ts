@@ -1,0 +1,116 @@
+import * as v from 'valibot';
+
+/** Site variants change the product's name and wording; see lib/site/variants.ts. */
+export const SITE_VARIANTS = ['fitness', 'walk', 'run', 'ride', 'uarun'] as const;
+
+const DEV_SECRET = 'development-secret-do-not-use-in-production-000000';
+
+const port = v.pipe(
+	v.optional(v.string(), '4321'),
+	v.transform(Number),
+	v.integer('PORT must be a whole number'),
+	v.minValue(1, 'PORT must be 1-65535'),
+	v.maxValue(65535, 'PORT must be 1-65535'),
+);
+
+const urlString = (name: string) => v.pipe(v.string(), v.url(`${name} must be a URL`));
+
+const EnvSchema = v.object({
+	NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
+	PORT: port,
+	HOST: v.optional(v.string(), '127.0.0.1'),
+	PUBLIC_URL: v.optional(urlString('PUBLIC_URL')),
+	DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1)), './data'),
+	DATABASE_URL: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(
+				/^(postgres(ql)?|file|memory):\/\//,
+				'DATABASE_URL must start with postgres://, file:// or memory://',
+			),
+		),
+	),
+	SITE_VARIANT: v.optional(
+		v.picklist(SITE_VARIANTS, 'SITE_VARIANT must be one of fitness, walk, run, ride, uarun'),
+		'fitness',
+	),
+	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}.png'),
+	TILE_ATTRIBUTION: v.optional(v.string(), '© OpenStreetMap contributors'),
+	SMTP_URL: v.optional(urlString('SMTP_URL')),
+	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
+	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
+	SESSION_SECRET: v.optional(
+		v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters')),
+		DEV_SECRET,
+	),
+	TRUSTED_PROXY: v.optional(v.picklist(['true', 'false']), 'false'),
+	GEO_COUNTRY_HEADER: v.optional(v.string(), 'x-geo-country'),
+	GEO_REGION_HEADER: v.optional(v.string(), 'x-geo-region'),
+	SUPPORT_EMAIL: v.optional(v.string(), 'support@mapstride.localhost'),
+	LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+});
+
+export type Config = {
+	env: 'development' | 'production' | 'test';
+	port: number;
+	host: string;
+	publicUrl: string;
+	dataDir: string;
+	databaseUrl: string | undefined;
+	siteVariant: (typeof SITE_VARIANTS)[number];
+	tiles: { url: string; attribution: string };
+	smtpUrl: string | undefined;
+	mailFrom: string;
+	routingUrl: string | undefined;
+	sessionSecret: string;
+	/** Only behind a proxy we run may X-Forwarded-For and geo headers be believed. */
+	trustedProxy: boolean;
+	geoHeaders: { country: string; region: string };
+	supportEmail: string;
+	logLevel: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once; every other module asks this one. */
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+	const result = v.safeParse(EnvSchema, env);
+	if (!result.success) {
+		const lines = result.issues.map((issue) => `  ${v.getDotPath(issue) ?? 'env'}: ${issue.message}`);
+		throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+	}
+	const e = result.output;
+	const isProduction = e.NODE_ENV === 'production';
+	if (isProduction) {
+		const refused: string[] = [];
+		if (e.SESSION_SECRET === DEV_SECRET) refused.push('SESSION_SECRET is the development default');
+		if (!e.PUBLIC_URL) refused.push('PUBLIC_URL must be set');
+		if (refused.length)
+			throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
+	}
+	return {
+		env: e.NODE_ENV,
+		port: e.PORT,
+		host: e.HOST,
+		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+		dataDir: e.DATA_DIR,
+		databaseUrl: e.DATABASE_URL,
+		siteVariant: e.SITE_VARIANT,
+		tiles: { url: e.TILE_URL, attribution: e.TILE_ATTRIBUTION },
+		smtpUrl: e.SMTP_URL,
+		mailFrom: e.MAIL_FROM,
+		routingUrl: e.ROUTING_URL,
+		sessionSecret: e.SESSION_SECRET,
+		trustedProxy: e.TRUSTED_PROXY === 'true',
+		geoHeaders: { country: e.GEO_COUNTRY_HEADER.toLowerCase(), region: e.GEO_REGION_HEADER.toLowerCase() },
+		supportEmail: e.SUPPORT_EMAIL,
+		logLevel: e.LOG_LEVEL,
+	};
+}
+
+let cached: Config | undefined;
+
+export function getConfig(): Config {
+	cached ??= readConfig();
+	return cached;
+}

@@ -1,0 +1,147 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './tables';
+
+export type Schema = typeof schema;
+/** One type for both drivers: services never know which database they talk to. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DbHandle = {
+	db: Db;
+	kind: 'pglite' | 'postgres';
+	close: () => Promise<void>;
+};
+
+export class DatabaseInUseError extends Error {}
+
+/** drizzle-kit writes here; the server runs from the project folder (scripts/start.mjs sees to it). */
+export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? 'src/lib/db/migrations');
+
+export type OpenDbOptions = {
+	/** postgres://…, memory://, file://path — or undefined for `<dataDir>/db`. */
+	databaseUrl?: string;
+	dataDir: string;
+	log?: (message: string) => void;
+};
+
+export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
+	const url = options.databaseUrl;
+	if (url?.startsWith('postgres')) return openPostgres(url);
+	if (url === 'memory://' || url?.startsWith('memory://')) return openPglite(undefined);
+	const folder = url?.startsWith('file://') ? url.slice('file://'.length) : path.join(options.dataDir, 'db');
+	return openEmbedded(path.resolve(folder), options.log ?? console.error);
+}
+
+async function openPostgres(url: string): Promise<DbHandle> {
+	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+	const db = drizzlePg(pool, { schema }) as unknown as Db;
+	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+	return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<DbHandle & { client: PGlite }> {
+	const client = await PGlite.create(dataDir ? { dataDir } : undefined);
+	const db = drizzlePglite(client, { schema }) as unknown as Db;
+	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+	return { db, client, kind: 'pglite', close: () => client.close() };
+}
+
+/**
+ * PGlite has no multi-process locking (two processes on one folder corrupt it), and a first boot
+ * killed during initdb leaves a folder it cannot open. We lock the folder with our pid and create
+ * it under a temporary name, renamed only once initdb and migrations finished.
+ */
+async function openEmbedded(folder: string, log: (message: string) => void): Promise<DbHandle> {
+	const parent = path.dirname(folder);
+	mkdirSync(parent, { recursive: true });
+	const lockFile = `${folder}.lock`;
+	acquireLock(lockFile);
+	try {
+		const initialising = `${folder}.initialising`;
+		if (existsSync(initialising)) moveAside(initialising, log, 'an earlier first start was interrupted');
+		if (existsSync(folder) && !isInitialisedCluster(folder))
+			moveAside(folder, log, 'it is not a complete database');
+		if (!existsSync(folder)) {
+			const fresh = await openPglite(initialising);
+			await fresh.close();
+			renameSync(initialising, folder);
+		}
+		const handle = await openPglite(folder);
+		let closed = false;
+		return {
+			...handle,
+			close: async () => {
+				if (closed) return;
+				closed = true;
+				await handle.close();
+				releaseLock(lockFile);
+			},
+		};
+	} catch (error) {
+		releaseLock(lockFile);
+		throw error;
+	}
+}
+
+function isInitialisedCluster(folder: string): boolean {
+	return existsSync(path.join(folder, 'PG_VERSION')) && existsSync(path.join(folder, 'global', 'pg_control'));
+}
+
+function moveAside(folder: string, log: (message: string) => void, reason: string): void {
+	const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+	const target = `${folder.replace(/\.initialising$/, '')}.broken-${stamp}`;
+	renameSync(folder, target);
+	log(
+		`Database folder ${folder} was moved to ${target} because ${reason}. Nothing was deleted; a new database is being created.`,
+	);
+}
+
+function acquireLock(lockFile: string): void {
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+			return;
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			const owner = Number(readFileSync(lockFile, 'utf8').trim());
+			if (owner && owner !== process.pid && isProcessAlive(owner)) {
+				throw new DatabaseInUseError(
+					`The database in ${path.dirname(lockFile)} is in use by pid ${owner}. Stop that process or set DATA_DIR to another folder.`,
+				);
+			}
+			// The owner died without cleaning up: the lock is stale.
+			rmSync(lockFile, { force: true });
+		}
+	}
+	throw new DatabaseInUseError(`Could not lock ${lockFile}`);
+}
+
+function releaseLock(lockFile: string): void {
+	try {
+		if (readFileSync(lockFile, 'utf8').trim() === String(process.pid)) rmSync(lockFile, { force: true });
+	} catch {
+		// Already gone: nothing to release.
+	}
+}
+
+function isProcessAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+/** Lists leftover folders a person may want to inspect; used in the start-up message. */
+export function listBrokenFolders(dataDir: string): string[] {
+	if (!existsSync(dataDir)) return [];
+	return readdirSync(dataDir).filter((name) => name.includes('.broken-'));
+}
