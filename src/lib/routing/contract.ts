@@ -1,0 +1,182 @@
+import * as v from 'valibot';
+
+// Request and response shapes of the routing API (Valhalla's shapes), for the server and its tests alike.
+
+export const MAX_LOCATIONS = 20;
+export const MAX_HEIGHT_POINTS = 10_000;
+
+const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90));
+const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
+
+export const LocationSchema = v.looseObject({ lat: Latitude, lon: Longitude });
+
+export const CostingSchema = v.picklist(['pedestrian', 'bicycle', 'auto']);
+
+const ModeOptions = v.optional(
+	v.looseObject({
+		use_highways: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+		exclude_highways: v.optional(v.boolean()),
+	}),
+);
+
+export const RouteRequestSchema = v.looseObject({
+	locations: v.pipe(v.array(LocationSchema), v.minLength(2), v.maxLength(MAX_LOCATIONS)),
+	costing: v.optional(CostingSchema, 'auto'),
+	costing_options: v.optional(
+		v.looseObject({ pedestrian: ModeOptions, bicycle: ModeOptions, auto: ModeOptions }),
+	),
+	directions_options: v.optional(
+		v.looseObject({ units: v.optional(v.picklist(['kilometers', 'miles', 'km', 'mi']), 'kilometers') }),
+	),
+	/** Our shorthand for SPEC §3's map option avoidHighways. */
+	avoid_highways: v.optional(v.boolean()),
+	id: v.optional(v.union([v.string(), v.number()])),
+});
+export type RouteRequest = v.InferOutput<typeof RouteRequestSchema>;
+
+export const ManeuverSchema = v.object({
+	type: v.pipe(v.number(), v.integer()),
+	instruction: v.string(),
+	length: v.number(),
+	time: v.number(),
+	begin_shape_index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+	end_shape_index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+	street_names: v.optional(v.array(v.string())),
+	travel_mode: v.string(),
+});
+export type Maneuver = v.InferOutput<typeof ManeuverSchema>;
+
+export const SummarySchema = v.object({
+	length: v.number(),
+	time: v.number(),
+	min_lat: Latitude,
+	min_lon: Longitude,
+	max_lat: Latitude,
+	max_lon: Longitude,
+});
+export type Summary = v.InferOutput<typeof SummarySchema>;
+
+export const LegSchema = v.object({
+	shape: v.string(),
+	maneuvers: v.pipe(v.array(ManeuverSchema), v.minLength(1)),
+	summary: SummarySchema,
+});
+export type Leg = v.InferOutput<typeof LegSchema>;
+
+export const RouteResponseSchema = v.object({
+	trip: v.object({
+		locations: v.array(
+			v.object({ lat: Latitude, lon: Longitude, type: v.string(), original_index: v.number() }),
+		),
+		legs: v.pipe(v.array(LegSchema), v.minLength(1)),
+		summary: SummarySchema,
+		units: v.picklist(['kilometers', 'miles']),
+		status: v.literal(0),
+		status_message: v.string(),
+		language: v.string(),
+	}),
+	id: v.optional(v.union([v.string(), v.number()])),
+});
+export type RouteResponse = v.InferOutput<typeof RouteResponseSchema>;
+
+export const LocateRequestSchema = v.looseObject({
+	locations: v.pipe(v.array(LocationSchema), v.minLength(1), v.maxLength(100)),
+	costing: v.optional(CostingSchema, 'auto'),
+});
+export type LocateRequest = v.InferOutput<typeof LocateRequestSchema>;
+
+export const LocateResponseSchema = v.array(
+	v.object({
+		input_lat: Latitude,
+		input_lon: Longitude,
+		edges: v.nullable(
+			v.array(
+				v.object({
+					correlated_lat: Latitude,
+					correlated_lon: Longitude,
+					distance: v.number(),
+					percent_along: v.number(),
+					side_of_street: v.string(),
+					way_name: v.nullable(v.string()),
+					road_class: v.string(),
+				}),
+			),
+		),
+		nodes: v.nullable(v.array(v.unknown())),
+	}),
+);
+export type LocateResponse = v.InferOutput<typeof LocateResponseSchema>;
+
+export const HeightRequestSchema = v.pipe(
+	v.looseObject({
+		shape: v.optional(v.pipe(v.array(LocationSchema), v.minLength(1), v.maxLength(MAX_HEIGHT_POINTS))),
+		encoded_polyline: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200_000))),
+		range: v.optional(v.boolean()),
+		resample_distance: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(100_000))),
+		shape_format: v.optional(v.picklist(['polyline6', 'polyline5'])),
+		id: v.optional(v.union([v.string(), v.number()])),
+	}),
+	v.check(
+		(input) => input.shape !== undefined || input.encoded_polyline !== undefined,
+		'shape or encoded_polyline is required',
+	),
+);
+export type HeightRequest = v.InferOutput<typeof HeightRequestSchema>;
+
+export const HeightResponseSchema = v.object({
+	shape: v.optional(v.array(v.object({ lat: Latitude, lon: Longitude }))),
+	encoded_polyline: v.optional(v.string()),
+	height: v.optional(v.array(v.nullable(v.number()))),
+	range_height: v.optional(v.array(v.tuple([v.number(), v.nullable(v.number())]))),
+	id: v.optional(v.union([v.string(), v.number()])),
+});
+export type HeightResponse = v.InferOutput<typeof HeightResponseSchema>;
+
+export const ErrorResponseSchema = v.object({
+	error_code: v.number(),
+	error: v.string(),
+	status_code: v.number(),
+	status: v.string(),
+});
+export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
+
+export const GeocodeQuerySchema = v.object({
+	q: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+	format: v.optional(v.picklist(['geojson', 'json']), 'geojson'),
+	limit: v.optional(
+		v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(50)),
+		'10',
+	),
+});
+
+export const GeocodeFeatureSchema = v.object({
+	type: v.literal('Feature'),
+	geometry: v.object({ type: v.literal('Point'), coordinates: v.tuple([Longitude, Latitude]) }),
+	properties: v.object({
+		name: v.string(),
+		display_name: v.string(),
+		type: v.string(),
+		category: v.string(),
+		population: v.optional(v.number()),
+		country_code: v.optional(v.string()),
+	}),
+});
+
+export const GeocodeResponseSchema = v.object({
+	type: v.literal('FeatureCollection'),
+	licence: v.string(),
+	features: v.array(GeocodeFeatureSchema),
+});
+export type GeocodeResponse = v.InferOutput<typeof GeocodeResponseSchema>;
+
+export const CitySearchItemSchema = v.object({
+	value: v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?,-?\d+(\.\d+)?$/)),
+	label: v.string(),
+	locality: v.string(),
+	isCity: v.boolean(),
+	isCountry: v.boolean(),
+	isRegion: v.boolean(),
+	isState: v.boolean(),
+});
+export const CitySearchResponseSchema = v.array(CitySearchItemSchema);
+export type CitySearchItem = v.InferOutput<typeof CitySearchItemSchema>;

@@ -1,0 +1,439 @@
+import type {
+	CitySearchItem,
+	GeocodeResponse,
+	HeightRequest,
+	HeightResponse,
+	LocateRequest,
+	LocateResponse,
+	Maneuver,
+	RouteRequest,
+	RouteResponse,
+	Summary,
+} from './contract.ts';
+import { type ElevationSource, resampleLine } from './elevation.ts';
+import { measureBearing, measureDistance } from './geo.ts';
+import { type Place, searchPlaces } from './geocode.ts';
+import { getSegmentTime } from './graph.ts';
+import { decodePolyline, encodePolyline } from './polyline.ts';
+import {
+	containsPoint,
+	findLegPath,
+	getPieceShape,
+	type Piece,
+	type Region,
+	snapInRegion,
+} from './region.ts';
+import { isHighwayClass, MODES, type Mode, ROAD_CLASSES } from './tags.ts';
+
+/** An error with Valhalla's error code; the API answers it as { error_code, error, status_code: 400 }. */
+export class RoutingError extends Error {
+	constructor(
+		readonly code: number,
+		message: string,
+		readonly status = 400,
+	) {
+		super(message);
+	}
+}
+
+const KM_PER_MILE = 1.609344;
+const HIGHWAY_AVOID_FACTOR = 10;
+
+export interface EngineOptions {
+	regions: Region[];
+	elevation?: ElevationSource | null;
+	/** Farthest a location may be from a usable road, in metres. */
+	maxSnapDistance?: number;
+}
+
+/** Routes, snaps, measures heights and finds places over the loaded regions. */
+export class RoutingEngine {
+	readonly regions: Region[];
+	readonly elevation: ElevationSource | null;
+	private readonly maxSnapDistance: number;
+
+	constructor(options: EngineOptions) {
+		this.regions = options.regions;
+		this.elevation = options.elevation ?? null;
+		this.maxSnapDistance = options.maxSnapDistance ?? 1000;
+	}
+
+	/** The region holding every point, or a RoutingError naming the first point outside all regions. */
+	findRegion(points: { lat: number; lon: number }[]): Region {
+		const candidates = this.regions.filter((region) =>
+			points.every((point) => containsPoint(region, point.lat, point.lon)),
+		);
+		if (candidates.length > 0) return candidates[0];
+		const outside = points.findIndex(
+			(point) => !this.regions.some((r) => containsPoint(r, point.lat, point.lon)),
+		);
+		if (outside >= 0) {
+			throw new RoutingError(
+				171,
+				`No suitable edges near location ${outside}: it is outside every loaded map region (${this.regions.map((r) => r.name).join(', ') || 'none loaded'})`,
+			);
+		}
+		throw new RoutingError(170, 'Locations are in different map regions; no route connects them');
+	}
+
+	route(request: RouteRequest): RouteResponse {
+		const mode = request.costing as Mode;
+		const modeIndex = MODES.indexOf(mode);
+		const units =
+			request.directions_options?.units === 'miles' || request.directions_options?.units === 'mi'
+				? 'miles'
+				: 'kilometers';
+		const options = request.costing_options?.[mode];
+		const avoidHighways =
+			request.avoid_highways === true ||
+			options?.exclude_highways === true ||
+			(options?.use_highways !== undefined && options.use_highways < 0.5);
+		const region = this.findRegion(request.locations);
+		const snaps = request.locations.map((location, index) => {
+			const snap = snapInRegion(region, location.lat, location.lon, modeIndex, this.maxSnapDistance);
+			if (!snap) {
+				throw new RoutingError(
+					171,
+					`No suitable edges near location ${index}: no road usable by ${mode} within ${this.maxSnapDistance} m`,
+				);
+			}
+			return snap;
+		});
+		const legs: RouteResponse['trip']['legs'] = [];
+		for (let i = 0; i < snaps.length - 1; i++) {
+			const path = findLegPath(
+				region,
+				modeIndex,
+				snaps[i],
+				snaps[i + 1],
+				avoidHighways ? HIGHWAY_AVOID_FACTOR : 1,
+			);
+			if (!path) {
+				throw new RoutingError(
+					442,
+					`No path could be found for input: locations ${i} and ${i + 1} are not connected for ${mode}`,
+				);
+			}
+			legs.push(describeLeg(region, modeIndex, path.pieces, units, i === snaps.length - 2));
+		}
+		const summary: Summary = {
+			length: round3(legs.reduce((sum, leg) => sum + leg.summary.length, 0)),
+			time: round3(legs.reduce((sum, leg) => sum + leg.summary.time, 0)),
+			min_lat: Math.min(...legs.map((leg) => leg.summary.min_lat)),
+			min_lon: Math.min(...legs.map((leg) => leg.summary.min_lon)),
+			max_lat: Math.max(...legs.map((leg) => leg.summary.max_lat)),
+			max_lon: Math.max(...legs.map((leg) => leg.summary.max_lon)),
+		};
+		const response: RouteResponse = {
+			trip: {
+				locations: request.locations.map((location, index) => ({
+					lat: location.lat,
+					lon: location.lon,
+					type: index === 0 || index === request.locations.length - 1 ? 'break' : 'break',
+					original_index: index,
+				})),
+				legs,
+				summary,
+				units,
+				status: 0,
+				status_message: 'Found route between points',
+				language: 'en-US',
+			},
+		};
+		if (request.id !== undefined) response.id = request.id;
+		return response;
+	}
+
+	locate(request: LocateRequest): LocateResponse {
+		const modeIndex = MODES.indexOf(request.costing as Mode);
+		return request.locations.map((location) => {
+			const region = this.regions.find((r) => containsPoint(r, location.lat, location.lon));
+			const snap = region
+				? snapInRegion(region, location.lat, location.lon, modeIndex, this.maxSnapDistance)
+				: null;
+			if (!region || !snap)
+				return { input_lat: location.lat, input_lon: location.lon, edges: null, nodes: null };
+			const graph = region.graph;
+			const length = graph.segLength[snap.segment];
+			const name = graph.segName[snap.segment];
+			return {
+				input_lat: location.lat,
+				input_lon: location.lon,
+				edges: [
+					{
+						correlated_lat: round6(snap.lat),
+						correlated_lon: round6(snap.lon),
+						distance: round3(snap.distance),
+						percent_along: length > 0 ? round3(snap.offset / length) : 0,
+						side_of_street: 'neither',
+						way_name: name >= 0 ? graph.names[name] : null,
+						road_class: ROAD_CLASSES[graph.segClass[snap.segment]],
+					},
+				],
+				nodes: [],
+			};
+		});
+	}
+
+	height(request: HeightRequest): HeightResponse {
+		let points: [number, number][];
+		if (request.encoded_polyline !== undefined) {
+			try {
+				points = decodePolyline(request.encoded_polyline, request.shape_format === 'polyline5' ? 5 : 6);
+			} catch (error) {
+				throw new RoutingError(313, `Failed to parse encoded_polyline: ${(error as Error).message}`);
+			}
+			if (points.some(([lat, lon]) => Math.abs(lat) > 90 || Math.abs(lon) > 180)) {
+				throw new RoutingError(
+					313,
+					'encoded_polyline decodes to coordinates out of range (is it precision 6?)',
+				);
+			}
+		} else points = (request.shape ?? []).map((p) => [p.lat, p.lon]);
+		if (points.length === 0) throw new RoutingError(310, 'No shape provided');
+		if (request.resample_distance !== undefined) points = resampleLine(points, request.resample_distance);
+		if (points.length > 10_000) throw new RoutingError(314, 'Too many shape points (at most 10,000)');
+		const heights = points.map(([lat, lon]) => this.elevation?.getHeight(lat, lon) ?? null);
+		const response: HeightResponse = {};
+		if (request.encoded_polyline !== undefined) response.encoded_polyline = request.encoded_polyline;
+		else response.shape = points.map(([lat, lon]) => ({ lat, lon }));
+		if (request.range) {
+			let distance = 0;
+			response.range_height = points.map(([lat, lon], i) => {
+				if (i > 0) distance += measureDistance(points[i - 1][0], points[i - 1][1], lat, lon);
+				return [Math.round(distance), heights[i]];
+			});
+		} else response.height = heights;
+		if (request.id !== undefined) response.id = request.id;
+		return response;
+	}
+
+	private getFeatures(): Place[] {
+		return this.regions.flatMap((region) => region.features);
+	}
+
+	searchGeocode(query: string, limit: number): GeocodeResponse {
+		const hits = searchPlaces(query, this.getFeatures(), limit);
+		return {
+			type: 'FeatureCollection',
+			licence: 'Cities: GeoNames (CC BY 4.0). Features: © OpenStreetMap contributors, ODbL 1.0.',
+			features: hits.map(({ place }) => ({
+				type: 'Feature',
+				geometry: { type: 'Point', coordinates: [round6(place.lon), round6(place.lat)] },
+				properties: {
+					name: place.name,
+					display_name: formatLabel(place),
+					type: place.type,
+					category: place.type === 'city' ? 'place' : place.type === 'street' ? 'highway' : 'feature',
+					...(place.population > 0 ? { population: place.population } : {}),
+					...(place.country ? { country_code: place.country.toLowerCase() } : {}),
+				},
+			})),
+		};
+	}
+
+	searchCities(term: string, limit = 10): CitySearchItem[] {
+		if (term.trim().length < 3) return [];
+		return searchPlaces(term, [], limit, true).map(({ place }) => ({
+			value: `${round6(place.lat)},${round6(place.lon)}`,
+			label: formatLabel(place),
+			locality: place.name,
+			isCity: true,
+			isCountry: false,
+			isRegion: false,
+			isState: false,
+		}));
+	}
+}
+
+function formatLabel(place: Place): string {
+	if (place.type === 'city') {
+		return place.country === 'US' && /^[A-Z]{2}$/.test(place.admin)
+			? `${place.name}, ${place.admin}, US`
+			: `${place.name}, ${place.country}`;
+	}
+	return `${place.name}, ${place.context}`;
+}
+
+function round3(value: number): number {
+	return Math.round(value * 1000) / 1000;
+}
+
+function round6(value: number): number {
+	return Math.round(value * 1e6) / 1e6;
+}
+
+const VERBS: Record<Mode, string> = { pedestrian: 'Walk', bicycle: 'Bike', auto: 'Drive' };
+const TRAVEL_MODES: Record<Mode, string> = { pedestrian: 'pedestrian', bicycle: 'bicycle', auto: 'drive' };
+const COMPASS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwest', 'west', 'northwest'];
+
+interface Turn {
+	type: number;
+	phrase: string;
+}
+
+/** Valhalla maneuver type and wording for a change of heading (degrees, positive to the right). */
+function describeTurn(delta: number): Turn {
+	const size = Math.abs(delta);
+	const right = delta > 0;
+	if (size < 25) return { type: 8, phrase: 'Continue' };
+	if (size < 60) return right ? { type: 9, phrase: 'Bear right' } : { type: 16, phrase: 'Bear left' };
+	if (size < 125) return right ? { type: 10, phrase: 'Turn right' } : { type: 15, phrase: 'Turn left' };
+	if (size < 165)
+		return right ? { type: 11, phrase: 'Make a sharp right' } : { type: 14, phrase: 'Make a sharp left' };
+	return right ? { type: 12, phrase: 'Make a right U-turn' } : { type: 13, phrase: 'Make a left U-turn' };
+}
+
+interface PieceInfo {
+	shape: [number, number][];
+	length: number;
+	time: number;
+	name: string | null;
+	highway: boolean;
+}
+
+/** Shape, summary and plain-English maneuvers of one leg. */
+function describeLeg(
+	region: Region,
+	modeIndex: number,
+	pieces: Piece[],
+	units: 'kilometers' | 'miles',
+	last: boolean,
+) {
+	const graph = region.graph;
+	const mode = MODES[modeIndex];
+	const scale = units === 'miles' ? 1 / (1000 * KM_PER_MILE) : 1 / 1000;
+	const infos: PieceInfo[] = pieces.map((piece) => {
+		const length = Math.abs(piece.to - piece.from);
+		const full = graph.segLength[piece.segment];
+		const time = getSegmentTime(graph, modeIndex, piece.segment, piece.direction);
+		const name = graph.segName[piece.segment];
+		return {
+			shape: getPieceShape(graph, piece),
+			length,
+			time: full > 0 ? (time * length) / full / 1000 : 0,
+			name: name >= 0 ? graph.names[name] : null,
+			highway: isHighwayClass(graph.segClass[piece.segment]),
+		};
+	});
+	const shape: [number, number][] = [];
+	const pieceStart: number[] = [];
+	for (const info of infos) {
+		const points = info.shape;
+		let from = 0;
+		if (shape.length > 0) {
+			const tail = shape[shape.length - 1];
+			if (Math.abs(tail[0] - points[0][0]) < 1e-7 && Math.abs(tail[1] - points[0][1]) < 1e-7) from = 1;
+		}
+		pieceStart.push(Math.max(0, shape.length - 1 + from));
+		for (let i = from; i < points.length; i++) shape.push(points[i]);
+	}
+	if (shape.length === 1) shape.push(shape[0]);
+	const maneuvers: Maneuver[] = [];
+	const findHeading = (points: [number, number][], atEnd: boolean): number | null => {
+		if (atEnd) {
+			for (let i = points.length - 2; i >= 0; i--) {
+				const a = points[i];
+				const b = points[points.length - 1];
+				if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
+			}
+			return null;
+		}
+		for (let i = 1; i < points.length; i++) {
+			const a = points[0];
+			const b = points[i];
+			if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
+		}
+		return null;
+	};
+	let current: Maneuver | null = null;
+	let currentName: string | null = null;
+	let previousHeading: number | null = null;
+	for (let i = 0; i < infos.length; i++) {
+		const info = infos[i];
+		if (info.length < 0.01 && current) continue;
+		const heading = findHeading(info.shape, false);
+		let startNew = !current;
+		let turn: Turn = { type: 8, phrase: 'Continue' };
+		if (current && heading !== null && previousHeading !== null) {
+			const delta = ((heading - previousHeading + 540) % 360) - 180;
+			turn = describeTurn(delta);
+			startNew = info.name !== currentName || Math.abs(delta) >= 60;
+		} else if (current && info.name !== currentName) startNew = true;
+		if (startNew) {
+			const streetNames = info.name ? [info.name] : [];
+			let instruction: string;
+			let type: number;
+			if (!current) {
+				type = 1;
+				const direction = heading === null ? '' : ` ${COMPASS[Math.round(heading / 45) % 8]}`;
+				instruction = `${VERBS[mode]}${direction}${info.name ? ` on ${info.name}` : ''}.`;
+			} else {
+				current.end_shape_index = pieceStart[i];
+				type = turn.type;
+				const staying = info.name !== null && info.name === currentName;
+				instruction = info.name
+					? `${turn.phrase} ${staying ? 'to stay on' : 'onto'} ${info.name}.`
+					: `${turn.phrase}.`;
+				if (turn.type === 8 && !info.name) instruction = 'Continue.';
+			}
+			current = {
+				type,
+				instruction,
+				length: 0,
+				time: 0,
+				begin_shape_index: pieceStart[i],
+				end_shape_index: pieceStart[i],
+				...(streetNames.length > 0 ? { street_names: streetNames } : {}),
+				travel_mode: TRAVEL_MODES[mode],
+			};
+			maneuvers.push(current);
+			currentName = info.name;
+		}
+		if (current) {
+			current.length += info.length * scale;
+			current.time += info.time;
+		}
+		const end = findHeading(info.shape, true);
+		if (end !== null) previousHeading = end;
+	}
+	const lastIndex = shape.length - 1;
+	if (current) current.end_shape_index = lastIndex;
+	for (const maneuver of maneuvers) {
+		maneuver.length = round3(maneuver.length);
+		maneuver.time = round3(maneuver.time);
+	}
+	maneuvers.push({
+		type: 4,
+		instruction: last ? 'You have arrived at your destination.' : 'You have arrived at your stop.',
+		length: 0,
+		time: 0,
+		begin_shape_index: lastIndex,
+		end_shape_index: lastIndex,
+		travel_mode: TRAVEL_MODES[mode],
+	});
+	let minLat = 90;
+	let minLon = 180;
+	let maxLat = -90;
+	let maxLon = -180;
+	for (const [lat, lon] of shape) {
+		minLat = Math.min(minLat, lat);
+		minLon = Math.min(minLon, lon);
+		maxLat = Math.max(maxLat, lat);
+		maxLon = Math.max(maxLon, lon);
+	}
+	const totalLength = infos.reduce((sum, info) => sum + info.length, 0);
+	const totalTime = infos.reduce((sum, info) => sum + info.time, 0);
+	return {
+		shape: encodePolyline(shape, 6),
+		maneuvers,
+		summary: {
+			length: round3(totalLength * scale),
+			time: round3(totalTime),
+			min_lat: round6(minLat),
+			min_lon: round6(minLon),
+			max_lat: round6(maxLat),
+			max_lon: round6(maxLon),
+		},
+	};
+}

@@ -1,0 +1,298 @@
+import { type ContractionHierarchy, contractGraph, HierarchyQuery, type Terminal } from './ch.ts';
+import { PlainQuery } from './dijkstra.ts';
+import { measureDistance } from './geo.ts';
+import type { Place } from './geocode.ts';
+import { buildRoadGraph, getSegmentTime, type RoadGraph } from './graph.ts';
+import type { OsmData } from './osm/model.ts';
+import { buildSnapIndex, type Snap, type SnapIndex, snapToRoad } from './snap.ts';
+import { MODES } from './tags.ts';
+
+/** One loaded map region: its graph, one hierarchy per mode, the snapping index and its named features. */
+export interface Region {
+	name: string;
+	graph: RoadGraph;
+	hierarchies: ContractionHierarchy[];
+	snapIndex: SnapIndex;
+	features: Place[];
+	/** Figures for reports: OSM nodes in routable ways. */
+	roadNodeCount: number;
+}
+
+/** Builds a region from an imported extract. */
+export function buildRegion(name: string, osm: OsmData, options: { witnessLimit?: number } = {}): Region {
+	const graph = buildRoadGraph(osm);
+	const hierarchies = MODES.map((_, m) => contractGraph(graph, m, options));
+	const snapIndex = buildSnapIndex(graph);
+	return {
+		name,
+		graph,
+		hierarchies,
+		snapIndex,
+		features: collectFeatures(name, graph, osm),
+		roadNodeCount: 0,
+	};
+}
+
+function collectFeatures(regionName: string, graph: RoadGraph, osm: OsmData): Place[] {
+	const features: Place[] = [];
+	const seen = new Set<number>();
+	for (let s = 0; s < graph.segmentCount; s++) {
+		const name = graph.segName[s];
+		if (name < 0 || seen.has(name)) continue;
+		seen.add(name);
+		const k = (graph.segShapeStart[s] + graph.segShapeStart[s + 1]) >> 1;
+		features.push({
+			name: graph.names[name],
+			lat: graph.shapeLat[k] / 1e6,
+			lon: graph.shapeLon[k] / 1e6,
+			type: 'street',
+			population: 0,
+			country: '',
+			admin: '',
+			context: regionName,
+		});
+	}
+	for (const poi of osm.pois) {
+		const [key, value] = poi.kind.split('=');
+		features.push({
+			name: poi.name,
+			lat: poi.lat,
+			lon: poi.lon,
+			type: key === 'natural' || key === 'tourism' ? value : key,
+			population: 0,
+			country: '',
+			admin: '',
+			context: regionName,
+		});
+	}
+	return features;
+}
+
+/** Counts bytes of the typed arrays a region keeps in memory while serving. */
+export function measureRegionBytes(region: Region): number {
+	let bytes = 0;
+	const add = (value: unknown): void => {
+		if (ArrayBuffer.isView(value)) bytes += value.byteLength;
+	};
+	for (const value of Object.values(region.graph)) add(value);
+	for (const name of region.graph.names) bytes += name.length * 2;
+	for (const ch of region.hierarchies) for (const value of Object.values(ch)) add(value);
+	bytes += region.snapIndex.tree.data.byteLength;
+	add(region.snapIndex.extra);
+	return bytes;
+}
+
+export function containsPoint(region: Region, lat: number, lon: number, margin = 0.02): boolean {
+	const b = region.graph.bbox;
+	return lat >= b[0] - margin && lat <= b[2] + margin && lon >= b[1] - margin && lon <= b[3] + margin;
+}
+
+// Query objects hold per-search scratch arrays; one set per region and mode, made on first use.
+const queryCache = new WeakMap<Region, { ch: HierarchyQuery[]; plain: PlainQuery }>();
+
+export function getQueries(region: Region): { ch: HierarchyQuery[]; plain: PlainQuery } {
+	let queries = queryCache.get(region);
+	if (!queries) {
+		queries = {
+			ch: region.hierarchies.map((ch) => new HierarchyQuery(ch, region.graph)),
+			plain: new PlainQuery(region.graph),
+		};
+		queryCache.set(region, queries);
+	}
+	return queries;
+}
+
+export function snapInRegion(
+	region: Region,
+	lat: number,
+	lon: number,
+	modeIndex: number,
+	maxDistance: number,
+) {
+	return snapToRoad(region.graph, region.snapIndex, lat, lon, modeIndex, maxDistance);
+}
+
+/** A stretch of one segment travelled in one direction, between two offsets in metres from its first point. */
+export interface Piece {
+	segment: number;
+	direction: number;
+	from: number;
+	to: number;
+}
+
+export interface LegPath {
+	pieces: Piece[];
+	cost: number;
+	settled: number;
+}
+
+function getSourceTerminals(graph: RoadGraph, modeIndex: number, snap: Snap): Terminal[] {
+	const length = graph.segLength[snap.segment];
+	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0);
+	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1);
+	const ratio = length > 0 ? snap.offset / length : 0;
+	const terminals: Terminal[] = [];
+	if (forward > 0)
+		terminals.push({ node: graph.segTo[snap.segment], cost: Math.round(forward * (1 - ratio)) });
+	if (backward > 0) terminals.push({ node: graph.segFrom[snap.segment], cost: Math.round(backward * ratio) });
+	return terminals;
+}
+
+function getTargetTerminals(graph: RoadGraph, modeIndex: number, snap: Snap): Terminal[] {
+	const length = graph.segLength[snap.segment];
+	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0);
+	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1);
+	const ratio = length > 0 ? snap.offset / length : 0;
+	const terminals: Terminal[] = [];
+	if (forward > 0) terminals.push({ node: graph.segFrom[snap.segment], cost: Math.round(forward * ratio) });
+	if (backward > 0)
+		terminals.push({ node: graph.segTo[snap.segment], cost: Math.round(backward * (1 - ratio)) });
+	return terminals;
+}
+
+/**
+ * Fastest path between two snapped points. The hierarchy answers normal requests; highway avoidance
+ * (a cost factor the hierarchy was not built with) runs plain Dijkstra.
+ */
+export function findLegPath(
+	region: Region,
+	modeIndex: number,
+	origin: Snap,
+	destination: Snap,
+	highwayFactor = 1,
+): LegPath | null {
+	const graph = region.graph;
+	const sources = getSourceTerminals(graph, modeIndex, origin);
+	const targets = getTargetTerminals(graph, modeIndex, destination);
+	const queries = getQueries(region);
+	const core =
+		highwayFactor === 1
+			? queries.ch[modeIndex].findPath(sources, targets)
+			: queries.plain.findPath(modeIndex, sources, targets, highwayFactor);
+	let best: LegPath | null = null;
+	if (core) {
+		const pieces: Piece[] = [];
+		const firstNode =
+			core.segments.length > 0 ? getStartNode(graph, core.segments[0], core.directions[0]) : -1;
+		// Leave the origin's segment towards the junction the path starts from.
+		const startNode = firstNode >= 0 ? firstNode : findMeetingNode(sources, targets);
+		const originLength = graph.segLength[origin.segment];
+		if (
+			startNode === graph.segTo[origin.segment] &&
+			sources.some((s) => s.node === startNode && isForwardSource(graph, origin, s))
+		) {
+			pieces.push({ segment: origin.segment, direction: 0, from: origin.offset, to: originLength });
+		} else {
+			pieces.push({ segment: origin.segment, direction: 1, from: origin.offset, to: 0 });
+		}
+		for (let i = 0; i < core.segments.length; i++) {
+			const segment = core.segments[i];
+			const length = graph.segLength[segment];
+			pieces.push(
+				core.directions[i] === 0
+					? { segment, direction: 0, from: 0, to: length }
+					: { segment, direction: 1, from: length, to: 0 },
+			);
+		}
+		const endNode =
+			core.segments.length > 0
+				? getEndNode(graph, core.segments.at(-1) ?? 0, core.directions.at(-1) ?? 0)
+				: startNode;
+		const destinationLength = graph.segLength[destination.segment];
+		if (
+			endNode === graph.segFrom[destination.segment] &&
+			getSegmentTime(graph, modeIndex, destination.segment, 0) > 0
+		) {
+			pieces.push({ segment: destination.segment, direction: 0, from: 0, to: destination.offset });
+		} else {
+			pieces.push({
+				segment: destination.segment,
+				direction: 1,
+				from: destinationLength,
+				to: destination.offset,
+			});
+		}
+		best = { pieces, cost: core.cost, settled: core.settled };
+	}
+	// Both points on one segment, travelled directly.
+	if (origin.segment === destination.segment) {
+		const length = graph.segLength[origin.segment];
+		const direction = destination.offset >= origin.offset ? 0 : 1;
+		const time = getSegmentTime(graph, modeIndex, origin.segment, direction);
+		if (time > 0) {
+			const cost =
+				length > 0 ? Math.round((time * Math.abs(destination.offset - origin.offset)) / length) : 0;
+			if (!best || cost <= best.cost) {
+				best = {
+					pieces: [{ segment: origin.segment, direction, from: origin.offset, to: destination.offset }],
+					cost,
+					settled: best?.settled ?? 0,
+				};
+			}
+		}
+	}
+	return best;
+}
+
+function isForwardSource(graph: RoadGraph, origin: Snap, terminal: Terminal): boolean {
+	return terminal.node === graph.segTo[origin.segment];
+}
+
+function findMeetingNode(sources: Terminal[], targets: Terminal[]): number {
+	let best = Number.POSITIVE_INFINITY;
+	let node = -1;
+	for (const s of sources) {
+		for (const t of targets) {
+			if (s.node === t.node && s.cost + t.cost < best) {
+				best = s.cost + t.cost;
+				node = s.node;
+			}
+		}
+	}
+	return node;
+}
+
+function getStartNode(graph: RoadGraph, segment: number, direction: number): number {
+	return direction === 0 ? graph.segFrom[segment] : graph.segTo[segment];
+}
+
+function getEndNode(graph: RoadGraph, segment: number, direction: number): number {
+	return direction === 0 ? graph.segTo[segment] : graph.segFrom[segment];
+}
+
+/** The shape of a piece as [lat, lon] points in travel order. */
+export function getPieceShape(graph: RoadGraph, piece: Piece): [number, number][] {
+	const start = graph.segShapeStart[piece.segment];
+	const end = graph.segShapeStart[piece.segment + 1];
+	const low = Math.min(piece.from, piece.to);
+	const high = Math.max(piece.from, piece.to);
+	const points: [number, number][] = [];
+	let position = 0;
+	for (let k = start; k < end - 1; k++) {
+		const lat1 = graph.shapeLat[k] / 1e6;
+		const lon1 = graph.shapeLon[k] / 1e6;
+		const lat2 = graph.shapeLat[k + 1] / 1e6;
+		const lon2 = graph.shapeLon[k + 1] / 1e6;
+		const step = measureDistance(lat1, lon1, lat2, lon2);
+		const next = position + step;
+		if (next >= low && position <= high) {
+			const at = (offset: number): [number, number] => {
+				const t = step > 0 ? Math.min(1, Math.max(0, (offset - position) / step)) : 0;
+				return [lat1 + (lat2 - lat1) * t, lon1 + (lon2 - lon1) * t];
+			};
+			if (points.length === 0) points.push(at(low));
+			if (next < high) points.push([lat2, lon2]);
+			else {
+				points.push(at(high));
+				break;
+			}
+		}
+		position = next;
+	}
+	if (points.length === 0) {
+		const k = low <= 0 ? start : end - 1;
+		points.push([graph.shapeLat[k] / 1e6, graph.shapeLon[k] / 1e6]);
+	}
+	if (points.length === 1) points.push(points[0]);
+	return piece.direction === 0 ? points : points.reverse();
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { CACHE_VERSION, readRegionCache, writeRegionCache } from '../cache.ts';
+import { ElevationSource } from '../elevation.ts';
+import { RoutingEngine } from '../engine.ts';
+import { readOsmFile } from '../osm/read.ts';
+import { buildRegion, type Region } from '../region.ts';
+
+const EXTRACT = /\.(osm\.pbf|osm\.gz|osm)$/;
+
+export interface LoadEngineOptions {
+	/** Folder of .osm.pbf / .osm / .osm.gz extracts and SRTM .hgt(.zip) tiles; default ./data-regions. */
+	regionsDir?: string;
+	/** Where built graphs are cached; default ./data/routing-cache (git-ignored). */
+	cacheDir?: string;
+	/** Only these extract file names (default: every extract in regionsDir). */
+	only?: string[];
+	/** Folders of SRTM tiles besides regionsDir. */
+	demDirs?: string[];
+	log?: (message: string) => void;
+}
+
+async function hashFile(path: string): Promise<string> {
+	const hash = createHash('sha256');
+	for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+	return hash.digest('hex');
+}
+
+export function getRegionName(path: string): string {
+	return basename(path).replace(EXTRACT, '');
+}
+
+/** Loads one extract from the cache, or imports, builds and caches it. */
+export async function loadRegion(
+	extractPath: string,
+	cacheDir: string,
+	log: (message: string) => void = () => {},
+): Promise<{ region: Region; fromCache: boolean; ms: number }> {
+	const started = performance.now();
+	const hash = await hashFile(extractPath);
+	const name = getRegionName(extractPath);
+	const cachePath = join(cacheDir, `${name}-${hash.slice(0, 16)}-v${CACHE_VERSION}.graph`);
+	const cached = readRegionCache(cachePath);
+	if (cached) return { region: cached, fromCache: true, ms: performance.now() - started };
+	log(`routing: building ${name} from ${extractPath} (first start; cached afterwards)`);
+	const osm = await readOsmFile(extractPath);
+	const region = buildRegion(name, osm);
+	region.roadNodeCount = countRoadNodes(region);
+	writeRegionCache(cachePath, region);
+	return { region, fromCache: false, ms: performance.now() - started };
+}
+
+/** Distinct positions in the road shapes: the OSM nodes the graph serves. */
+export function countRoadNodes(region: Region): number {
+	const { shapeLat, shapeLon } = region.graph;
+	const seen = new Set<string>();
+	for (let i = 0; i < shapeLat.length; i++) seen.add(`${shapeLat[i]},${shapeLon[i]}`);
+	return seen.size;
+}
+
+/** Loads the bundled regions (and their elevation tiles) into an engine; call once at server start. */
+export async function loadEngine(options: LoadEngineOptions = {}): Promise<RoutingEngine> {
+	const regionsDir = options.regionsDir ?? join(process.cwd(), 'data-regions');
+	const cacheDir =
+		options.cacheDir ?? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'routing-cache');
+	const log = options.log ?? (() => {});
+	const files = existsSync(regionsDir)
+		? readdirSync(regionsDir)
+				.filter((file) => EXTRACT.test(file))
+				.sort()
+		: [];
+	const chosen = options.only ? files.filter((file) => options.only?.includes(file)) : files;
+	const regions: Region[] = [];
+	for (const file of chosen) {
+		const { region, fromCache, ms } = await loadRegion(join(regionsDir, file), cacheDir, log);
+		log(`routing: ${region.name} ${fromCache ? 'loaded from cache' : 'built'} in ${ms.toFixed(0)} ms`);
+		regions.push(region);
+	}
+	return new RoutingEngine({
+		regions,
+		elevation: new ElevationSource([regionsDir, ...(options.demDirs ?? [])]),
+	});
+}
