@@ -1,0 +1,145 @@
+import {
+	ActivityTypeId,
+	type DeviceTotals,
+	defaultLimits,
+	type Lap,
+	type NormalisedWorkout,
+	type ReadLimits,
+	type TrackPoint,
+	type Waypoint,
+	type WorkoutFormat,
+} from './contract';
+import { WorkoutFileError } from './errors';
+import { formatUtc } from './time';
+
+export type Container = NormalisedWorkout['container'];
+
+/** A step back in time up to this long is a recording glitch; anything longer refuses the file. */
+export const GLITCH_MS = 10_000;
+
+/**
+ * Collects points as a reader finds them and enforces the rules every format shares: the point cap,
+ * latitude and longitude ranges and times that never go backwards. Checking here, point by point,
+ * means a hostile file is refused as soon as it breaks a rule rather than after it is fully read.
+ */
+export class WorkoutBuilder {
+	readonly points: TrackPoint[] = [];
+	readonly segmentStarts: number[] = [];
+	readonly laps: Lap[] = [];
+	readonly waypoints: Waypoint[] = [];
+	readonly warnings: string[] = [];
+	deviceTotals: DeviceTotals = {};
+	startTime: number | undefined;
+	activityType: NormalisedWorkout['activityType'] = ActivityTypeId.generic;
+	sport: string | undefined;
+	name: string | undefined;
+	creator: string | undefined;
+	private readonly maxPoints: number;
+	private lastTime = Number.NEGATIVE_INFINITY;
+	private newSegment = true;
+	private droppedGlitches = 0;
+
+	constructor(
+		private readonly format: WorkoutFormat,
+		private readonly container: Container,
+		limits: ReadLimits = {},
+	) {
+		this.maxPoints = limits.maxPoints ?? defaultLimits.maxPoints;
+	}
+
+	/** The next point starts a new segment; empty segments leave no trace. */
+	breakSegment(): void {
+		this.newSegment = true;
+	}
+
+	addPoint(p: TrackPoint): void {
+		const index = this.points.length;
+		if (index >= this.maxPoints) {
+			throw new WorkoutFileError(
+				'too_many_points',
+				`This file has more than ${this.maxPoints.toLocaleString('en-US')} points, more than we accept in one workout.`,
+				{ maxPoints: this.maxPoints },
+			);
+		}
+		if (p.lat !== undefined && !(p.lat >= -90 && p.lat <= 90)) {
+			throw new WorkoutFileError(
+				'bad_latitude',
+				`Point ${index + 1} has latitude ${p.lat}, outside -90 to 90. The file is damaged.`,
+				{ point: index, lat: p.lat },
+			);
+		}
+		if (p.lng !== undefined && !(p.lng >= -180 && p.lng <= 180)) {
+			throw new WorkoutFileError(
+				'bad_longitude',
+				`Point ${index + 1} has longitude ${p.lng}, outside -180 to 180. The file is damaged.`,
+				{ point: index, lng: p.lng },
+			);
+		}
+		if (p.time !== undefined) {
+			if (p.time < this.lastTime && this.lastTime - p.time <= GLITCH_MS) {
+				// Devices sometimes repeat a second at a session change; such a point is dropped, not fatal.
+				this.droppedGlitches++;
+				return;
+			}
+			if (p.time < this.lastTime) {
+				throw new WorkoutFileError(
+					'time_backwards',
+					`Point ${index + 1} (${formatUtc(p.time)}) is earlier than the point before it (${formatUtc(this.lastTime)}). Times must not go backwards.`,
+					{ point: index },
+				);
+			}
+			this.lastTime = p.time;
+		}
+		if (this.newSegment) {
+			this.segmentStarts.push(index);
+			this.newSegment = false;
+		}
+		this.points.push(p);
+	}
+
+	warnOnce(message: string): void {
+		if (!this.warnings.includes(message)) this.warnings.push(message);
+	}
+
+	finish(): NormalisedWorkout {
+		if (this.points.length === 0) {
+			throw new WorkoutFileError('no_track_points', 'This file has no track points.');
+		}
+		if (this.droppedGlitches > 0) {
+			this.warnOnce(`${this.droppedGlitches} point(s) a few seconds out of time order were left out.`);
+		}
+		let startTime = this.startTime;
+		if (startTime === undefined) {
+			for (const p of this.points) {
+				if (p.time !== undefined) {
+					startTime = p.time;
+					break;
+				}
+			}
+		}
+		const workout: NormalisedWorkout = {
+			format: this.format,
+			container: this.container,
+			activityType: this.activityType,
+			segmentStarts: this.segmentStarts,
+			points: this.points,
+			laps: this.laps,
+			waypoints: this.waypoints,
+			deviceTotals: this.deviceTotals,
+			warnings: this.warnings,
+		};
+		if (startTime !== undefined) workout.startTime = startTime;
+		if (this.sport !== undefined) workout.sport = this.sport;
+		if (this.name !== undefined) workout.name = this.name;
+		if (this.creator !== undefined) workout.creator = this.creator;
+		return workout;
+	}
+}
+
+/** Reads an optional number; text that is not a finite number leaves the value absent. */
+export function parseOptionalNumber(raw: string): number | undefined {
+	const s = raw.trim();
+	if (s === '') return undefined;
+	const value = Number(s);
+	return Number.isFinite(value) ? value : undefined;
+}
