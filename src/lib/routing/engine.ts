@@ -37,7 +37,7 @@ export class RoutingError extends Error {
 }
 
 const KM_PER_MILE = 1.609344;
-const HIGHWAY_AVOID_FACTOR = 10;
+const HIGHWAY_AVOID_FACTOR = 25;
 
 export interface EngineOptions {
 	regions: Region[];

@@ -48,7 +48,7 @@ export function projectOnSegment(
 	const dy = by - ay;
 	const lengthSquared = dx * dx + dy * dy;
 	let t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0;
-	t = t < 0 ? 0 : t > 1 ? 1 : t;
+	t = Math.max(0, Math.min(t, 1));
 	const plat = lat1 + (lat2 - lat1) * t;
 	const plon = lon1 + (lon2 - lon1) * t;
 	return { t, lat: plat, lon: plon, distance: measureDistance(lat, lon, plat, plon) };

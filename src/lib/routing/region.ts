@@ -5,7 +5,7 @@ import type { Place } from './geocode.ts';
 import { buildRoadGraph, getSegmentTime, type RoadGraph } from './graph.ts';
 import type { OsmData } from './osm/model.ts';
 import { buildSnapIndex, type Snap, type SnapIndex, snapToRoad } from './snap.ts';
-import { MODES } from './tags.ts';
+import { isHighwayClass, MODES } from './tags.ts';
 
 /** One loaded map region: its graph, one hierarchy per mode, the snapping index and its named features. */
 export interface Region {
@@ -126,27 +126,37 @@ export interface LegPath {
 	settled: number;
 }
 
-function getSourceTerminals(graph: RoadGraph, modeIndex: number, snap: Snap): Terminal[] {
-	const length = graph.segLength[snap.segment];
-	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0);
-	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1);
-	const ratio = length > 0 ? snap.offset / length : 0;
-	const terminals: Terminal[] = [];
-	if (forward > 0)
-		terminals.push({ node: graph.segTo[snap.segment], cost: Math.round(forward * (1 - ratio)) });
-	if (backward > 0) terminals.push({ node: graph.segFrom[snap.segment], cost: Math.round(backward * ratio) });
-	return terminals;
+// Snaps within this many metres of a segment end also start or end at that junction directly.
+const AT_JUNCTION = 0.5;
+
+function getFactor(graph: RoadGraph, segment: number, highwayFactor: number): number {
+	return highwayFactor !== 1 && isHighwayClass(graph.segClass[segment]) ? highwayFactor : 1;
 }
 
-function getTargetTerminals(graph: RoadGraph, modeIndex: number, snap: Snap): Terminal[] {
+function getSnapTerminals(
+	graph: RoadGraph,
+	modeIndex: number,
+	snap: Snap,
+	highwayFactor: number,
+	leaving: boolean,
+) {
 	const length = graph.segLength[snap.segment];
-	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0);
-	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1);
+	const factor = getFactor(graph, snap.segment, highwayFactor);
+	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0) * factor;
+	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1) * factor;
 	const ratio = length > 0 ? snap.offset / length : 0;
+	const from = graph.segFrom[snap.segment];
+	const to = graph.segTo[snap.segment];
 	const terminals: Terminal[] = [];
-	if (forward > 0) terminals.push({ node: graph.segFrom[snap.segment], cost: Math.round(forward * ratio) });
-	if (backward > 0)
-		terminals.push({ node: graph.segTo[snap.segment], cost: Math.round(backward * (1 - ratio)) });
+	if (leaving) {
+		if (forward > 0) terminals.push({ node: to, cost: Math.round(forward * (1 - ratio)) });
+		if (backward > 0) terminals.push({ node: from, cost: Math.round(backward * ratio) });
+	} else {
+		if (forward > 0) terminals.push({ node: from, cost: Math.round(forward * ratio) });
+		if (backward > 0) terminals.push({ node: to, cost: Math.round(backward * (1 - ratio)) });
+	}
+	if (snap.offset <= AT_JUNCTION) terminals.push({ node: from, cost: 0 });
+	if (length - snap.offset <= AT_JUNCTION) terminals.push({ node: to, cost: 0 });
 	return terminals;
 }
 
@@ -162,8 +172,8 @@ export function findLegPath(
 	highwayFactor = 1,
 ): LegPath | null {
 	const graph = region.graph;
-	const sources = getSourceTerminals(graph, modeIndex, origin);
-	const targets = getTargetTerminals(graph, modeIndex, destination);
+	const sources = getSnapTerminals(graph, modeIndex, origin, highwayFactor, true);
+	const targets = getSnapTerminals(graph, modeIndex, destination, highwayFactor, false);
 	const queries = getQueries(region);
 	const core =
 		highwayFactor === 1
@@ -177,10 +187,7 @@ export function findLegPath(
 		// Leave the origin's segment towards the junction the path starts from.
 		const startNode = firstNode >= 0 ? firstNode : findMeetingNode(sources, targets);
 		const originLength = graph.segLength[origin.segment];
-		if (
-			startNode === graph.segTo[origin.segment] &&
-			sources.some((s) => s.node === startNode && isForwardSource(graph, origin, s))
-		) {
+		if (startNode === graph.segTo[origin.segment]) {
 			pieces.push({ segment: origin.segment, direction: 0, from: origin.offset, to: originLength });
 		} else {
 			pieces.push({ segment: origin.segment, direction: 1, from: origin.offset, to: 0 });
@@ -199,10 +206,7 @@ export function findLegPath(
 				? getEndNode(graph, core.segments.at(-1) ?? 0, core.directions.at(-1) ?? 0)
 				: startNode;
 		const destinationLength = graph.segLength[destination.segment];
-		if (
-			endNode === graph.segFrom[destination.segment] &&
-			getSegmentTime(graph, modeIndex, destination.segment, 0) > 0
-		) {
+		if (endNode === graph.segFrom[destination.segment]) {
 			pieces.push({ segment: destination.segment, direction: 0, from: 0, to: destination.offset });
 		} else {
 			pieces.push({
@@ -212,13 +216,17 @@ export function findLegPath(
 				to: destination.offset,
 			});
 		}
-		best = { pieces, cost: core.cost, settled: core.settled };
+		// Zero-length pieces come from snaps that sit on a junction.
+		const kept = pieces.filter((piece) => Math.abs(piece.to - piece.from) > 0.01);
+		best = { pieces: kept.length > 0 ? kept : pieces.slice(0, 1), cost: core.cost, settled: core.settled };
 	}
 	// Both points on one segment, travelled directly.
 	if (origin.segment === destination.segment) {
 		const length = graph.segLength[origin.segment];
 		const direction = destination.offset >= origin.offset ? 0 : 1;
-		const time = getSegmentTime(graph, modeIndex, origin.segment, direction);
+		const time =
+			getSegmentTime(graph, modeIndex, origin.segment, direction) *
+			getFactor(graph, origin.segment, highwayFactor);
 		if (time > 0) {
 			const cost =
 				length > 0 ? Math.round((time * Math.abs(destination.offset - origin.offset)) / length) : 0;
@@ -232,10 +240,6 @@ export function findLegPath(
 		}
 	}
 	return best;
-}
-
-function isForwardSource(graph: RoadGraph, origin: Snap, terminal: Terminal): boolean {
-	return terminal.node === graph.segTo[origin.segment];
 }
 
 function findMeetingNode(sources: Terminal[], targets: Terminal[]): number {

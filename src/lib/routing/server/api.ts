@@ -1,0 +1,190 @@
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import * as v from 'valibot';
+import {
+	GeocodeQuerySchema,
+	HeightRequestSchema,
+	LocateRequestSchema,
+	MAX_LOCATIONS,
+	RouteRequestSchema,
+} from '../contract.ts';
+import { RoutingEngine, RoutingError } from '../engine.ts';
+
+export interface RoutingApiOptions {
+	/** The in-process engine; may be a promise while regions load at boot. */
+	engine?: RoutingEngine | Promise<RoutingEngine> | null;
+	/** Valhalla-compatible server to forward routing requests to (ROUTING_URL); wins over the engine. */
+	routingUrl?: string | null;
+	/** Upstream timeout in ms (default 10,000). */
+	timeoutMs?: number;
+	/** Injected for tests. */
+	fetch?: typeof fetch;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+	400: 'Bad Request',
+	413: 'Payload Too Large',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+type ErrorStatus = 400 | 413 | 502 | 503 | 504;
+
+function sendError(c: Context, code: number, message: string, status: ErrorStatus = 400) {
+	return c.json(
+		{ error_code: code, error: message, status_code: status, status: STATUS_TEXT[status] },
+		status,
+	);
+}
+
+// Valhalla's codes for the request problems a client can fix.
+function describeRouteIssue(input: unknown, issues: v.BaseIssue<unknown>[]): [number, string] {
+	const locations = (input as { locations?: unknown })?.locations;
+	if (!Array.isArray(locations)) return [110, 'Insufficiently specified required parameter: locations'];
+	if (locations.length < 2) return [120, 'Insufficient number of locations provided: at least 2 are needed'];
+	if (locations.length > MAX_LOCATIONS) {
+		return [150, `Exceeded max locations: at most ${MAX_LOCATIONS} are allowed, got ${locations.length}`];
+	}
+	const path = issues[0]?.path?.map((item) => item.key).join('.') ?? '';
+	if (path.startsWith('costing'))
+		return [
+			125,
+			`No costing method found for '${String((input as { costing?: unknown }).costing)}' (use pedestrian, bicycle or auto)`,
+		];
+	if (path.startsWith('locations')) return [130, `Failed to parse location ${path}: ${issues[0].message}`];
+	return [100, `Invalid request${path ? ` at ${path}` : ''}: ${issues[0]?.message ?? 'unknown problem'}`];
+}
+
+async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false }> {
+	try {
+		if (c.req.method === 'GET') {
+			const json = c.req.query('json');
+			if (json === undefined) return { ok: false };
+			return { ok: true, value: JSON.parse(json) };
+		}
+		return { ok: true, value: JSON.parse(await c.req.text()) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+/** The routing and geocoding endpoints, relative to /api; the house mounts them with app.route('/', api). */
+export function createRoutingApi(options: RoutingApiOptions): Hono {
+	const app = new Hono();
+	const timeoutMs = options.timeoutMs ?? 10_000;
+	const doFetch = options.fetch ?? fetch;
+	const upstream = options.routingUrl ? options.routingUrl.replace(/\/+$/, '') : null;
+
+	const placesOnly = new RoutingEngine({ regions: [] });
+	const getEngine = async (): Promise<RoutingEngine | null> => (options.engine ? await options.engine : null);
+
+	const forward = async (c: Context, action: string, body: unknown) => {
+		try {
+			const response = await doFetch(`${upstream}/${action}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: AbortSignal.timeout(timeoutMs),
+			});
+			const text = await response.text();
+			let parsed: unknown;
+			try {
+				parsed = JSON.parse(text);
+			} catch {
+				return sendError(c, 0, `Routing server answered ${response.status} without JSON`, 502);
+			}
+			if (response.status >= 500) {
+				return sendError(c, 0, `Routing server failed (${response.status}): ${text.slice(0, 200)}`, 502);
+			}
+			return c.json(parsed as object, response.status === 200 ? 200 : 400);
+		} catch (error) {
+			const name = (error as Error).name;
+			if (name === 'TimeoutError' || name === 'AbortError') {
+				return sendError(c, 0, `Routing server did not answer within ${timeoutMs} ms`, 504);
+			}
+			return sendError(c, 0, `Routing server is unreachable: ${(error as Error).message}`, 503);
+		}
+	};
+
+	const handle = <S extends v.GenericSchema>(
+		action: 'route' | 'locate' | 'height',
+		schema: S,
+		run: (engine: RoutingEngine, input: v.InferOutput<S>) => unknown,
+	) => {
+		return async (c: Context) => {
+			const body = await readJson(c);
+			if (!body.ok) return sendError(c, 100, 'Failed to parse json request');
+			const parsed = v.safeParse(schema, body.value);
+			if (!parsed.success) {
+				const [code, message] =
+					action === 'route'
+						? describeRouteIssue(body.value, parsed.issues)
+						: [
+								action === 'height' ? 310 : 110,
+								`Invalid request: ${parsed.issues[0].message}${
+									parsed.issues[0].path ? ` at ${parsed.issues[0].path.map((p) => p.key).join('.')}` : ''
+								}`,
+							];
+				return sendError(c, code, message);
+			}
+			if (upstream) return forward(c, action, body.value);
+			const engine = await getEngine();
+			if (!engine)
+				return sendError(c, 0, 'Routing is not configured: no regions loaded and no ROUTING_URL', 503);
+			try {
+				return c.json(run(engine, parsed.output) as object);
+			} catch (error) {
+				if (error instanceof RoutingError) return sendError(c, error.code, error.message);
+				throw error;
+			}
+		};
+	};
+
+	const limit = bodyLimit({
+		maxSize: 1024 * 1024,
+		onError: (c) => sendError(c, 100, 'Request body is larger than 1 MiB', 413),
+	});
+	const route = handle('route', RouteRequestSchema, (engine, input) => engine.route(input));
+	const locate = handle('locate', LocateRequestSchema, (engine, input) => engine.locate(input));
+	const height = handle('height', HeightRequestSchema, (engine, input) => engine.height(input));
+	app.post('/routing/route', limit, route);
+	app.get('/routing/route', route);
+	app.post('/routing/locate', limit, locate);
+	app.get('/routing/locate', locate);
+	app.post('/routing/height', limit, height);
+	app.get('/routing/height', height);
+
+	app.get('/geocode/search', async (c) => {
+		const parsed = v.safeParse(GeocodeQuerySchema, {
+			q: c.req.query('q') ?? '',
+			format: c.req.query('format'),
+			limit: c.req.query('limit'),
+		});
+		if (!parsed.success) {
+			return sendError(
+				c,
+				100,
+				`Invalid search: ${parsed.issues[0].message} at ${parsed.issues[0].path?.[0]?.key}`,
+			);
+		}
+		// Cities need no map region, so search works even when routing is forwarded elsewhere.
+		const engine = (await getEngine()) ?? placesOnly;
+		return c.json(engine.searchGeocode(parsed.output.q, parsed.output.limit));
+	});
+
+	const searchForCity = async (c: Context) => {
+		const term = (c.req.query('term') ?? '').slice(0, 100);
+		const engine = (await getEngine()) ?? placesOnly;
+		if (term.trim().length < 3) return c.json([]);
+		return c.json(engine.searchCities(term, 10));
+	};
+	app.get('/_api/search_for_city/', searchForCity);
+	app.get('/_api/search_for_city', searchForCity);
+
+	app.onError((error, c) => {
+		console.error('routing api error', error);
+		return sendError(c, 0, 'The routing engine failed on this request', 400);
+	});
+	return app;
+}
