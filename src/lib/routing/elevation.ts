@@ -62,11 +62,20 @@ export class ElevationSource {
 	getHeight(lat: number, lon: number): number | null {
 		if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180)
 			return null;
-		const tile = this.getTile(lat, lon);
+		// Points on a tile edge are shared by two tiles; use whichever is loaded.
+		let baseLat = Math.floor(lat);
+		let baseLon = Math.floor(lon);
+		let tile = this.getTile(baseLat + 0.5, baseLon + 0.5);
+		if (!tile && lat === baseLat) tile = this.getTile(--baseLat + 0.5, baseLon + 0.5);
+		if (!tile && lon === baseLon) {
+			baseLat = Math.floor(lat);
+			tile = this.getTile(baseLat + 0.5, --baseLon + 0.5);
+			if (!tile && lat === baseLat) tile = this.getTile(--baseLat + 0.5, baseLon + 0.5);
+		}
 		if (!tile) return null;
 		const last = tile.size - 1;
-		const row = (Math.floor(lat) + 1 - lat) * last;
-		const col = (lon - Math.floor(lon)) * last;
+		const row = (baseLat + 1 - lat) * last;
+		const col = (lon - baseLon) * last;
 		const r0 = Math.min(Math.floor(row), last);
 		const c0 = Math.min(Math.floor(col), last);
 		const r1 = Math.min(r0 + 1, last);

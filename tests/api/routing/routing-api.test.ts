@@ -1,0 +1,317 @@
+import polyline from '@mapbox/polyline';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+	CitySearchResponseSchema,
+	ErrorResponseSchema,
+	GeocodeResponseSchema,
+	HeightResponseSchema,
+	LocateResponseSchema,
+	RouteResponseSchema,
+} from '../../../src/lib/routing/contract.ts';
+import type { RoutingEngine } from '../../../src/lib/routing/engine.ts';
+import { createRoutingApi } from '../../../src/lib/routing/server/api.ts';
+import { loadEngine } from '../../../src/lib/routing/server/regions.ts';
+import { REGIONS_DIR, TEST_CACHE_DIR } from '../../unit/routing/region-cache.ts';
+
+let engine: RoutingEngine;
+let app: ReturnType<typeof createRoutingApi>;
+
+// Monaco: from the Casino square towards the Prince's Palace; Andorra la Vella to Escaldes.
+const CASINO = { lat: 43.7396, lon: 7.4275 };
+const PALACE = { lat: 43.7315, lon: 7.4203 };
+const ANDORRA_LA_VELLA = { lat: 42.5063, lon: 1.5218 };
+const ESCALDES = { lat: 42.5097, lon: 1.5385 };
+
+beforeAll(async () => {
+	engine = await loadEngine({
+		regionsDir: REGIONS_DIR,
+		cacheDir: TEST_CACHE_DIR,
+		only: ['monaco.osm.gz', 'andorra.osm.pbf'],
+	});
+	app = createRoutingApi({ engine });
+});
+
+function post(path: string, body: unknown) {
+	return app.request(path, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: typeof body === 'string' ? body : JSON.stringify(body),
+	});
+}
+
+async function expectError(response: Response, code: number, status = 400) {
+	expect(response.status).toBe(status);
+	const body = v.parse(ErrorResponseSchema, await response.json());
+	expect(body.error_code).toBe(code);
+	expect(body.status_code).toBe(status);
+	return body;
+}
+
+describe('POST /routing/route', () => {
+	it('answers a Valhalla-shaped trip with a polyline6 shape and plain-English maneuvers', async () => {
+		for (const costing of ['pedestrian', 'bicycle', 'auto']) {
+			const response = await post('/routing/route', { locations: [CASINO, PALACE], costing });
+			expect(response.status).toBe(200);
+			const body = v.parse(RouteResponseSchema, await response.json());
+			const leg = body.trip.legs[0];
+			const points = polyline.decode(leg.shape, 6);
+			expect(points.length).toBeGreaterThan(2);
+			// Snapped ends lie near the requested points.
+			expect(Math.abs(points[0][0] - CASINO.lat)).toBeLessThan(0.001);
+			expect(Math.abs((points.at(-1)?.[1] ?? 0) - PALACE.lon)).toBeLessThan(0.001);
+			expect(Math.abs((points.at(-1)?.[0] ?? 0) - PALACE.lat)).toBeLessThan(0.001);
+			expect(leg.maneuvers[0].type).toBe(1);
+			expect(leg.maneuvers.at(-1)?.instruction).toBe('You have arrived at your destination.');
+			for (const maneuver of leg.maneuvers) {
+				expect(maneuver.instruction).toMatch(/^[A-Z].*\.$/);
+				expect(maneuver.end_shape_index).toBeLessThan(points.length);
+			}
+			const sum = leg.maneuvers.reduce((total, m) => total + m.length, 0);
+			expect(sum).toBeCloseTo(leg.summary.length, 2);
+			// A city walk between these points is 1–3 km.
+			expect(leg.summary.length).toBeGreaterThan(0.9);
+			expect(leg.summary.length).toBeLessThan(4);
+			expect(body.trip.units).toBe('kilometers');
+		}
+	});
+
+	it('walks more slowly than it drives', async () => {
+		const walk = v.parse(
+			RouteResponseSchema,
+			await (
+				await post('/routing/route', { locations: [ANDORRA_LA_VELLA, ESCALDES], costing: 'pedestrian' })
+			).json(),
+		);
+		const drive = v.parse(
+			RouteResponseSchema,
+			await (
+				await post('/routing/route', { locations: [ANDORRA_LA_VELLA, ESCALDES], costing: 'auto' })
+			).json(),
+		);
+		expect(walk.trip.summary.time).toBeGreaterThan(drive.trip.summary.time * 2);
+	});
+
+	it('reports miles when asked', async () => {
+		const km = v.parse(
+			RouteResponseSchema,
+			await (await post('/routing/route', { locations: [CASINO, PALACE], costing: 'pedestrian' })).json(),
+		);
+		const miles = v.parse(
+			RouteResponseSchema,
+			await (
+				await post('/routing/route', {
+					locations: [CASINO, PALACE],
+					costing: 'pedestrian',
+					directions_options: { units: 'miles' },
+				})
+			).json(),
+		);
+		expect(miles.trip.units).toBe('miles');
+		expect(miles.trip.summary.length).toBeCloseTo(km.trip.summary.length / 1.609344, 2);
+	});
+
+	it('answers one leg per pair of locations', async () => {
+		const response = await post('/routing/route', {
+			locations: [CASINO, PALACE, CASINO],
+			costing: 'pedestrian',
+		});
+		const body = v.parse(RouteResponseSchema, await response.json());
+		expect(body.trip.legs).toHaveLength(2);
+		expect(body.trip.legs[0].maneuvers.at(-1)?.instruction).toBe('You have arrived at your stop.');
+	});
+
+	it('accepts GET with ?json=', async () => {
+		const json = encodeURIComponent(JSON.stringify({ locations: [CASINO, PALACE], costing: 'auto' }));
+		const response = await app.request(`/routing/route?json=${json}`);
+		expect(response.status).toBe(200);
+		v.parse(RouteResponseSchema, await response.json());
+	});
+
+	it('refuses malformed JSON with code 100', async () => {
+		await expectError(await post('/routing/route', '{"locations": ['), 100);
+		await expectError(await app.request('/routing/route?json=%7Bnope'), 100);
+		await expectError(await app.request('/routing/route'), 100);
+	});
+
+	it('refuses too many and too few locations', async () => {
+		const many = Array.from({ length: 21 }, () => CASINO);
+		await expectError(await post('/routing/route', { locations: many, costing: 'auto' }), 150);
+		await expectError(await post('/routing/route', { locations: [CASINO], costing: 'auto' }), 120);
+	});
+
+	it('refuses unknown costing and bad coordinates', async () => {
+		await expectError(await post('/routing/route', { locations: [CASINO, PALACE], costing: 'rocket' }), 125);
+		await expectError(await post('/routing/route', { locations: [CASINO, { lat: 91, lon: 0 }] }), 130);
+		await expectError(await post('/routing/route', { locations: [CASINO, { lat: 'x', lon: 0 }] }), 130);
+	});
+
+	it('says which location lies outside every loaded region', async () => {
+		const body = await expectError(
+			await post('/routing/route', { locations: [CASINO, { lat: 48.85, lon: 2.35 }], costing: 'auto' }),
+			171,
+		);
+		expect(body.error).toContain('location 1');
+		expect(body.error).toContain('outside every loaded map region');
+	});
+
+	it('says when a location is too far from a road', async () => {
+		const body = await expectError(
+			await post('/routing/route', { locations: [CASINO, { lat: 43.7685, lon: 7.41 }], costing: 'auto' }),
+			171,
+		);
+		expect(body.error).toContain('no road usable by auto');
+	});
+
+	it('refuses points in two regions', async () => {
+		await expectError(await post('/routing/route', { locations: [CASINO, ESCALDES], costing: 'auto' }), 170);
+	});
+});
+
+describe('POST /routing/locate', () => {
+	it('snaps each location to the nearest usable road', async () => {
+		const response = await post('/routing/locate', {
+			locations: [CASINO, { lat: 10, lon: 10 }],
+			costing: 'pedestrian',
+		});
+		expect(response.status).toBe(200);
+		const body = v.parse(LocateResponseSchema, await response.json());
+		expect(body[0].edges?.[0].distance).toBeLessThan(100);
+		expect(body[1].edges).toBeNull();
+	});
+});
+
+describe('POST /routing/height', () => {
+	it('answers heights for a shape and a range profile for an encoded polyline', async () => {
+		const shape = [ANDORRA_LA_VELLA, ESCALDES, { lat: 10, lon: 10 }];
+		const plain = v.parse(HeightResponseSchema, await (await post('/routing/height', { shape })).json());
+		expect(plain.height).toHaveLength(3);
+		// Andorra la Vella sits at about 1,000–1,100 m.
+		expect(plain.height?.[0]).toBeGreaterThan(950);
+		expect(plain.height?.[0]).toBeLessThan(1200);
+		expect(plain.height?.[2]).toBeNull();
+		const encoded = polyline.encode(
+			[
+				[ANDORRA_LA_VELLA.lat, ANDORRA_LA_VELLA.lon],
+				[ESCALDES.lat, ESCALDES.lon],
+			],
+			6,
+		);
+		const ranged = v.parse(
+			HeightResponseSchema,
+			await (
+				await post('/routing/height', { encoded_polyline: encoded, range: true, resample_distance: 100 })
+			).json(),
+		);
+		const profile = ranged.range_height ?? [];
+		expect(profile.length).toBeGreaterThan(10);
+		expect(profile[0][0]).toBe(0);
+		for (let i = 1; i < profile.length; i++) expect(profile[i][0]).toBeGreaterThan(profile[i - 1][0]);
+	});
+
+	it('refuses a request without a shape', async () => {
+		await expectError(await post('/routing/height', { range: true }), 310);
+		await expectError(await post('/routing/height', { encoded_polyline: '!!!' }), 313);
+	});
+});
+
+describe('GET /geocode/search', () => {
+	it('finds cities and named features of the extracts', async () => {
+		const response = await app.request('/geocode/search?q=Monaco&format=geojson&limit=5');
+		expect(response.status).toBe(200);
+		const body = v.parse(GeocodeResponseSchema, await response.json());
+		expect(body.features.length).toBeGreaterThan(0);
+		expect(body.features[0].properties.name).toBe('Monaco');
+		const street = v.parse(
+			GeocodeResponseSchema,
+			await (await app.request('/geocode/search?q=Avinguda%20Meritxell&limit=3')).json(),
+		);
+		expect(street.features[0].properties.type).toBe('street');
+	});
+
+	it('refuses an empty query and bad limits', async () => {
+		await expectError(await app.request('/geocode/search?q='), 100);
+		await expectError(await app.request('/geocode/search?q=x&limit=0'), 100);
+		await expectError(await app.request('/geocode/search?q=x&limit=abc'), 100);
+	});
+});
+
+describe('GET /_api/search_for_city/', () => {
+	it('answers city items from three characters on', async () => {
+		const response = await app.request('/_api/search_for_city/?term=Harrisb');
+		const items = v.parse(CitySearchResponseSchema, await response.json());
+		expect(items[0]).toMatchObject({ label: 'Harrisburg, PA, US', locality: 'Harrisburg', isCity: true });
+		expect(items[0].value).toMatch(/^40\.2\d*,-76\.8\d*$/);
+		expect(await (await app.request('/_api/search_for_city/?term=Ha')).json()).toEqual([]);
+	});
+});
+
+describe('with ROUTING_URL', () => {
+	const request = { locations: [CASINO, PALACE], costing: 'auto' };
+
+	it('forwards to the Valhalla-compatible server', async () => {
+		const calls: string[] = [];
+		const proxied = createRoutingApi({
+			routingUrl: 'http://valhalla.test/',
+			fetch: async (url) => {
+				calls.push(String(url));
+				return new Response(JSON.stringify({ trip: { status: 0 } }), { status: 200 });
+			},
+		});
+		const response = await proxied.request('/routing/route', {
+			method: 'POST',
+			body: JSON.stringify(request),
+		});
+		expect(response.status).toBe(200);
+		expect(calls).toEqual(['http://valhalla.test/route']);
+	});
+
+	it('answers 503 when the server is down and 504 when it is slow', async () => {
+		const down = createRoutingApi({
+			routingUrl: 'http://valhalla.test',
+			fetch: async () => {
+				throw new TypeError('fetch failed');
+			},
+		});
+		await expectError(
+			await down.request('/routing/route', { method: 'POST', body: JSON.stringify(request) }),
+			0,
+			503,
+		);
+		const slow = createRoutingApi({
+			routingUrl: 'http://valhalla.test',
+			timeoutMs: 50,
+			fetch: (_url, init) =>
+				new Promise((_resolve, reject) => {
+					init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+				}),
+		});
+		await expectError(
+			await slow.request('/routing/height', { method: 'POST', body: '{"shape":[{"lat":1,"lon":1}]}' }),
+			0,
+			504,
+		);
+	});
+
+	it('passes the server’s own errors through as 400', async () => {
+		const refusing = createRoutingApi({
+			routingUrl: 'http://valhalla.test',
+			fetch: async () =>
+				new Response(
+					JSON.stringify({
+						error_code: 442,
+						error: 'No path could be found',
+						status_code: 400,
+						status: 'Bad Request',
+					}),
+					{
+						status: 400,
+					},
+				),
+		});
+		await expectError(
+			await refusing.request('/routing/route', { method: 'POST', body: JSON.stringify(request) }),
+			442,
+		);
+	});
+});

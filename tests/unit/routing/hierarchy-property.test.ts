@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HierarchyQuery } from '../../../src/lib/routing/ch.ts';
+import { PlainQuery } from '../../../src/lib/routing/dijkstra.ts';
+import { getSegmentTime } from '../../../src/lib/routing/graph.ts';
+import type { Region } from '../../../src/lib/routing/region.ts';
+import { MODES } from '../../../src/lib/routing/tags.ts';
+import { loadTestRegion } from './region-cache.ts';
+
+let andorra: Region;
+
+beforeAll(async () => {
+	andorra = await loadTestRegion('andorra.osm.pbf');
+});
+
+describe('contraction hierarchy on Andorra', () => {
+	MODES.forEach((mode, m) => {
+		it(`finds the same cost as plain Dijkstra on 1,000 seeded pairs (${mode})`, () => {
+			const graph = andorra.graph;
+			const fast = new HierarchyQuery(andorra.hierarchies[m], graph);
+			const plain = new PlainQuery(graph);
+			let connected = 0;
+			const node = fc.integer({ min: 0, max: graph.junctionCount - 1 });
+			fc.assert(
+				fc.property(node, node, (a, b) => {
+					const expected = plain.findPath(m, [{ node: a, cost: 0 }], [{ node: b, cost: 0 }]);
+					const actual = fast.findPath([{ node: a, cost: 0 }], [{ node: b, cost: 0 }]);
+					expect(actual?.cost ?? null).toBe(expected?.cost ?? null);
+					if (!actual || !expected) return;
+					connected++;
+					// The unpacked path is a real walk from a to b whose times add up to the cost.
+					let at = a;
+					let time = 0;
+					let length = 0;
+					actual.segments.forEach((segment, i) => {
+						const direction = actual.directions[i];
+						expect(direction === 0 ? graph.segFrom[segment] : graph.segTo[segment]).toBe(at);
+						at = direction === 0 ? graph.segTo[segment] : graph.segFrom[segment];
+						const step = getSegmentTime(graph, m, segment, direction);
+						expect(step).toBeGreaterThan(0);
+						time += step;
+						length += graph.segLength[segment];
+					});
+					expect(at).toBe(b);
+					expect(time).toBe(actual.cost);
+					let plainLength = 0;
+					for (const segment of expected.segments) plainLength += graph.segLength[segment];
+					// Equal-cost alternatives may differ in length; the same segments must give the same length.
+					if (expected.segments.join() === actual.segments.join()) expect(length).toBe(plainLength);
+				}),
+				{ seed: 42 + m, numRuns: 1000 },
+			);
+			// Most pairs must be connected, or the test would prove little.
+			expect(connected).toBeGreaterThan(400);
+		});
+	});
+});
