@@ -103,7 +103,7 @@ export class WorkoutBuilder {
 
 	finish(): NormalisedWorkout {
 		if (this.points.length === 0) {
-			throw new WorkoutFileError('no_track_points', 'This file has no track points.');
+			throw new WorkoutFileError('no_track_points', 'This file has no track points');
 		}
 		if (this.droppedGlitches > 0) {
 			this.warnOnce(`${this.droppedGlitches} point(s) a few seconds out of time order were left out.`);

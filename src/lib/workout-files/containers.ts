@@ -72,15 +72,23 @@ export function unzipFirstCapped(bytes: Uint8Array, limits: ReadLimits = {}): Ui
 	let chosen = false;
 	let finished = false;
 	const chunks: Uint8Array[] = [];
+	// fflate hands an exception thrown in a callback back to ondata as a plain error, so keep the reason.
+	let failure: WorkoutFileError | undefined;
+	const fail = (error: WorkoutFileError): never => {
+		failure ??= error;
+		throw failure;
+	};
 	const unzip = new Unzip((file) => {
 		entries++;
 		if (entries > maxEntries) {
-			throw new WorkoutFileError(
-				'too_many_entries',
-				`This zip holds more than ${maxEntries} files. Upload one workout at a time.`,
-				{
-					maxZipEntries: maxEntries,
-				},
+			fail(
+				new WorkoutFileError(
+					'too_many_entries',
+					`This zip holds more than ${maxEntries} files. Upload one workout at a time.`,
+					{
+						maxZipEntries: maxEntries,
+					},
+				),
 			);
 		}
 		const name = file.name;
@@ -88,9 +96,20 @@ export function unzipFirstCapped(bytes: Uint8Array, limits: ReadLimits = {}): Ui
 		if (file.compression !== 0 && file.compression !== 8) return;
 		chosen = true;
 		file.ondata = (error, chunk, final) => {
-			if (error) throw new WorkoutFileError('truncated', 'This zip file is damaged or incomplete.');
+			if (failure) throw failure;
+			if (error) fail(new WorkoutFileError('truncated', 'This zip file is damaged or incomplete.'));
 			total += chunk.length;
-			if (total > cap) tooLarge(cap);
+			if (total > cap) {
+				fail(
+					new WorkoutFileError(
+						'too_large',
+						`This file unpacks to more than ${Math.round(cap / 1024 / 1024)} MB, more than we accept.`,
+						{
+							maxDecompressedBytes: cap,
+						},
+					),
+				);
+			}
 			chunks.push(chunk);
 			if (final) finished = true;
 		};
@@ -98,13 +117,15 @@ export function unzipFirstCapped(bytes: Uint8Array, limits: ReadLimits = {}): Ui
 	});
 	unzip.register(UnzipInflate);
 	try {
-		for (let at = 0; at < bytes.length; at += CHUNK) {
+		for (let at = 0; at < bytes.length && failure === undefined; at += CHUNK) {
 			unzip.push(bytes.subarray(at, Math.min(at + CHUNK, bytes.length)), at + CHUNK >= bytes.length);
 		}
 	} catch (error) {
+		if (failure) throw failure;
 		if (error instanceof WorkoutFileError) throw error;
 		throw new WorkoutFileError('truncated', 'This zip file is damaged or incomplete.');
 	}
+	if (failure) throw failure;
 	if (!chosen) throw new WorkoutFileError('no_track_points', 'This zip file holds no workout file.');
 	if (!finished) throw new WorkoutFileError('truncated', 'This zip file is damaged or incomplete.');
 	return joinChunks(chunks, total);

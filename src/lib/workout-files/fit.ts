@@ -173,7 +173,7 @@ export function checkFitIntegrity(
 		}
 		const fileCrc = bytes[dataEnd] | (bytes[dataEnd + 1] << 8);
 		if (fileCrc !== calculateFitCrc(bytes, offset, dataEnd)) {
-			throw new WorkoutFileError('fit_checksum', 'This FIT file is damaged (checksum).');
+			throw new WorkoutFileError('fit_checksum', 'This FIT file is damaged (checksum)');
 		}
 		files.push({ start: dataStart, end: dataEnd });
 		offset = dataEnd + 2;

@@ -167,18 +167,31 @@ const predefined: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '
 
 /** Decodes the five predefined entities and character references; any other entity is refused. */
 export function decodeEntities(raw: string): string {
-	if (raw.indexOf('&') < 0) return raw;
-	return raw.replace(/&([^;&\s]{0,10});?/g, (whole, body: string) => {
-		if (!whole.endsWith(';')) failMalformed(0, 'a bare &');
-		if (body.startsWith('#')) {
-			const code =
-				body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
-			if (!Number.isInteger(code) || code <= 0 || code > 0x10ffff)
-				failMalformed(0, `bad character reference ${whole}`);
-			return String.fromCodePoint(code);
+	let amp = raw.indexOf('&');
+	if (amp < 0) return raw;
+	const parts: string[] = [];
+	let from = 0;
+	while (amp >= 0) {
+		const semi = raw.indexOf(';', amp + 1);
+		if (semi < 0 || semi - amp > 12) failMalformed(amp, 'a bare &');
+		parts.push(raw.slice(from, amp));
+		const body = raw.slice(amp + 1, semi);
+		if (body.charCodeAt(0) === 35) {
+			const hex = body[1] === 'x' || body[1] === 'X';
+			const digits = body.slice(hex ? 2 : 1);
+			const code = hex ? Number.parseInt(digits, 16) : Number(digits);
+			if (digits === '' || !Number.isInteger(code) || code <= 0 || code > 0x10ffff) {
+				failMalformed(amp, `bad character reference &${body};`);
+			}
+			parts.push(String.fromCodePoint(code));
+		} else {
+			const value = predefined[body];
+			if (value === undefined) refuseDoctype();
+			parts.push(value);
 		}
-		const value = predefined[body];
-		if (value === undefined) refuseDoctype();
-		return value;
-	});
+		from = semi + 1;
+		amp = raw.indexOf('&', from);
+	}
+	parts.push(raw.slice(from));
+	return parts.join('');
 }
