@@ -3,7 +3,8 @@ import { IndexedHeap } from './heap.ts';
 
 /**
  * Contraction hierarchy of one mode. Edges are laid out as [up edges grouped by source][down edges grouped by
- * target]; `head` is the other end. `mid` is the contracted middle node of a shortcut, or -1 - segment.
+ * target]; `head` is the other end. `mid` is the contracted middle node of a shortcut, or -1 - segment for an
+ * original edge; a shortcut's halves are the edges at positions `first` (from → mid) and `second` (mid → to).
  */
 export interface ContractionHierarchy {
 	nodeCount: number;
@@ -12,6 +13,8 @@ export interface ContractionHierarchy {
 	head: Uint32Array;
 	weight: Uint32Array;
 	mid: Int32Array;
+	first: Int32Array;
+	second: Int32Array;
 }
 
 class GrowingEdges {
@@ -19,8 +22,10 @@ class GrowingEdges {
 	to = new Int32Array(1 << 16);
 	weight = new Float64Array(1 << 16);
 	mid = new Int32Array(1 << 16);
+	first = new Int32Array(1 << 16);
+	second = new Int32Array(1 << 16);
 	length = 0;
-	add(from: number, to: number, weight: number, mid: number): number {
+	add(from: number, to: number, weight: number, mid: number, first: number, second: number): number {
 		if (this.length === this.from.length) {
 			const grow = <T extends Int32Array | Float64Array>(array: T): T => {
 				const next = new (array.constructor as new (n: number) => T)(array.length * 2);
@@ -31,11 +36,15 @@ class GrowingEdges {
 			this.to = grow(this.to);
 			this.weight = grow(this.weight);
 			this.mid = grow(this.mid);
+			this.first = grow(this.first);
+			this.second = grow(this.second);
 		}
 		this.from[this.length] = from;
 		this.to[this.length] = to;
 		this.weight[this.length] = weight;
 		this.mid[this.length] = mid;
+		this.first[this.length] = first;
+		this.second[this.length] = second;
 		return this.length++;
 	}
 }
@@ -55,7 +64,14 @@ export function contractGraph(
 	const edges = new GrowingEdges();
 	const out: number[][] = Array.from({ length: n }, () => []);
 	const inn: number[][] = Array.from({ length: n }, () => []);
-	const addOrImprove = (from: number, to: number, weight: number, mid: number): boolean => {
+	const addOrImprove = (
+		from: number,
+		to: number,
+		weight: number,
+		mid: number,
+		first = -1,
+		second = -1,
+	): boolean => {
 		const list = out[from];
 		for (let i = 0; i < list.length; i++) {
 			const e = list[i];
@@ -63,10 +79,12 @@ export function contractGraph(
 				if (edges.weight[e] <= weight) return false;
 				edges.weight[e] = weight;
 				edges.mid[e] = mid;
+				edges.first[e] = first;
+				edges.second[e] = second;
 				return true;
 			}
 		}
-		const e = edges.add(from, to, weight, mid);
+		const e = edges.add(from, to, weight, mid, first, second);
 		list.push(e);
 		inn[to].push(e);
 		return true;
@@ -146,7 +164,7 @@ export function contractGraph(
 				const need = wIn + edges.weight[eout];
 				if (witnessStamp[x] === stamp && witnessDist[x] <= need) continue;
 				added++;
-				if (apply) addOrImprove(u, x, need, v);
+				if (apply) addOrImprove(u, x, need, v, ein, eout);
 			}
 		}
 		if (apply) return added;
@@ -202,6 +220,9 @@ function layOutHierarchy(n: number, edges: GrowingEdges, rank: Uint32Array): Con
 	const head = new Uint32Array(total);
 	const weight = new Uint32Array(total);
 	const mid = new Int32Array(total);
+	const first = new Int32Array(total);
+	const second = new Int32Array(total);
+	const positionOf = new Int32Array(total);
 	const upFill = upStart.slice(0, n);
 	const downFill = downStart.slice(0, n);
 	for (let e = 0; e < edges.length; e++) {
@@ -211,8 +232,14 @@ function layOutHierarchy(n: number, edges: GrowingEdges, rank: Uint32Array): Con
 		head[position] = rank[to] > rank[from] ? to : from;
 		weight[position] = edges.weight[e];
 		mid[position] = edges.mid[e];
+		positionOf[e] = position;
 	}
-	return { nodeCount: n, upStart, downStart, head, weight, mid };
+	for (let e = 0; e < total; e++) {
+		const position = positionOf[e];
+		first[position] = edges.mid[e] < 0 ? -1 : positionOf[edges.first[e]];
+		second[position] = edges.mid[e] < 0 ? -1 : positionOf[edges.second[e]];
+	}
+	return { nodeCount: n, upStart, downStart, head, weight, mid, first, second };
 }
 
 /** A point where a search starts or ends: a junction and the cost already spent (or still to spend). */
@@ -375,24 +402,8 @@ export class HierarchyQuery {
 			directions.push(this.graph.segFrom[segment] === from && this.graph.segTo[segment] === to ? 0 : 1);
 			return;
 		}
-		const weight = this.ch.weight[position];
-		const { upStart, downStart, head } = this.ch;
-		const w = this.ch.weight;
-		// from → m is a down edge stored at m; m → to is an up edge stored at m.
-		let first = -1;
-		let second = -1;
-		for (let i = downStart[m]; i < downStart[m + 1]; i++) {
-			if (head[i] !== from) continue;
-			for (let k = upStart[m]; k < upStart[m + 1]; k++) {
-				if (head[k] === to && w[i] + w[k] === weight) {
-					first = i;
-					second = k;
-					break;
-				}
-			}
-			if (first >= 0) break;
-		}
-		if (first < 0) throw new Error(`Broken shortcut ${from}→${to} via ${m}`);
+		const first = this.ch.first[position];
+		const second = this.ch.second[position];
 		this.unpackEdge(first, from, m, segments, directions);
 		this.unpackEdge(second, m, to, segments, directions);
 	}
