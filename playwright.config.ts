@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests drive Debian's Chromium (or CHROME_PATH), never a downloaded browser, against
+ * the real server started with `npm start` on a free port and a throw-away data folder.
+ * Set E2E_BASE_URL to test a server that is already running instead.
+ */
+function findFreePort(): string {
+	const script =
+		"const s=require('node:net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+	return execFileSync(process.execPath, ['-e', script]).toString().trim();
+}
+
+// Worker processes re-read this file; the environment they inherit keeps them on the same server.
+process.env.E2E_PORT ??= findFreePort();
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'mapstride-e2e-'));
+const port = process.env.E2E_PORT;
+const externalServer = process.env.E2E_BASE_URL;
+const baseURL = externalServer ?? `http://127.0.0.1:${port}`;
+
+export const CHROMIUM_ARGS = [
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+export default defineConfig({
+	testDir: 'tests/e2e',
+	testMatch: '**/*.spec.ts',
+	fullyParallel: true,
+	forbidOnly: Boolean(process.env.CI),
+	retries: process.env.CI ? 1 : 0,
+	workers: process.env.CI ? 2 : undefined,
+	reporter: process.env.CI
+		? [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]]
+		: 'list',
+	outputDir: 'test-results/e2e',
+	timeout: 30_000,
+	expect: { timeout: 5_000 },
+	use: {
+		baseURL,
+		browserName: 'chromium',
+		launchOptions: { executablePath: process.env.CHROME_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS },
+		trace: 'retain-on-failure',
+		screenshot: 'only-on-failure',
+	},
+	projects: [
+		{ name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+		{
+			name: 'mobile-375',
+			use: { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+		},
+	],
+	webServer: externalServer
+		? undefined
+		: {
+				command: 'npm start',
+				// The launcher listens only once the database is ready, so the home page answering means ready.
+				url: `${baseURL}/`,
+				env: {
+					PORT: port,
+					HOST: '127.0.0.1',
+					DATA_DIR: process.env.E2E_DATA_DIR,
+					PUBLIC_URL: baseURL,
+					ASTRO_TELEMETRY_DISABLED: '1',
+				},
+				// A fresh clone builds first and initialises the embedded database.
+				timeout: 240_000,
+				reuseExistingServer: false,
+				stdout: 'ignore',
+				stderr: 'pipe',
+			},
+});

@@ -1,0 +1,37 @@
+import { readSessionHint } from '../../lib/auth/hint';
+import { authLink, avatarUrl, fillUserId } from '../../lib/site/navigation';
+
+/**
+ * Pre-rendered pages are built logged out. This switches the header, drawer, footer and promo
+ * banner to the signed-in member named by the session hint cookie.
+ */
+export function applyViewerHint(doc: Document = document): void {
+	if (doc.body.dataset.viewer === 'hint') {
+		const viewer = readSessionHint(doc.cookie);
+		if (viewer) {
+			for (const item of doc.querySelectorAll<HTMLElement>('[data-members-only]')) item.hidden = false;
+			for (const link of doc.querySelectorAll<HTMLAnchorElement>('a[data-href-template]')) {
+				link.href = fillUserId(link.dataset.hrefTemplate ?? link.href, viewer.id);
+			}
+			for (const item of doc.querySelectorAll<HTMLElement>('[data-visitors-only], [data-auth-links]')) {
+				item.hidden = true;
+			}
+			for (const menu of doc.querySelectorAll<HTMLElement>('[data-profile-menu]')) {
+				const name = menu.querySelector('[data-display-name]');
+				if (name) name.textContent = viewer.displayName;
+				menu
+					.querySelector<HTMLImageElement>('img[data-avatar]')
+					?.setAttribute('src', avatarUrl(viewer.username));
+				menu.hidden = false;
+			}
+			if (viewer.isPremium) {
+				for (const banner of doc.querySelectorAll<HTMLElement>('[data-promo]')) banner.hidden = true;
+			}
+		}
+	}
+	// Built pages know their path but not the query string the visitor arrived with.
+	const here = `${location.pathname}${location.search}`;
+	for (const link of doc.querySelectorAll<HTMLAnchorElement>('a[data-auth-link]')) {
+		link.href = authLink(link.dataset.authLink as '/auth/login/' | '/auth/signup/', here);
+	}
+}

@@ -1,0 +1,47 @@
+/** Footer link columns (SPEC §2 "Shell"). Hrefs that depend on config are passed in. */
+export type FooterLink = { label: string; href: string; membersOnly?: boolean; visitorsOnly?: boolean };
+export type FooterColumn = { id: string; label: string; links: FooterLink[] };
+
+export function footerColumns(supportHref: string): FooterColumn[] {
+	return [
+		{
+			id: 'help',
+			label: 'Help',
+			links: [
+				{ label: 'Account Settings', href: '/account/settings/', membersOnly: true },
+				{ label: 'Log In', href: '/auth/login/', visitorsOnly: true },
+				{ label: 'Register', href: '/auth/signup/', visitorsOnly: true },
+				{ label: 'Privacy Center', href: '/privacy_center/manage/' },
+				{ label: 'Support', href: supportHref },
+				{ label: 'Developer / API', href: '/api/openapi.json' },
+			],
+		},
+		{
+			id: 'about',
+			label: 'About',
+			links: [
+				{ label: 'Find Your City', href: '/us/' },
+				{ label: 'Go MVP', href: '/mvp/' },
+				{ label: 'Contact Us', href: supportHref },
+				{
+					label: 'Join Our Team',
+					href: `${supportHref}?subject=${encodeURIComponent('Joining the Mapstride team')}`,
+				},
+			],
+		},
+		{
+			id: 'connect',
+			label: 'Connect',
+			links: [{ label: 'Community Feed', href: '/activity_feed/' }],
+		},
+	];
+}
+
+/** Legal links; the pages themselves belong to the privacy centre. */
+export const LEGAL_LINKS: readonly FooterLink[] = [
+	{ label: 'Privacy Policy', href: '/legal/privacy/' },
+	{ label: 'Terms of Use', href: '/legal/terms/' },
+	{ label: 'Cookie Policy', href: '/legal/cookies/' },
+];
+
+export const PRIVACY_NOTICE_LINK: FooterLink = { label: 'Privacy Notice', href: '/legal/privacy-notice/' };

@@ -1,0 +1,52 @@
+import AxeBuilder from '@axe-core/playwright';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
+import type { Viewer } from '../../src/lib/auth/contract';
+import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
+
+export const member: Viewer = { id: 42, username: 'ana.runner', displayName: 'Ana Runner', isPremium: false };
+export const mvpMember: Viewer = { id: 43, username: 'mo', displayName: 'Mo Rider', isPremium: true };
+
+/** Signs the browser in as far as pre-rendered pages can tell: the readable session hint cookie. */
+export async function signInWithHint(
+	context: BrowserContext,
+	baseURL: string,
+	viewer: Viewer,
+): Promise<void> {
+	await context.addCookies([{ name: SESSION_HINT_COOKIE, value: encodeSessionHint(viewer), url: baseURL }]);
+}
+
+export async function setGeo(context: BrowserContext, baseURL: string, value: string): Promise<void> {
+	await context.addCookies([{ name: 'ms_geo', value, url: baseURL }]);
+}
+
+/** Opens a page and waits until its scripts ran and any islands hydrated. */
+export async function open(page: Page, path: string) {
+	const response = await page.goto(path);
+	await page.waitForLoadState('load');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	return response;
+}
+
+/** Runs axe-core and fails on any serious or critical violation, naming them. */
+export async function expectNoSeriousA11yIssues(page: Page): Promise<void> {
+	const results = await new AxeBuilder({ page }).analyze();
+	const serious = results.violations
+		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+		.map(
+			(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+		);
+	expect(serious).toEqual([]);
+}
+
+/** Fails the test if the page asks anything of a host other than the server under test. */
+export async function forbidExternalRequests(page: Page, baseURL: string): Promise<string[]> {
+	const external: string[] = [];
+	const origin = new URL(baseURL).origin;
+	await page.route('**/*', (route) => {
+		const url = route.request().url();
+		if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+		external.push(url);
+		return route.abort();
+	});
+	return external;
+}
