@@ -140,6 +140,7 @@ export class WorkoutBuilder {
 export function parseOptionalNumber(raw: string): number | undefined {
 	const s = raw.trim();
 	if (s === '') return undefined;
-	const value = Number(s);
+	// "+ 0" turns a written "-0" into 0, so a value survives a write and read unchanged.
+	const value = Number(s) + 0;
 	return Number.isFinite(value) ? value : undefined;
 }

@@ -2,6 +2,7 @@ import { Encoder, Profile } from '@garmin/fitsdk';
 import { ActivityTypeId, type NormalisedWorkout } from './contract';
 import { WorkoutFileError } from './errors';
 import { computeMetrics } from './metrics';
+import { FIT_EPOCH_S } from './time';
 
 const DEG_TO_SEMICIRCLE = 2 ** 31 / 180;
 
@@ -24,6 +25,13 @@ export function writeFit(w: NormalisedWorkout): Uint8Array {
 		throw new WorkoutFileError(
 			'cannot_write',
 			'This workout has points without times, so it cannot be saved as FIT. Try GPX.',
+		);
+	}
+	const firstTime = w.points[0].time as number;
+	if (firstTime < FIT_EPOCH_S * 1000 || (w.startTime !== undefined && w.startTime < FIT_EPOCH_S * 1000)) {
+		throw new WorkoutFileError(
+			'cannot_write',
+			'This workout has times before 1990, which FIT cannot hold. Try GPX or TCX.',
 		);
 	}
 	const m = computeMetrics(w);

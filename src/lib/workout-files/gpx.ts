@@ -35,7 +35,7 @@ function parseCoordinate(raw: string | undefined, what: 'lat' | 'lon', index: nu
 			{ point: index },
 		);
 	}
-	return value;
+	return value + 0;
 }
 
 /**

@@ -141,7 +141,8 @@ export function computeCumulativeDistance(w: NormalisedWorkout): {
 /**
  * Moving time: the sum of the spans between successive changes of distance within a segment whose
  * average speed (distance ÷ time) is at least MOVING_SPEED_MPS; with GPS every sample changes the
- * distance, so a span is the interval between two points. A stop, an auto-pause gap or standing at a
+ * distance, so a span is the interval between two points. When a span fails (it holds a stop), its
+ * last interval alone still counts if it is fast enough, so leaving a stop is not lost. A stop, an auto-pause gap or standing at a
  * crossing therefore does not count. Without any distance information an interval counts when it
  * is at most MAX_SAMPLE_GAP_S long and power or cadence (when recorded) is above zero.
  */
@@ -166,6 +167,7 @@ function computeMovingTime(
 				if (anchor >= 0 && cumulative[i] > cumulative[anchor]) {
 					const span = (t - (points[anchor].time as number)) / 1000;
 					if (span > 0 && (cumulative[i] - cumulative[anchor]) / span >= MOVING_SPEED_MPS) moving += span;
+					else if (dt > 0 && (cumulative[i] - cumulative[prev]) / dt >= MOVING_SPEED_MPS) moving += dt;
 					anchor = i;
 				}
 			} else if (dt > 0) {
