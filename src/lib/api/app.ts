@@ -103,8 +103,7 @@ const requireKnownBodyType: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 function hasBody(request: Request): boolean {
-	const length = request.headers.get('content-length');
-	return (length !== null && length !== '0') || request.headers.has('transfer-encoding');
+	return request.body !== null && request.headers.get('content-length') !== '0';
 }
 
 const readBearerToken: MiddlewareHandler<ApiEnv> = async (c, next) => {

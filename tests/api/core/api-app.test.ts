@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_BODY_LIMIT } from '../../../src/lib/api/app';
+import type { ApiEnv } from '../../../src/lib/api/context';
+import { validate } from '../../../src/lib/api/validate';
+import { signAccessToken } from '../../../src/lib/auth/server/access-token';
+import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+
+let database: TestDatabase;
+let app: ReturnType<typeof createTestApi>;
+let deps: ReturnType<typeof createTestDeps>;
+
+/** A small endpoint that exercises the shared machinery: validation, bodies, bearer tokens. */
+const echo = new Hono<ApiEnv>().post(
+	'/echo',
+	validate('json', v.object({ name: v.pipe(v.string(), v.minLength(1, 'name is required.')) })),
+	(c) => c.json({ name: c.req.valid('json').name, viewer: c.var.viewer?.id ?? null }),
+);
+
+beforeAll(async () => {
+	database = await openTestDb();
+	deps = createTestDeps(database.db);
+	app = createTestApi(deps, { routes: [echo] });
+});
+afterAll(() => database.close());
+
+describe('the API app', () => {
+	test('answers liveness without touching the database and readiness with it', async () => {
+		expect((await callApi(app, 'GET', '/api/health')).json).toEqual({ status: 'ok' });
+		const ready = await callApi(app, 'GET', '/api/health/ready');
+		expect(ready.status).toBe(200);
+		expect(ready.json).toEqual({ status: 'ok', database: 'ok' });
+	});
+
+	test('describes its endpoints in OpenAPI 3.1 generated from the validation schemas', async () => {
+		const spec = await callApi(app, 'GET', '/api/openapi.json');
+		expect(spec.status).toBe(200);
+		expect(spec.json.openapi).toBe('3.1.0');
+		expect(Object.keys(spec.json.paths)).toEqual(
+			expect.arrayContaining(['/api/health', '/api/health/ready', '/api/echo']),
+		);
+		const body = spec.json.paths['/api/echo'].post.requestBody.content['application/json'].schema;
+		expect(body.required).toEqual(['name']);
+	});
+
+	test('answers an unknown endpoint with 404 in the main API shape', async () => {
+		const response = await callApi(app, 'GET', '/api/v7.1/nothing/');
+		expect(response.status).toBe(404);
+		expect(response.json).toMatchObject({ error: 'not_found', _diagnostics: { validation_failures: [] } });
+	});
+
+	test('turns invalid input into validation failures naming the field', async () => {
+		const response = await callApi(app, 'POST', '/api/echo', { body: { name: '' } });
+		expect(response.status).toBe(400);
+		expect(response.json._diagnostics.validation_failures).toEqual([{ name: ['name is required.'] }]);
+	});
+
+	test('refuses malformed JSON with 400, never 500', async () => {
+		const response = await callApi(app, 'POST', '/api/echo', {
+			body: '{"name": ',
+			headers: { 'content-type': 'application/json' },
+		});
+		expect(response.status).toBe(400);
+		expect(response.json.error).toBe('bad_request');
+	});
+
+	test('refuses bodies of the wrong type with 415, closing the cross-site text/plain hole', async () => {
+		const response = await callApi(app, 'POST', '/api/echo', {
+			body: '{"name":"x"}',
+			headers: { 'content-type': 'text/plain' },
+		});
+		expect(response.status).toBe(415);
+		expect(response.json.error).toBe('unsupported_media_type');
+	});
+
+	test('refuses bodies over the limit with 413', async () => {
+		const response = await callApi(app, 'POST', '/api/echo', {
+			body: { name: 'x'.repeat(DEFAULT_BODY_LIMIT + 10) },
+		});
+		expect(response.status).toBe(413);
+		expect(response.json.error).toBe('payload_too_large');
+	});
+
+	test('knows the caller from a valid bearer token and refuses a forged one', async () => {
+		const viewer = { id: 7, username: 'ana', displayName: 'Ana', isPremium: false };
+		const token = await signAccessToken(viewer, deps.config.sessionSecret, deps.clock());
+		const ok = await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token });
+		expect(ok.json.viewer).toBe(7);
+
+		const forged = await signAccessToken(viewer, 'another-secret-of-sufficient-length-000000', deps.clock());
+		expect((await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token: forged })).status).toBe(
+			401,
+		);
+
+		const [header, payload] = token.split('.');
+		const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
+		expect(header).toBeTruthy();
+		expect((await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token: unsigned })).status).toBe(
+			401,
+		);
+	});
+
+	test('refuses an expired access token', async () => {
+		const viewer = { id: 7, username: 'ana', displayName: 'Ana', isPremium: false };
+		const token = await signAccessToken(
+			viewer,
+			deps.config.sessionSecret,
+			new Date(deps.clock().getTime() - 3600_000),
+		);
+		expect((await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token })).status).toBe(401);
+	});
+});

@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, readConfig } from '../../../src/lib/core/config';
+
+describe('readConfig', () => {
+	test('gives working development defaults', () => {
+		const config = readConfig({});
+		expect(config).toMatchObject({
+			port: 4321,
+			host: '127.0.0.1',
+			dataDir: './data',
+			siteVariant: 'fitness',
+		});
+		expect(config.publicUrl).toBe('http://localhost:4321');
+		expect(config.trustedProxy).toBe(false);
+	});
+
+	test('refuses development defaults in production', () => {
+		expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is the development default/);
+		expect(() => readConfig({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).toThrow(
+			/PUBLIC_URL must be set/,
+		);
+		expect(
+			readConfig({
+				NODE_ENV: 'production',
+				SESSION_SECRET: 's'.repeat(40),
+				PUBLIC_URL: 'https://mapstride.example',
+			}).publicUrl,
+		).toBe('https://mapstride.example');
+	});
+
+	test.each([
+		[{ PORT: 'eighty' }, /PORT/],
+		[{ SITE_VARIANT: 'swim' }, /SITE_VARIANT must be one of/],
+		[{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with/],
+		[{ SESSION_SECRET: 'short' }, /at least 32 characters/],
+	])('explains what is wrong with %o', (env, message) => {
+		expect(() => readConfig(env)).toThrow(ConfigError);
+		expect(() => readConfig(env)).toThrow(message);
+	});
+});
