@@ -1,0 +1,108 @@
+/**
+ * Lighthouse CI on the pre-rendered pages: starts the product with `npm start` on a free port and
+ * a throw-away data folder, runs `lhci autorun` (budgets in lighthouserc.json), then stops it.
+ * LHCI_BASE_URL=http://host:port audits a server that is already running instead.
+ *
+ * Lighthouse refuses to audit a document answered with a 4xx status (ERRORED_DOCUMENT_REQUEST),
+ * so the not-found page is audited at /404.html, the same pre-rendered document every unmatched
+ * path answers with 404 (the end-to-end tests check that status).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const PAGES = ['/', '/mvp', '/404.html'];
+const root = path.resolve(import.meta.dirname, '../..');
+
+function findFreePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+async function waitForServer(url, child, timeoutMs) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`npm start exited with code ${child.exitCode}`);
+		try {
+			const response = await fetch(url);
+			if (response.ok) return;
+		} catch {
+			// Not listening yet.
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
+}
+
+function run(command, args, options) {
+	return new Promise((resolve) => {
+		const child = spawn(command, args, { stdio: 'inherit', ...options });
+		child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+	});
+}
+
+let server;
+let dataDir;
+let baseUrl = process.env.LHCI_BASE_URL?.replace(/\/$/, '');
+const stopServer = () => {
+	// The launcher runs in its own process group so the build and server go with it.
+	if (server && server.exitCode === null) {
+		try {
+			process.kill(-server.pid, 'SIGTERM');
+		} catch {
+			// Already gone.
+		}
+	}
+};
+process.on('SIGINT', () => {
+	stopServer();
+	process.exit(130);
+});
+
+let status = 1;
+try {
+	if (!baseUrl) {
+		const port = await findFreePort();
+		baseUrl = `http://127.0.0.1:${port}`;
+		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-lhci-'));
+		server = spawn('npm', ['start'], {
+			cwd: root,
+			detached: true,
+			stdio: ['ignore', 'inherit', 'inherit'],
+			env: {
+				...process.env,
+				PORT: String(port),
+				HOST: '127.0.0.1',
+				DATA_DIR: dataDir,
+				PUBLIC_URL: baseUrl,
+				ASTRO_TELEMETRY_DISABLED: '1',
+			},
+		});
+		await waitForServer(`${baseUrl}/`, server, 240_000);
+	}
+	const lhci = path.join(root, 'node_modules/.bin/lhci');
+	status = await run(
+		lhci,
+		[
+			'autorun',
+			`--config=${path.join(root, 'lighthouserc.json')}`,
+			...PAGES.map((page) => `--collect.url=${baseUrl}${page}`),
+		],
+		{ cwd: root, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } },
+	);
+} catch (error) {
+	console.error(error instanceof Error ? error.message : error);
+	status = 1;
+} finally {
+	stopServer();
+	if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+process.exit(status);
