@@ -5,7 +5,11 @@ import { defineConfig } from 'astro/config';
 
 export default defineConfig({
 	output: 'static',
+	// Middleware mode: scripts/start.mjs owns the HTTP server and sends every request, static files
+	// included, through src/fetch.ts so all responses get the same headers and compression.
 	adapter: node({ mode: 'middleware' }),
+	// Hashes of every script and style Astro emits go into a CSP <meta>; frame-ancestors and the
+	// other header-only directives come from lib/api/security-headers.ts.
+	security: { csp: true },
 	integrations: [react()],
-	telemetry: false,
 });
