@@ -292,6 +292,24 @@ interface PieceInfo {
 	highway: boolean;
 }
 
+/** Heading at the start (or end) of a piece, skipping points closer than a metre. */
+function findHeading(points: [number, number][], atEnd: boolean): number | null {
+	if (atEnd) {
+		const b = points[points.length - 1];
+		for (let i = points.length - 2; i >= 0; i--) {
+			const a = points[i];
+			if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
+		}
+		return null;
+	}
+	const a = points[0];
+	for (let i = 1; i < points.length; i++) {
+		const b = points[i];
+		if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
+	}
+	return null;
+}
+
 /** Shape, summary and plain-English maneuvers of one leg. */
 function describeLeg(
 	region: Region,
@@ -330,22 +348,6 @@ function describeLeg(
 	}
 	if (shape.length === 1) shape.push(shape[0]);
 	const maneuvers: Maneuver[] = [];
-	const findHeading = (points: [number, number][], atEnd: boolean): number | null => {
-		if (atEnd) {
-			for (let i = points.length - 2; i >= 0; i--) {
-				const a = points[i];
-				const b = points[points.length - 1];
-				if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
-			}
-			return null;
-		}
-		for (let i = 1; i < points.length; i++) {
-			const a = points[0];
-			const b = points[i];
-			if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
-		}
-		return null;
-	};
 	let current: Maneuver | null = null;
 	let currentName: string | null = null;
 	let previousHeading: number | null = null;

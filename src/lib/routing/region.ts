@@ -280,14 +280,10 @@ export function getPieceShape(graph: RoadGraph, piece: Piece): [number, number][
 		const step = measureDistance(lat1, lon1, lat2, lon2);
 		const next = position + step;
 		if (next >= low && position <= high) {
-			const at = (offset: number): [number, number] => {
-				const t = step > 0 ? Math.min(1, Math.max(0, (offset - position) / step)) : 0;
-				return [lat1 + (lat2 - lat1) * t, lon1 + (lon2 - lon1) * t];
-			};
-			if (points.length === 0) points.push(at(low));
+			if (points.length === 0) points.push(interpolate(lat1, lon1, lat2, lon2, step, low - position));
 			if (next < high) points.push([lat2, lon2]);
 			else {
-				points.push(at(high));
+				points.push(interpolate(lat1, lon1, lat2, lon2, step, high - position));
 				break;
 			}
 		}
@@ -299,4 +295,16 @@ export function getPieceShape(graph: RoadGraph, piece: Piece): [number, number][
 	}
 	if (points.length === 1) points.push(points[0]);
 	return piece.direction === 0 ? points : points.reverse();
+}
+
+function interpolate(
+	lat1: number,
+	lon1: number,
+	lat2: number,
+	lon2: number,
+	step: number,
+	along: number,
+): [number, number] {
+	const t = step > 0 ? Math.min(1, Math.max(0, along / step)) : 0;
+	return [lat1 + (lat2 - lat1) * t, lon1 + (lon2 - lon1) * t];
 }

@@ -1,5 +1,5 @@
 import KDBush from 'kdbush';
-import { measureDistance, projectOnSegment } from './geo.ts';
+import { measureDistance } from './geo.ts';
 import { getSegmentTime, type RoadGraph } from './graph.ts';
 
 // Nearest-road search: a kd-tree over every shape point, plus extra points every DENSIFY metres along long
@@ -68,6 +68,8 @@ function isUsable(graph: RoadGraph, modeIndex: number, segment: number): boolean
 	return getSegmentTime(graph, modeIndex, segment, 0) > 0 || getSegmentTime(graph, modeIndex, segment, 1) > 0;
 }
 
+const METRES_PER_DEGREE = (6371008.8 * Math.PI) / 180;
+
 /** Nearest point on a road usable by the mode (any mode when modeIndex < 0) within maxDistance metres. */
 export function snapToRoad(
 	graph: RoadGraph,
@@ -78,43 +80,66 @@ export function snapToRoad(
 	maxDistance: number,
 ): Snap | null {
 	const shapeCount = graph.shapeLat.length;
-	const seen = new Set<number>();
-	for (const radius of [60, 250, 1000, maxDistance]) {
-		if (radius > maxDistance) continue;
+	const { shapeLat, shapeLon, segShapeStart } = graph;
+	// A local flat frame in metres around the query point: exact enough to compare candidates metres apart.
+	const kx = METRES_PER_DEGREE * Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+	const ky = METRES_PER_DEGREE;
+	const qLat = Math.round(lat * 1e6);
+	const qLon = Math.round(lon * 1e6);
+	let lastRadius = -1;
+	for (const radius of [30, 120, 500, 2000, maxDistance]) {
+		if (radius > maxDistance || radius <= lastRadius) continue;
+		lastRadius = radius;
 		const reach = radius + DENSIFY + 5;
-		const dLat = reach / 111_000;
-		const dLon = reach / (111_000 * Math.max(0.05, Math.cos((lat * Math.PI) / 180)));
+		const dLat = reach / ky;
+		const dLon = reach / kx;
 		const ids = index.tree.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat);
-		let best: { segment: number; k: number; t: number; lat: number; lon: number; distance: number } | null =
-			null;
-		seen.clear();
-		for (const id of ids) {
+		let bestK = -1;
+		let bestSegment = -1;
+		let bestT = 0;
+		let bestD2 = Number.POSITIVE_INFINITY;
+		for (let i = 0; i < ids.length; i++) {
+			const id = ids[i];
 			const p = id < shapeCount ? id : index.extra[id - shapeCount];
 			// Every segment holds its own copy of its shape points, so a point belongs to exactly one segment.
 			const segment = findSegmentOfShape(graph, p);
-			for (const k of [p - 1, p]) {
-				if (k < graph.segShapeStart[segment] || k >= graph.segShapeStart[segment + 1] - 1) continue;
-				if (seen.has(k)) continue;
-				seen.add(k);
-				if (!isUsable(graph, modeIndex, segment)) continue;
-				const projection = projectOnSegment(
-					lat,
-					lon,
-					graph.shapeLat[k] / 1e6,
-					graph.shapeLon[k] / 1e6,
-					graph.shapeLat[k + 1] / 1e6,
-					graph.shapeLon[k + 1] / 1e6,
-				);
-				if (!best || projection.distance < best.distance) best = { segment, k, ...projection };
+			if (!isUsable(graph, modeIndex, segment)) continue;
+			const first = segShapeStart[segment];
+			const last = segShapeStart[segment + 1] - 1;
+			for (let k = p - 1; k <= p; k++) {
+				if (k < first || k >= last) continue;
+				const ax = ((shapeLon[k] - qLon) / 1e6) * kx;
+				const ay = ((shapeLat[k] - qLat) / 1e6) * ky;
+				const dx = ((shapeLon[k + 1] - shapeLon[k]) / 1e6) * kx;
+				const dy = ((shapeLat[k + 1] - shapeLat[k]) / 1e6) * ky;
+				const lengthSquared = dx * dx + dy * dy;
+				let t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0;
+				t = Math.max(0, Math.min(t, 1));
+				const px = ax + dx * t;
+				const py = ay + dy * t;
+				const d2 = px * px + py * py;
+				if (d2 < bestD2) {
+					bestD2 = d2;
+					bestK = k;
+					bestSegment = segment;
+					bestT = t;
+				}
 			}
 		}
-		if (best && best.distance <= radius) {
+		if (bestK >= 0 && bestD2 <= radius * radius) {
+			const k = bestK;
+			const pLat = (shapeLat[k] + (shapeLat[k + 1] - shapeLat[k]) * bestT) / 1e6;
+			const pLon = (shapeLon[k] + (shapeLon[k + 1] - shapeLon[k]) * bestT) / 1e6;
 			let offset = 0;
-			for (let i = graph.segShapeStart[best.segment]; i < best.k; i++) {
-				offset += measureShapeStep(graph, i);
-			}
-			offset += measureShapeStep(graph, best.k) * best.t;
-			return { segment: best.segment, offset, lat: best.lat, lon: best.lon, distance: best.distance };
+			for (let i = segShapeStart[bestSegment]; i < k; i++) offset += measureShapeStep(graph, i);
+			offset += measureShapeStep(graph, k) * bestT;
+			return {
+				segment: bestSegment,
+				offset,
+				lat: pLat,
+				lon: pLon,
+				distance: measureDistance(lat, lon, pLat, pLon),
+			};
 		}
 	}
 	return null;

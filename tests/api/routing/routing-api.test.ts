@@ -315,3 +315,10 @@ describe('with ROUTING_URL', () => {
 		);
 	});
 });
+
+describe('body size', () => {
+	it('refuses bodies over 1 MiB with 413', async () => {
+		const huge = JSON.stringify({ locations: [CASINO, PALACE], padding: 'x'.repeat(1024 * 1024 + 10) });
+		await expectError(await post('/routing/route', huge), 100, 413);
+	});
+});

@@ -24,6 +24,13 @@ const EXTRACTS = ['andorra.osm.pbf', 'harrisburg.osm.pbf', 'monaco.osm.gz'];
 const QUICK = process.argv.includes('--quick') || process.env.ROUTING_BENCH_QUICK === '1';
 const PAIRS = QUICK ? 200 : 1000;
 const TILED_NBA_PAIRS = QUICK ? 20 : 100;
+// --only=imports,queries,tiled,http runs some sections.
+const ONLY =
+	process.argv
+		.find((arg) => arg.startsWith('--only='))
+		?.slice(7)
+		.split(',') ?? null;
+const runs = (section: string) => !ONLY || ONLY.includes(section);
 
 function createRandom(seed: number): () => number {
 	let a = seed >>> 0;
@@ -386,22 +393,32 @@ let serverChild: ReturnType<typeof spawn> | null = null;
 async function main(): Promise<void> {
 	const benchStarted = performance.now();
 	console.log(`Routing benchmark (node ${process.version}, ${QUICK ? 'quick' : 'full'} run)`);
+	if (runs('imports')) await printImports();
+	const cacheDir = mkdtempSync(join(tmpdir(), 'routing-bench-cache-'));
+	if (runs('queries')) await printExtractQueries(cacheDir);
+	if (runs('tiled')) await printTiled();
+	if (runs('http')) await printHttp(cacheDir);
+	rmSync(cacheDir, { recursive: true, force: true });
+	console.log(`\nBenchmark took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
+}
+
+async function printImports(): Promise<void> {
 	console.log(
 		'\nImport per bundled extract (read + graph + 3 hierarchies + snap index; each in its own process)',
 	);
 	console.log(
 		'  extract              import     (read / build)        peak RSS   road nodes  junctions  bytes/node  cache load',
 	);
-	const imports: ImportFigures[] = [];
 	for (const file of EXTRACTS) {
 		const output = await runChild(['import', file]);
 		const figures = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as ImportFigures;
-		imports.push(figures);
 		console.log(
 			`  ${file.padEnd(19)}  ${(figures.importMs / 1000).toFixed(2).padStart(6)} s  (${(figures.readMs / 1000).toFixed(2)} s / ${(figures.buildMs / 1000).toFixed(2)} s)   ${figures.peakRssMb.toFixed(0).padStart(5)} MB  ${String(figures.roadNodes).padStart(10)}  ${String(figures.junctions).padStart(9)}  ${(figures.bytes / figures.roadNodes).toFixed(1).padStart(10)}  ${figures.cacheLoadMs.toFixed(0).padStart(7)} ms`,
 		);
 	}
-	const cacheDir = mkdtempSync(join(tmpdir(), 'routing-bench-cache-'));
+}
+
+async function printExtractQueries(cacheDir: string): Promise<void> {
 	for (const file of EXTRACTS) {
 		const { region } = await loadRegion(join(REGIONS_DIR, file), cacheDir);
 		printQueries(
@@ -409,7 +426,9 @@ async function main(): Promise<void> {
 			MODES.map((_, m) => measureQueries(region, m, PAIRS, PAIRS, 42 + m)),
 		);
 	}
+}
 
+async function printTiled(): Promise<void> {
 	console.log('\nTiled Andorra 5×5 (fresh ids, stitched like ../shared/tools/tile_osm.py; own process)');
 	const tiled = JSON.parse((await runChild(['tiled'])).trim().split('\n').at(-1) ?? '{}');
 	console.log(
@@ -428,7 +447,9 @@ async function main(): Promise<void> {
 		`Queries on tiled Andorra (${PAIRS} pairs per mode; NBA* on the first ${TILED_NBA_PAIRS} of them) [goals: p50 ≤ 0.5 ms, p95 ≤ 2 ms, ≥ 50× NBA*]`,
 		tiled.queries,
 	);
+}
 
+async function printHttp(cacheDir: string): Promise<void> {
 	console.log(
 		'\nHTTP: POST /api/routing/route, short city routes (0.5–2 km, Harrisburg and Monaco, all modes),',
 	);
@@ -437,8 +458,6 @@ async function main(): Promise<void> {
 	console.log(
 		`  ${http.requests.average.toFixed(0)} requests/s (total ${http.requests.total}, ${http.routes} distinct routes), latency p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms, non-2xx ${http.non2xx}, errors ${http.errors}  [goal ≥ 3,000/s]`,
 	);
-	rmSync(cacheDir, { recursive: true, force: true });
-	console.log(`\nBenchmark took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s`);
 }
 
 const childIndex = process.argv.indexOf('--child');

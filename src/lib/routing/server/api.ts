@@ -1,5 +1,4 @@
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import {
 	GeocodeQuerySchema,
@@ -56,14 +55,21 @@ function describeRouteIssue(input: unknown, issues: v.BaseIssue<unknown>[]): [nu
 	return [100, `Invalid request${path ? ` at ${path}` : ''}: ${issues[0]?.message ?? 'unknown problem'}`];
 }
 
-async function readJson(c: Context): Promise<{ ok: true; value: unknown } | { ok: false }> {
+const MAX_BODY = 1024 * 1024;
+
+async function readJson(
+	c: Context,
+): Promise<{ ok: true; value: unknown } | { ok: false; tooLarge?: boolean }> {
 	try {
 		if (c.req.method === 'GET') {
 			const json = c.req.query('json');
 			if (json === undefined) return { ok: false };
 			return { ok: true, value: JSON.parse(json) };
 		}
-		return { ok: true, value: JSON.parse(await c.req.text()) };
+		if (Number(c.req.header('content-length') ?? 0) > MAX_BODY) return { ok: false, tooLarge: true };
+		const text = await c.req.text();
+		if (text.length > MAX_BODY) return { ok: false, tooLarge: true };
+		return { ok: true, value: JSON.parse(text) };
 	} catch {
 		return { ok: false };
 	}
@@ -114,7 +120,10 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	) => {
 		return async (c: Context) => {
 			const body = await readJson(c);
-			if (!body.ok) return sendError(c, 100, 'Failed to parse json request');
+			if (!body.ok) {
+				if (body.tooLarge) return sendError(c, 100, 'Request body is larger than 1 MiB', 413);
+				return sendError(c, 100, 'Failed to parse json request');
+			}
 			const parsed = v.safeParse(schema, body.value);
 			if (!parsed.success) {
 				const [code, message] =
@@ -141,18 +150,14 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 		};
 	};
 
-	const limit = bodyLimit({
-		maxSize: 1024 * 1024,
-		onError: (c) => sendError(c, 100, 'Request body is larger than 1 MiB', 413),
-	});
 	const route = handle('route', RouteRequestSchema, (engine, input) => engine.route(input));
 	const locate = handle('locate', LocateRequestSchema, (engine, input) => engine.locate(input));
 	const height = handle('height', HeightRequestSchema, (engine, input) => engine.height(input));
-	app.post('/routing/route', limit, route);
+	app.post('/routing/route', route);
 	app.get('/routing/route', route);
-	app.post('/routing/locate', limit, locate);
+	app.post('/routing/locate', locate);
 	app.get('/routing/locate', locate);
-	app.post('/routing/height', limit, height);
+	app.post('/routing/height', height);
 	app.get('/routing/height', height);
 
 	app.get('/geocode/search', async (c) => {
