@@ -36,7 +36,10 @@ export function normalizeText(text: string): string {
 }
 
 let cityPlaces: Place[] | null = null;
-let cityKeys: string[] = [];
+/** Every word start of every city name ("la vella", "vella" for "Andorra la Vella"), sorted, with the city. */
+let wordStarts: string[] = [];
+let wordCities: Int32Array = new Int32Array(0);
+let wordAtStart: Uint8Array = new Uint8Array(0);
 
 /** Loads the world cities once (≈ 140,000 records, about half a second). */
 export function loadCities(): Place[] {
@@ -53,7 +56,17 @@ export function loadCities(): Place[] {
 		admin: city.adminCode,
 		context: '',
 	}));
-	cityKeys = cityPlaces.map((place) => normalizeText(place.name));
+	const entries: [string, number, number][] = [];
+	cityPlaces.forEach((place, i) => {
+		const key = normalizeText(place.name);
+		entries.push([key, i, 1]);
+		for (let at = key.indexOf(' '); at >= 0; at = key.indexOf(' ', at + 1))
+			entries.push([key.slice(at + 1), i, 0]);
+	});
+	entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+	wordStarts = entries.map((entry) => entry[0]);
+	wordCities = Int32Array.from(entries, (entry) => entry[1]);
+	wordAtStart = Uint8Array.from(entries, (entry) => entry[2]);
 	return cityPlaces;
 }
 
@@ -72,6 +85,17 @@ export interface SearchHit {
 	score: number;
 }
 
+const featureKeys = new WeakMap<Place, string>();
+
+function getFeatureKey(place: Place): string {
+	let key = featureKeys.get(place);
+	if (key === undefined) {
+		key = normalizeText(place.name);
+		featureKeys.set(place, key);
+	}
+	return key;
+}
+
 /** Ranks places by match quality, then population (cities outrank same-quality features). */
 export function searchPlaces(
 	query: string,
@@ -83,14 +107,26 @@ export function searchPlaces(
 	if (!q) return [];
 	const cities = loadCities();
 	const hits: SearchHit[] = [];
-	for (let i = 0; i < cities.length; i++) {
-		const quality = scoreMatch(cityKeys[i], q);
-		if (quality > 0)
-			hits.push({ place: cities[i], score: quality * 10 + Math.log10(cities[i].population + 1) });
+	// Binary search to the first word start ≥ the query; matches follow contiguously.
+	let lo = 0;
+	let hi = wordStarts.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (wordStarts[mid] < q) lo = mid + 1;
+		else hi = mid;
+	}
+	const found = new Map<number, number>();
+	for (let i = lo; i < wordStarts.length && wordStarts[i].startsWith(q); i++) {
+		const city = wordCities[i];
+		const quality = wordAtStart[i] ? (wordStarts[i] === q ? 4 : 3) : 2;
+		if ((found.get(city) ?? 0) < quality) found.set(city, quality);
+	}
+	for (const [city, quality] of found) {
+		hits.push({ place: cities[city], score: quality * 10 + Math.log10(cities[city].population + 1) });
 	}
 	if (!citiesOnly) {
 		for (const place of features) {
-			const quality = scoreMatch(normalizeText(place.name), q);
+			const quality = scoreMatch(getFeatureKey(place), q);
 			if (quality > 0) hits.push({ place, score: quality * 10 + (place.type === 'place' ? 3 : 2) });
 		}
 	}
