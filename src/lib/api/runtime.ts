@@ -1,4 +1,4 @@
-import { getConfig } from '../core/config';
+import { assertReadyForProduction, getConfig } from '../core/config';
 import { openDb } from '../db/client';
 import { createApi } from './app';
 import type { AppDeps } from './context';
@@ -24,6 +24,7 @@ export function getRuntime(): Promise<Runtime> {
 
 async function bootRuntime(): Promise<Runtime> {
 	const config = getConfig();
+	assertReadyForProduction(config);
 	const logger = createLogger(config.logLevel);
 	const handle = await openDb({
 		databaseUrl: config.databaseUrl,

@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { getConfig } from '../core/config';
 
 /** Pages meant to be framed by other sites (route embeds); everything else refuses framing. */
 const EMBEDDABLE = /^\/(embed\/|routes\/view\/embedded\/)/;
@@ -23,7 +24,7 @@ export function buildSecurityHeaders(pathname: string, isProduction: boolean): R
 
 export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
 	await next();
-	const headers = buildSecurityHeaders(c.req.path, process.env.NODE_ENV === 'production');
+	const headers = buildSecurityHeaders(c.req.path, getConfig().env === 'production');
 	for (const [name, value] of Object.entries(headers)) {
 		if (!c.res.headers.has(name)) c.header(name, value);
 	}

@@ -80,14 +80,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 	}
 	const e = result.output;
-	const isProduction = e.NODE_ENV === 'production';
-	if (isProduction) {
-		const refused: string[] = [];
-		if (e.SESSION_SECRET === DEV_SECRET) refused.push('SESSION_SECRET is the development default');
-		if (!e.PUBLIC_URL) refused.push('PUBLIC_URL must be set');
-		if (refused.length)
-			throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
-	}
 	return {
 		env: e.NODE_ENV,
 		port: e.PORT,
@@ -106,6 +98,22 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		supportEmail: e.SUPPORT_EMAIL,
 		logLevel: e.LOG_LEVEL,
 	};
+}
+
+/**
+ * A production server must not run on development defaults. Checked when the server boots, not
+ * when pages are pre-rendered (`astro build` runs with NODE_ENV=production and needs no secrets).
+ */
+export function assertReadyForProduction(
+	config: Config,
+	env: Record<string, string | undefined> = process.env,
+): void {
+	if (config.env !== 'production') return;
+	const refused: string[] = [];
+	if (config.sessionSecret === DEV_SECRET) refused.push('SESSION_SECRET is the development default');
+	if (!env.PUBLIC_URL) refused.push('PUBLIC_URL must be set');
+	if (refused.length)
+		throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
 }
 
 let cached: Config | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, readConfig } from '../../../src/lib/core/config';
+import { assertReadyForProduction, ConfigError, readConfig } from '../../../src/lib/core/config';
 
 describe('readConfig', () => {
 	test('gives working development defaults', () => {
@@ -14,18 +14,23 @@ describe('readConfig', () => {
 		expect(config.trustedProxy).toBe(false);
 	});
 
-	test('refuses development defaults in production', () => {
-		expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is the development default/);
-		expect(() => readConfig({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).toThrow(
+	test('refuses development defaults when a production server boots', () => {
+		const refuse = (env: Record<string, string>) => () => assertReadyForProduction(readConfig(env), env);
+		expect(refuse({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is the development default/);
+		expect(refuse({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).toThrow(
 			/PUBLIC_URL must be set/,
 		);
-		expect(
-			readConfig({
-				NODE_ENV: 'production',
-				SESSION_SECRET: 's'.repeat(40),
-				PUBLIC_URL: 'https://mapstride.example',
-			}).publicUrl,
-		).toBe('https://mapstride.example');
+		const ready = {
+			NODE_ENV: 'production',
+			SESSION_SECRET: 's'.repeat(40),
+			PUBLIC_URL: 'https://mapstride.example',
+		};
+		expect(refuse(ready)).not.toThrow();
+		expect(readConfig(ready).publicUrl).toBe('https://mapstride.example');
+	});
+
+	test('lets pages be pre-rendered in production mode without secrets', () => {
+		expect(readConfig({ NODE_ENV: 'production' }).siteVariant).toBe('fitness');
 	});
 
 	test.each([
