@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
@@ -44,7 +45,11 @@ try {
 const port = runtime.deps.config.port;
 const host = runtime.deps.config.host;
 // Without a `next` callback the adapter hands every request to src/fetch.ts, static files included.
-const server = http.createServer((req, res) => handler(req, res));
+// API calls skip the page renderer and go straight to the same API pipeline.
+const apiListener = getRequestListener(lifecycle.fetchApi);
+const server = http.createServer((req, res) =>
+	req.url?.startsWith('/api/') ? apiListener(req, res) : handler(req, res),
+);
 // Cut clients that dribble headers (slowloris) or never finish a request.
 server.headersTimeout = 15_000;
 server.requestTimeout = 120_000;

@@ -16,6 +16,14 @@ const app = new Hono();
 app.use(applySecurityHeaders);
 app.use(compress());
 
+/** The API behind the same headers and compression; scripts/start.mjs also calls it directly. */
+async function fetchApi(request: Request): Promise<Response> {
+	const { api } = await getRuntime();
+	return api.fetch(request);
+}
+const apiEdge = new Hono().use(applySecurityHeaders).use(compress());
+apiEdge.all('/api/*', (c) => fetchApi(c.req.raw));
+
 const clientDir = process.env.MAPSTRIDE_CLIENT_DIR;
 if (clientDir) {
 	app.use('/_astro/*', async (c, next) => {
@@ -32,17 +40,18 @@ app.use(async (c, next) => {
 	await next();
 });
 
-app.all('/api/*', async (c) => {
-	const { api } = await getRuntime();
-	return api.fetch(c.req.raw, c.env);
-});
+app.all('/api/*', (c) => fetchApi(c.req.raw));
 
 app.use(astro());
 
-/** scripts/start.mjs boots the runtime before listening and closes it on SIGTERM/SIGINT. */
+/**
+ * scripts/start.mjs boots the runtime before listening, closes it on SIGTERM/SIGINT, and sends
+ * /api requests straight to `fetchApi`: the page renderer adds nothing an API call needs.
+ */
 (globalThis as Record<symbol, unknown>)[Symbol.for('mapstride.lifecycle')] = {
 	boot: getRuntime,
 	shutdown: closeRuntime,
+	fetchApi: (request: Request) => apiEdge.fetch(request),
 };
 
 export default app;
