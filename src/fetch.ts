@@ -4,6 +4,8 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
+import { getConfig } from './lib/core/config';
+import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
 
 /**
@@ -15,6 +17,19 @@ const app = new Hono();
 
 app.use(applySecurityHeaders);
 app.use(compress());
+app.use(async (c, next) => {
+	await next();
+	// Pre-rendered pages learn the visitor's country and region from this readable cookie (the
+	// footer's Privacy Request link); only a proxy we run may tell us where someone is.
+	const config = getConfig();
+	if (!config.trustedProxy || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
+	const country = c.req.header(config.geoHeaders.country)?.toUpperCase();
+	const region = c.req.header(config.geoHeaders.region)?.toUpperCase();
+	if (country && /^[A-Z]{2}$/.test(country)) {
+		const value = region && /^[A-Z0-9]{1,3}$/.test(region) ? `${country}-${region}` : country;
+		c.header('Set-Cookie', `${GEO_COOKIE}=${value}; Path=/; SameSite=Lax; Max-Age=86400`, { append: true });
+	}
+});
 
 /** The API behind the same headers and compression; scripts/start.mjs also calls it directly. */
 async function fetchApi(request: Request): Promise<Response> {

@@ -8,13 +8,14 @@ import { AppError } from '../core/errors';
 import type { ApiEnv, AppDeps } from './context';
 import { respondWithError } from './errors';
 import { createHealthApi } from './health';
+import type { SubApp } from './modules';
 
 /** JSON bodies above this are refused before they are read; upload routes set their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export type ApiModules = {
 	/** Sub-apps with paths relative to /api, mounted in this order. */
-	routes: Hono<ApiEnv>[];
+	routes: SubApp[];
 };
 
 /** The single API app, mounted at /api by src/fetch.ts and called directly by API tests. */
