@@ -70,6 +70,8 @@ export default defineConfig({
 					HOST: '127.0.0.1',
 					DATA_DIR: process.env.E2E_DATA_DIR,
 					PUBLIC_URL: baseURL,
+					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
+					SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-only-session-secret-not-for-production-0000',
 					ASTRO_TELEMETRY_DISABLED: '1',
 				},
 				// A fresh clone builds first and initialises the embedded database.

@@ -83,6 +83,8 @@ try {
 				HOST: '127.0.0.1',
 				DATA_DIR: dataDir,
 				PUBLIC_URL: baseUrl,
+				// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
+				SESSION_SECRET: process.env.SESSION_SECRET ?? 'lhci-only-session-secret-not-for-production-000',
 				ASTRO_TELEMETRY_DISABLED: '1',
 			},
 		});
