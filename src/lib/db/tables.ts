@@ -1,3 +1,5 @@
 // Every domain's tables, for Drizzle's schema and drizzle-kit. Domains import their own
 // tables from their own folder; only lib/db reads this barrel.
 export * from '../auth/server/tables';
+export * from '../routes/server/tables';
+export * from '../social/server/tables';

@@ -1,0 +1,301 @@
+import * as v from 'valibot';
+import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
+
+/** SPEC §3 route privacy values. */
+export const RoutePrivacy = { private: 0, friends: 1, public: 3, accessible: 6 } as const;
+export type RoutePrivacyValue = (typeof RoutePrivacy)[keyof typeof RoutePrivacy];
+export const ROUTE_PRIVACY_VALUES = [0, 1, 3, 6] as const;
+export const ROUTE_PRIVACY_LABELS: Record<RoutePrivacyValue, string> = {
+	0: 'Private',
+	1: 'Friends',
+	3: 'Public',
+	6: 'Accessible with link',
+};
+
+/** SPEC §9 page sizes; every list is bounded by MAX_PAGE_SIZE whatever the client asks. */
+export const ROUTE_SEARCH_PAGE_SIZE = 20;
+export const MY_ROUTES_TEXT_SEARCH_PAGE_SIZE = 40;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_OFFSET = 100_000;
+/** The 'at least' choice of the maximum-distance filter: at or above this there is no upper bound. */
+export const MAX_DISTANCE_AT_LEAST_M = 3_218_688;
+/** A location search without a radius looks this far around the place. */
+export const DEFAULT_SEARCH_RADIUS_M = 50_000;
+export const MAX_SEARCH_RADIUS_M = 1_000_000;
+export const MAX_ROUTE_POINTS = 10_000;
+export const MAX_BATCH_IDS = 100;
+/** SPEC §7: custom notes travel as markers with this icon id. */
+export const CUSTOM_NOTE_ICON_ID = 2016;
+
+/** The six sort orders of SPEC §2, plus the text-match order of my-routes text search. */
+export const ROUTE_ORDERS = {
+	'-date_created': 'Most recent',
+	date_created: 'Oldest',
+	'-distance': 'Longest distance',
+	distance: 'Shortest distance',
+	'-total_ascent': 'Highest elevation',
+	total_ascent: 'Lowest elevation',
+} as const;
+export type RouteOrder = keyof typeof ROUTE_ORDERS | '-text_match';
+export const ROUTE_ORDER_VALUES = [
+	...(Object.keys(ROUTE_ORDERS) as (keyof typeof ROUTE_ORDERS)[]),
+	'-text_match',
+] as const;
+
+export const FIELD_SETS = ['summary', 'detailed', 'detailed_internal'] as const;
+export type FieldSet = (typeof FIELD_SETS)[number];
+
+const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90));
+const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
+const Elevation = v.pipe(v.number(), v.finite(), v.minValue(-500), v.maxValue(9000));
+const TravelMode = v.pipe(v.string(), v.regex(/^[A-Za-z_]{1,20}$/, 'travel_mode is a word such as WALKING.'));
+const ShortText = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max));
+
+export const RoutePointInputSchema = v.strictObject({
+	lat: Latitude,
+	lng: Longitude,
+	order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+	travel_mode: v.optional(TravelMode),
+	ele: v.optional(v.nullable(Elevation)),
+});
+export type RoutePointInput = v.InferOutput<typeof RoutePointInputSchema>;
+/** What the detailed_internal field set gives back per point. */
+export type RoutePoint = {
+	lat: number;
+	lng: number;
+	order: number;
+	travel_mode: string;
+	ele?: number | null;
+};
+
+export const RouteMarkerSchema = v.strictObject({
+	lat: Latitude,
+	lng: Longitude,
+	text: ShortText(500),
+	icon_id: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000)),
+});
+export type RouteMarker = v.InferOutput<typeof RouteMarkerSchema>;
+
+const SegmentNoteSchema = v.strictObject({
+	instructions: ShortText(500),
+	distance: v.pipe(v.number(), v.finite(), v.minValue(0)),
+	point: v.strictObject({ lat: Latitude, lng: Longitude }),
+	isCustomNote: v.optional(v.boolean(), false),
+});
+
+/** SPEC §3 Segment: the planner's pieces of a route, kept for editing (detailed_internal). */
+export const RouteSegmentSchema = v.strictObject({
+	segmentId: v.union([v.pipe(v.string(), v.maxLength(64)), v.pipe(v.number(), v.integer())]),
+	points: v.pipe(v.array(v.strictObject({ lat: Latitude, lng: Longitude })), v.maxLength(MAX_ROUTE_POINTS)),
+	distance: v.pipe(v.number(), v.finite(), v.minValue(0)),
+	notes: v.optional(v.pipe(v.array(SegmentNoteSchema), v.maxLength(2000)), []),
+	travelMode: TravelMode,
+});
+export type RouteSegment = v.InferOutput<typeof RouteSegmentSchema>;
+
+/** A cue on the cue sheet: turn instructions from the notes string and custom notes from markers. */
+export type RouteCue = {
+	instructions: string;
+	lat: number;
+	lng: number;
+	/** Metres from the start. */
+	distance: number;
+	isCustomNote: boolean;
+};
+export type TravelModeRun = { start: number; mode: string };
+
+/**
+ * The save payload of SPEC §7. Strict: an `id`, `user`, `owner` or `_links` in the body is refused,
+ * so nobody can save a route as someone else. Elevation comes from `ele` on the points (the
+ * planner fills them from /api/routing/height); distance is always measured here.
+ */
+export const RouteSaveSchema = v.strictObject({
+	name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Name is required.'), v.maxLength(100)),
+	description: v.optional(ShortText(2000), ''),
+	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 16),
+	privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES), 0),
+	points: v.pipe(
+		v.array(RoutePointInputSchema),
+		v.minLength(2, 'A route needs at least two points.'),
+		v.maxLength(MAX_ROUTE_POINTS),
+	),
+	/** `instructions:lat:lng:distance` cues joined by `~`. */
+	notes: v.optional(v.pipe(v.string(), v.maxLength(500_000)), ''),
+	markers: v.optional(v.pipe(v.array(RouteMarkerSchema), v.maxLength(500)), []),
+	segments: v.optional(v.pipe(v.array(RouteSegmentSchema), v.maxLength(1000)), []),
+	city: v.optional(ShortText(100), ''),
+	state: v.optional(ShortText(100), ''),
+	country: v.optional(ShortText(2), ''),
+	/** The version the edit started from; a PUT may send it instead of If-Match. */
+	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;
+
+const IntString = (min: number, max: number, name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,9}$/, `${name} must be a whole number.`),
+		v.transform(Number),
+		v.minValue(min, `${name} must be at least ${min}.`),
+		v.maxValue(max, `${name} must be at most ${max}.`),
+	);
+const NumberString = (min: number, max: number, name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,12}(\.\d{1,9})?$/, `${name} must be a number.`),
+		v.transform(Number),
+		v.minValue(min),
+		v.maxValue(max),
+	);
+
+export const FieldSetQuery = v.optional(v.picklist(FIELD_SETS));
+
+export const RouteListQuerySchema = v.object({
+	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),
+	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
+	user: v.optional(IntString(1, 2_000_000_000, 'user')),
+	order_by: v.optional(v.picklist(ROUTE_ORDER_VALUES)),
+	text_search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+	search_radius: v.optional(NumberString(1, MAX_SEARCH_RADIUS_M, 'search_radius')),
+	minimum_distance: v.optional(NumberString(0, 100_000_000, 'minimum_distance')),
+	maximum_distance: v.optional(NumberString(0, 100_000_000, 'maximum_distance')),
+	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
+	close_to_location: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, 'close_to_location is "lat,lng".'),
+			v.transform((text) => text.split(',').map(Number) as [number, number]),
+			v.check(
+				([lat, lng]) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180,
+				'close_to_location is outside the world.',
+			),
+		),
+	),
+	field_set: FieldSetQuery,
+});
+export type RouteListQuery = v.InferOutput<typeof RouteListQuerySchema>;
+
+export const RouteItemQuerySchema = v.object({
+	field_set: FieldSetQuery,
+	/** The link token of an accessible route. */
+	token: v.optional(v.pipe(v.string(), v.maxLength(100))),
+});
+
+export const RouteIdParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^\d{1,9}(,\d{1,9})*,?$/, 'id is a route id or comma-joined route ids.')),
+});
+
+const LinkSchema = v.object({
+	href: v.optional(v.pipe(v.string(), v.maxLength(200))),
+	id: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/^\d{1,9}$/)),
+});
+
+/** SPEC §7: a bookmark is created with `_links.route` (and the caller's own `_links.user`). */
+export const BookmarkCreateSchema = v.strictObject({
+	_links: v.strictObject({
+		route: v.pipe(v.array(LinkSchema), v.length(1)),
+		user: v.optional(v.pipe(v.array(LinkSchema), v.length(1))),
+	}),
+});
+
+export const BookmarkListQuerySchema = v.object({
+	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),
+	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
+	user: v.optional(IntString(1, 2_000_000_000, 'user')),
+});
+
+export const PrivacyToggleQuerySchema = v.object({
+	content_type_id: v.literal('1'),
+	object_id: IntString(1, 2_000_000_000, 'object_id'),
+	set_privacy_to: v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number)),
+});
+
+export const RouteImportQuerySchema = v.object({
+	name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))),
+	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number))),
+	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
+});
+
+/** Parses SPEC §7's notes string. An instruction may itself contain colons; the last three fields are numbers. */
+export function parseNotesString(notes: string): RouteCue[] {
+	if (!notes.trim()) return [];
+	const cues: RouteCue[] = [];
+	for (const part of notes.split('~')) {
+		if (!part.trim()) continue;
+		const fields = part.split(':');
+		if (fields.length < 4)
+			throw new Error(`A note must be instructions:lat:lng:distance, got "${part.slice(0, 60)}"`);
+		const [lat, lng, distance] = fields.slice(-3).map((text) => Number(text.trim()));
+		const instructions = fields.slice(0, -3).join(':').trim();
+		if (
+			!Number.isFinite(lat) ||
+			!Number.isFinite(lng) ||
+			!Number.isFinite(distance) ||
+			Math.abs(lat) > 90 ||
+			Math.abs(lng) > 180 ||
+			distance < 0
+		)
+			throw new Error(`A note has an impossible position or distance: "${part.slice(0, 60)}"`);
+		cues.push({ instructions, lat, lng, distance, isCustomNote: false });
+	}
+	return cues;
+}
+
+export function formatNotesString(cues: readonly RouteCue[]): string {
+	return cues
+		.filter((cue) => !cue.isCustomNote)
+		.map((cue) => `${cue.instructions.replaceAll('~', '-')}:${cue.lat}:${cue.lng}:${cue.distance}`)
+		.join('~');
+}
+
+/** SPEC §5: the route search uses only the first word of the name typed. */
+export function firstWord(text: string | undefined): string {
+	return (text ?? '').trim().split(/\s+/)[0] ?? '';
+}
+
+/** SPEC §3 Route search form, in the member's unit. */
+export type RouteSearchForm = {
+	radius?: number | null;
+	distanceMinimum?: number | null;
+	distanceMaximum?: number | null;
+	unit: 'mi' | 'km';
+	activityType?: number | null;
+	routeName?: string;
+	/** 'lat,lng' from the place search. */
+	location?: string | null;
+	order?: keyof typeof ROUTE_ORDERS;
+	offset?: number;
+};
+
+/** Turns the form into API query parameters: metres, with the route search's 1609.34 m mile. */
+export function buildRouteSearchParams(form: RouteSearchForm): URLSearchParams {
+	const perUnit = form.unit === 'mi' ? METRES_PER_MILE_ROUTE_SEARCH : METRES_PER_KM;
+	const params = new URLSearchParams();
+	params.set('limit', String(ROUTE_SEARCH_PAGE_SIZE));
+	params.set('offset', String(form.offset ?? 0));
+	params.set('order_by', form.order ?? '-date_created');
+	const metres = (value: number) => String(Math.round(value * perUnit * 100) / 100);
+	if (form.location) {
+		params.set('close_to_location', form.location);
+		if (form.radius) params.set('search_radius', metres(form.radius));
+	}
+	if (form.distanceMinimum) params.set('minimum_distance', metres(form.distanceMinimum));
+	if (form.distanceMaximum) params.set('maximum_distance', metres(form.distanceMaximum));
+	if (form.activityType) params.set('activity_type', String(form.activityType));
+	const word = firstWord(form.routeName);
+	if (word) params.set('text_search', word);
+	return params;
+}
+
+/**
+ * SPEC §5: pagination shows only past one page; it shows a window of 3 page buttons (fewer only
+ * when there are fewer pages) around the current one.
+ */
+export function paginationButtons(totalCount: number, pageSize: number, currentPage: number): number[] {
+	const pages = Math.ceil(totalCount / pageSize);
+	if (pages <= 1) return [];
+	const count = Math.min(3, pages);
+	let first = Math.max(1, currentPage - 1);
+	first = Math.min(first, pages - count + 1);
+	return Array.from({ length: count }, (_, i) => first + i);
+}

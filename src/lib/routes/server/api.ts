@@ -1,0 +1,244 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { requireViewer } from '../../api/app';
+import type { ApiEnv } from '../../api/context';
+import { validate } from '../../api/validate';
+import { AppError } from '../../core/errors';
+import {
+	BookmarkCreateSchema,
+	BookmarkListQuerySchema,
+	MAX_BATCH_IDS,
+	PrivacyToggleQuerySchema,
+	RouteIdParamSchema,
+	RouteImportQuerySchema,
+	RouteItemQuerySchema,
+	RouteListQuerySchema,
+	RouteSaveSchema,
+} from '../contract';
+import { pageLinks, representBookmark, representRoute } from './represent';
+import {
+	createBookmark,
+	createRoute,
+	deleteBookmark,
+	deleteRoute,
+	exportRouteGpx,
+	getRoutesByIds,
+	getVisibleRoute,
+	importRoute,
+	listBookmarks,
+	listRoutes,
+	rotateLinkToken,
+	setRoutePrivacy,
+	updateRoute,
+} from './service';
+
+const singleId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a route id')) });
+const bookmarkId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a bookmark id')) });
+const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Both spellings of an item path: SPEC §7 paths end in `/`, clients also call them without. */
+const both = (path: string) => [path, path.replace(/\/$/, '')];
+
+/** `"7"`, `W/"7"` or `7` → 7; `*` or nothing → null (no precondition). */
+function readIfMatch(header: string | undefined): number | null | 'invalid' {
+	if (!header || header.trim() === '*') return null;
+	const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
+	return match ? Number(match[1]) : 'invalid';
+}
+
+/** Routes, route search, bookmarks, the privacy toggle and GPX in and out: the v7.1 route API. */
+export function createRoutesApi(): Hono<ApiEnv> {
+	const app = new Hono<ApiEnv>();
+
+	for (const path of both('/v7.1/route/')) {
+		app.get(path, validate('query', RouteListQuerySchema), async (c) => {
+			const query = c.req.valid('query');
+			const page = await listRoutes(c.var.deps, c.var.viewer, query);
+			const params = new URL(c.req.url).searchParams;
+			return c.json({
+				_embedded: {
+					routes: page.routes.map((route) => representRoute(route, c.var.viewer, query.field_set)),
+				},
+				total_count: page.totalCount,
+				_links: pageLinks('/v7.1/route/', params, page),
+			});
+		});
+		app.post(path, requireViewer, validate('json', RouteSaveSchema), async (c) => {
+			const route = await createRoute(c.var.deps, c.var.viewer, c.req.valid('json'));
+			c.header('ETag', `"${route.version}"`);
+			c.header('Location', `/api/v7.1/route/${route.id}/`);
+			return c.json(representRoute(route, c.var.viewer, 'detailed_internal'), 201);
+		});
+	}
+
+	// GPX import: the raw file as application/octet-stream (or multipart field "file").
+	for (const path of both('/v7.1/route/upload/')) {
+		app.post(path, requireViewer, validate('query', RouteImportQuerySchema), async (c) => {
+			const query = c.req.valid('query');
+			const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+			let bytes: Uint8Array;
+			if (type === 'multipart/form-data') {
+				const form = await c.req.parseBody().catch(() => {
+					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+				});
+				if (!(form.file instanceof File))
+					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+				bytes = new Uint8Array(await form.file.arrayBuffer());
+			} else if (type === 'application/octet-stream') {
+				bytes = new Uint8Array(await c.req.arrayBuffer());
+			} else {
+				throw new AppError(
+					'unsupported_media_type',
+					'Send the GPX file as application/octet-stream or multipart/form-data.',
+				);
+			}
+			if (bytes.length > IMPORT_MAX_BYTES)
+				throw new AppError('payload_too_large', 'The file is larger than 5 MB.');
+			const route = await importRoute(c.var.deps, c.var.viewer, bytes, {
+				name: query.name,
+				privacy: query.privacy,
+				activityType: query.activity_type,
+			});
+			return c.json(representRoute(route, c.var.viewer, 'detailed_internal'), 201);
+		});
+	}
+
+	for (const path of both('/v7.1/route/:id/gpx/')) {
+		app.get(path, validate('param', singleId), validate('query', RouteItemQuerySchema), async (c) => {
+			const { fileName, body } = await exportRouteGpx(
+				c.var.deps,
+				c.var.viewer,
+				Number(c.req.valid('param').id),
+				c.req.valid('query').token,
+			);
+			return c.body(body, 200, {
+				'Content-Type': 'application/gpx+xml; charset=utf-8',
+				'Content-Disposition': `attachment; filename="${fileName}"`,
+				'Cache-Control': 'private, no-store',
+			});
+		});
+	}
+
+	for (const path of both('/v7.1/route/:id/rotate_link/')) {
+		app.post(path, requireViewer, validate('param', singleId), async (c) => {
+			const route = await rotateLinkToken(c.var.deps, c.var.viewer, Number(c.req.valid('param').id));
+			return c.json(representRoute(route, c.var.viewer));
+		});
+	}
+
+	for (const path of both('/v7.1/route/:id/')) {
+		app.get(
+			path,
+			validate('param', RouteIdParamSchema),
+			validate('query', RouteItemQuerySchema),
+			async (c) => {
+				const { field_set: fieldSet, token } = c.req.valid('query');
+				const raw = c.req.valid('param').id;
+				if (raw.includes(',')) {
+					const ids = [...new Set(raw.split(',').filter(Boolean).map(Number))];
+					if (ids.length > MAX_BATCH_IDS)
+						throw new AppError('validation_failed', 'Too many ids', {
+							failures: [{ field: 'id', message: `At most ${MAX_BATCH_IDS} ids at once.` }],
+						});
+					const found = await getRoutesByIds(c.var.deps, c.var.viewer, ids);
+					return c.json({
+						_embedded: { routes: found.map((route) => representRoute(route, c.var.viewer, fieldSet)) },
+						total_count: found.length,
+						_links: { self: [{ href: `/v7.1/route/${ids.join(',')}/` }] },
+					});
+				}
+				const route = await getVisibleRoute(c.var.deps, c.var.viewer, Number(raw), token);
+				c.header('ETag', `"${route.version}"`);
+				c.header('Cache-Control', 'private, no-cache');
+				return c.json(representRoute(route, c.var.viewer, fieldSet ?? 'detailed'));
+			},
+		);
+		app.put(
+			path,
+			requireViewer,
+			validate('param', singleId),
+			validate('json', RouteSaveSchema),
+			async (c) => {
+				const input = c.req.valid('json');
+				const ifMatch = readIfMatch(c.req.header('if-match'));
+				if (ifMatch === 'invalid')
+					throw new AppError('bad_request', 'If-Match must be the ETag of the route, such as "3".');
+				const expected = ifMatch ?? input.version ?? null;
+				const outcome = await updateRoute(
+					c.var.deps,
+					c.var.viewer,
+					Number(c.req.valid('param').id),
+					input,
+					expected,
+				);
+				if (!outcome.ok) {
+					c.header('ETag', `"${outcome.current.version}"`);
+					return c.json(
+						{
+							error: 'precondition_failed',
+							message: 'Someone saved this route after you loaded it; here is the saved copy.',
+							_diagnostics: { validation_failures: [] },
+							current: representRoute(outcome.current, c.var.viewer, 'detailed_internal'),
+						},
+						412,
+					);
+				}
+				c.header('ETag', `"${outcome.route.version}"`);
+				return c.json(representRoute(outcome.route, c.var.viewer, 'detailed_internal'));
+			},
+		);
+		app.delete(path, requireViewer, validate('param', singleId), async (c) => {
+			await deleteRoute(c.var.deps, c.var.viewer, Number(c.req.valid('param').id));
+			return c.body(null, 204);
+		});
+	}
+
+	for (const path of both('/v7.1/route_bookmark/')) {
+		app.get(path, requireViewer, validate('query', BookmarkListQuerySchema), async (c) => {
+			const page = await listBookmarks(c.var.deps, c.var.viewer, c.req.valid('query'));
+			return c.json({
+				_embedded: {
+					route_bookmarks: page.bookmarks.map((bookmark) => ({
+						...representBookmark(bookmark),
+						route: representRoute(bookmark.route, c.var.viewer),
+					})),
+				},
+				total_count: page.totalCount,
+				_links: pageLinks('/v7.1/route_bookmark/', new URL(c.req.url).searchParams, page),
+			});
+		});
+		app.post(path, requireViewer, validate('json', BookmarkCreateSchema), async (c) => {
+			const links = c.req.valid('json')._links;
+			const { bookmark, created } = await createBookmark(
+				c.var.deps,
+				c.var.viewer,
+				Number(links.route[0].id),
+				links.user ? Number(links.user[0].id) : undefined,
+			);
+			return c.json(representBookmark(bookmark), created ? 201 : 200);
+		});
+	}
+
+	for (const path of both('/v7.1/route_bookmark/:id/')) {
+		app.delete(path, requireViewer, validate('param', bookmarkId), async (c) => {
+			await deleteBookmark(c.var.deps, c.var.viewer, Number(c.req.valid('param').id));
+			return c.body(null, 204);
+		});
+	}
+
+	// SPEC §7 names it a GET; it changes state, so it takes only a bearer token (never a cookie).
+	for (const path of both('/_api/social/privacy_toggle/')) {
+		app.get(path, requireViewer, validate('query', PrivacyToggleQuerySchema), async (c) => {
+			const query = c.req.valid('query');
+			const route = await setRoutePrivacy(c.var.deps, c.var.viewer, query.object_id, query.set_privacy_to);
+			return c.json({
+				content_type_id: 1,
+				object_id: route.id,
+				privacy: route.privacy,
+				share_token: route.linkToken,
+			});
+		});
+	}
+
+	return app;
+}

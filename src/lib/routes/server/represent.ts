@@ -1,0 +1,108 @@
+import { formatApiDateTime } from '../../core/dates';
+import { type FieldSet, formatNotesString, type RoutePoint } from '../contract';
+import { cumulativeDistances } from '../geo';
+import { canEdit } from '../policy';
+import { type BookmarkRow, decodePath, type RouteWithOwner } from './service';
+
+/** HAL links of the v7.1 API: a list of `{ href, id }` with the id as a string of digits. */
+export const link = (kind: string, id: number) => [{ href: `/v7.1/${kind}/${id}/`, id: String(id) }];
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * A route as the v7.1 API shows it. The summary suits lists; `detailed` adds the line with
+ * heights and distances; `detailed_internal` adds what the planner needs to edit (per-point order
+ * and travel mode, the notes string, markers, segments, cues). Only the owner sees the link token.
+ */
+export function representRoute(
+	route: RouteWithOwner,
+	viewer: { id: number } | null,
+	fieldSet: FieldSet = 'summary',
+) {
+	const body: Record<string, unknown> = {
+		id: route.id,
+		name: route.name,
+		description: route.description,
+		distance: round2(route.distanceM),
+		total_ascent: route.ascentM,
+		total_descent: route.descentM,
+		min_elevation: route.minElevationM,
+		max_elevation: route.maxElevationM,
+		activity_type: route.activityTypeId,
+		privacy: route.privacy,
+		city: route.city,
+		state: route.region,
+		country: route.country,
+		starting_location: { type: 'Point', coordinates: [route.startLng, route.startLat] },
+		point_count: route.pointCount,
+		version: route.version,
+		created_datetime: formatApiDateTime(route.createdAt),
+		updated_datetime: formatApiDateTime(route.updatedAt),
+		user_display_name: route.ownerDisplayName || route.ownerUsername,
+		_links: {
+			self: link('route', route.id),
+			user: link('user', route.ownerId),
+			activity_types: link('activity_type', route.activityTypeId),
+			privacy: link('privacy_option', route.privacy),
+		},
+	};
+	if (canEdit(viewer, route)) body.share_token = route.linkToken;
+	if (fieldSet === 'summary') return body;
+	const path = decodePath(route);
+	const distances = cumulativeDistances(path);
+	body.points = path.map(([lat, lng], i) => {
+		const point: Record<string, number> = { lat, lng, dis: round2(distances[i]) };
+		const ele = route.elevations?.[i];
+		if (ele !== null && ele !== undefined) point.ele = ele;
+		return point;
+	});
+	body.notes = route.cues;
+	if (fieldSet === 'detailed') return body;
+	const modes = route.travelModes;
+	let run = 0;
+	body.points = path.map(([lat, lng], i): RoutePoint => {
+		while (run + 1 < modes.length && modes[run + 1].start <= i) run++;
+		return {
+			lat,
+			lng,
+			order: i,
+			travel_mode: modes[run]?.mode ?? 'WALKING',
+			ele: route.elevations?.[i] ?? null,
+		};
+	});
+	body.notes = formatNotesString(route.cues);
+	body.cues = route.cues;
+	body.markers = route.markers;
+	body.segments = route.segments;
+	return body;
+}
+
+export function representBookmark(bookmark: BookmarkRow) {
+	return {
+		id: bookmark.id,
+		created_datetime: formatApiDateTime(bookmark.createdAt),
+		_links: {
+			self: link('route_bookmark', bookmark.id),
+			route: link('route', bookmark.routeId),
+			user: link('user', bookmark.userId),
+		},
+	};
+}
+
+/** `_links.self`, `next` and `prev` for a page, keeping the caller's other parameters. */
+export function pageLinks(
+	basePath: string,
+	query: URLSearchParams,
+	page: { limit: number; offset: number; totalCount: number },
+) {
+	const hrefAt = (offset: number) => {
+		const params = new URLSearchParams(query);
+		params.set('limit', String(page.limit));
+		params.set('offset', String(offset));
+		return `${basePath}?${params.toString()}`;
+	};
+	const links: Record<string, { href: string }[]> = { self: [{ href: hrefAt(page.offset) }] };
+	if (page.offset + page.limit < page.totalCount) links.next = [{ href: hrefAt(page.offset + page.limit) }];
+	if (page.offset > 0) links.prev = [{ href: hrefAt(Math.max(0, page.offset - page.limit)) }];
+	return links;
+}

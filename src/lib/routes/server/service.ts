@@ -1,0 +1,537 @@
+import { randomBytes } from 'node:crypto';
+import polyline from '@mapbox/polyline';
+import { and, asc, desc, eq, exists, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import { users } from '../../auth/server/tables';
+import { AppError } from '../../core/errors';
+import type { Db } from '../../db/client';
+import { areFriends } from '../../social/server/service';
+import { friendships } from '../../social/server/tables';
+import {
+	ActivityTypeId,
+	isWorkoutFileError,
+	type NormalisedWorkout,
+	readWorkoutFileSync,
+	simplifyOffroadSegment,
+	writeGpx,
+} from '../../workout-files';
+import { simplifyDouglasPeucker } from '../../workout-files/route-tools';
+import {
+	CUSTOM_NOTE_ICON_ID,
+	DEFAULT_SEARCH_RADIUS_M,
+	firstWord,
+	MAX_DISTANCE_AT_LEAST_M,
+	MAX_ROUTE_POINTS,
+	MY_ROUTES_TEXT_SEARCH_PAGE_SIZE,
+	parseNotesString,
+	ROUTE_SEARCH_PAGE_SIZE,
+	type RouteCue,
+	type RouteListQuery,
+	type RouteOrder,
+	type RouteSaveInput,
+	type TravelModeRun,
+} from '../contract';
+import { boundingBox, cumulativeDistances, nearestPointIndex, summariseElevation } from '../geo';
+import { canEdit, canView } from '../policy';
+import { routeBookmarks, routes } from './tables';
+
+export type RouteRow = typeof routes.$inferSelect;
+/** A route with what pages and the API show about its owner. */
+export type RouteWithOwner = RouteRow & { ownerDisplayName: string; ownerUsername: string };
+type Viewer = { id: number } | null;
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+const ownerColumns = { ownerDisplayName: users.displayName, ownerUsername: users.username };
+
+export function newLinkToken(): string {
+	return randomBytes(32).toString('base64url');
+}
+
+/** Everything stored about a route that follows from the save payload. */
+export function deriveRoute(input: RouteSaveInput) {
+	const ordered = input.points
+		.map((point, index) => ({ point, index }))
+		.sort((a, b) => (a.point.order ?? a.index) - (b.point.order ?? b.index) || a.index - b.index)
+		.map(({ point }) => point);
+	const path = ordered.map((point) => [point.lat, point.lng] as [number, number]);
+	const distances = cumulativeDistances(path);
+	const elevations = ordered.map((point) => point.ele ?? null);
+	const hasElevation = elevations.some((value) => value !== null);
+	const elevation = summariseElevation(elevations);
+	const travelModes: TravelModeRun[] = [];
+	ordered.forEach((point, index) => {
+		const mode = point.travel_mode ?? travelModes.at(-1)?.mode ?? 'WALKING';
+		if (travelModes.at(-1)?.mode !== mode) travelModes.push({ start: index, mode });
+	});
+	let cues: RouteCue[];
+	try {
+		cues = parseNotesString(input.notes);
+	} catch (error) {
+		throw new AppError('validation_failed', 'The notes are not valid', {
+			failures: [{ field: 'notes', message: (error as Error).message }],
+		});
+	}
+	for (const marker of input.markers) {
+		if (marker.icon_id !== CUSTOM_NOTE_ICON_ID) continue;
+		const at = nearestPointIndex(path, marker.lat, marker.lng);
+		cues.push({
+			instructions: marker.text,
+			lat: marker.lat,
+			lng: marker.lng,
+			distance: Math.round(distances[at] * 100) / 100,
+			isCustomNote: true,
+		});
+	}
+	cues.sort((a, b) => a.distance - b.distance);
+	return {
+		name: input.name,
+		description: input.description,
+		activityTypeId: input.activity_type,
+		privacy: input.privacy,
+		distanceM: Math.round(distances[distances.length - 1] * 100) / 100,
+		ascentM: elevation.ascentM,
+		descentM: elevation.descentM,
+		minElevationM: elevation.minM,
+		maxElevationM: elevation.maxM,
+		path: polyline.encode(path, 6),
+		pointCount: path.length,
+		elevations: hasElevation ? elevations : null,
+		travelModes,
+		segments: input.segments,
+		cues,
+		markers: input.markers,
+		startLat: path[0][0],
+		startLng: path[0][1],
+		city: input.city,
+		region: input.state,
+		country: input.country.toUpperCase(),
+	};
+}
+
+export async function createRoute(
+	deps: Deps,
+	viewer: Viewer,
+	input: RouteSaveInput,
+): Promise<RouteWithOwner> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a route');
+	const now = deps.clock();
+	const [row] = await deps.db
+		.insert(routes)
+		.values({
+			...deriveRoute(input),
+			ownerId: viewer.id,
+			linkToken: newLinkToken(),
+			createdAt: now,
+			updatedAt: now,
+		})
+		.returning({ id: routes.id });
+	return (await findRoute(deps.db, row.id)) as RouteWithOwner;
+}
+
+async function findRoute(db: Db, id: number): Promise<RouteWithOwner | null> {
+	const rows = await db
+		.select({ route: routes, ...ownerColumns })
+		.from(routes)
+		.innerJoin(users, eq(users.id, routes.ownerId))
+		.where(eq(routes.id, id))
+		.limit(1);
+	const row = rows[0];
+	return row
+		? { ...row.route, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername }
+		: null;
+}
+
+const notFound = () => new AppError('not_found', 'No such route');
+
+/** The route if the viewer may see it; otherwise 404, the same answer as for a route that does not exist. */
+export async function getVisibleRoute(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	token?: string | null,
+): Promise<RouteWithOwner> {
+	const route = await findRoute(deps.db, id);
+	if (!route) throw notFound();
+	const isFriend =
+		route.privacy === 1 && viewer !== null && viewer.id !== route.ownerId
+			? await areFriends(deps.db, viewer.id, route.ownerId)
+			: false;
+	if (!canView(viewer, route, { isFriend, token })) throw notFound();
+	return route;
+}
+
+async function getOwnRoute(deps: Deps, viewer: Viewer, id: number): Promise<RouteWithOwner> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to change a route');
+	const route = await findRoute(deps.db, id);
+	// Someone else's route answers 404 whether or not they could see it: no hint that it exists.
+	if (!route || !canEdit(viewer, route)) throw notFound();
+	return route;
+}
+
+export type UpdateOutcome = { ok: true; route: RouteWithOwner } | { ok: false; current: RouteWithOwner };
+
+/**
+ * Replaces a route. With an expected version (If-Match or the body's `version`) the write happens
+ * only if nobody saved in between; otherwise the caller gets the server copy to merge.
+ */
+export async function updateRoute(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	input: RouteSaveInput,
+	expectedVersion: number | null,
+): Promise<UpdateOutcome> {
+	const current = await getOwnRoute(deps, viewer, id);
+	const conditions = [eq(routes.id, id), eq(routes.ownerId, current.ownerId)];
+	if (expectedVersion !== null) conditions.push(eq(routes.version, expectedVersion));
+	const updated = await deps.db
+		.update(routes)
+		.set({ ...deriveRoute(input), version: sql`${routes.version} + 1`, updatedAt: deps.clock() })
+		.where(and(...conditions))
+		.returning({ id: routes.id });
+	const fresh = (await findRoute(deps.db, id)) as RouteWithOwner;
+	if (updated.length === 0) return { ok: false, current: fresh };
+	return { ok: true, route: fresh };
+}
+
+export async function deleteRoute(deps: Deps, viewer: Viewer, id: number): Promise<void> {
+	const route = await getOwnRoute(deps, viewer, id);
+	await deps.db.delete(routes).where(and(eq(routes.id, id), eq(routes.ownerId, route.ownerId)));
+}
+
+/** The privacy toggle (content type 1 = route). A new link token is drawn whenever a route becomes link-only again. */
+export async function setRoutePrivacy(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	privacy: number,
+): Promise<RouteWithOwner> {
+	const route = await getOwnRoute(deps, viewer, id);
+	if (route.privacy !== privacy) {
+		await deps.db
+			.update(routes)
+			.set({
+				privacy,
+				version: sql`${routes.version} + 1`,
+				updatedAt: deps.clock(),
+				// Leaving and re-entering "accessible" retires links handed out before.
+				...(route.privacy === 6 ? { linkToken: newLinkToken() } : {}),
+			})
+			.where(eq(routes.id, id));
+	}
+	return (await findRoute(deps.db, id)) as RouteWithOwner;
+}
+
+/** Issues a new link token; links handed out before stop working. */
+export async function rotateLinkToken(deps: Deps, viewer: Viewer, id: number): Promise<RouteWithOwner> {
+	await getOwnRoute(deps, viewer, id);
+	await deps.db
+		.update(routes)
+		.set({ linkToken: newLinkToken(), updatedAt: deps.clock() })
+		.where(eq(routes.id, id));
+	return (await findRoute(deps.db, id)) as RouteWithOwner;
+}
+
+/**
+ * The SQL twin of `canList`: own routes, public ones, and friends-only routes of accepted friends.
+ * Link-only routes of others never appear in a list, count or search.
+ */
+export function listableCondition(viewer: Viewer): SQL {
+	if (!viewer) return eq(routes.privacy, 3);
+	const friendOfOwner = exists(
+		sql`select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${routes.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${routes.ownerId}))`,
+	);
+	return or(
+		eq(routes.ownerId, viewer.id),
+		eq(routes.privacy, 3),
+		and(eq(routes.privacy, 1), friendOfOwner),
+	) as SQL;
+}
+
+function escapeLike(text: string): string {
+	return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export type RoutePage = {
+	routes: RouteWithOwner[];
+	totalCount: number;
+	limit: number;
+	offset: number;
+	orderBy: RouteOrder;
+};
+
+/**
+ * List and search (SPEC §7). Searching one's own routes by text pages by 40 ordered by match;
+ * everything else by 20, newest first. The name filter uses only the first word (SPEC §5).
+ */
+export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQuery): Promise<RoutePage> {
+	const word = firstWord(query.text_search);
+	const myTextSearch = word !== '' && viewer !== null && query.user === viewer.id;
+	const limit = query.limit ?? (myTextSearch ? MY_ROUTES_TEXT_SEARCH_PAGE_SIZE : ROUTE_SEARCH_PAGE_SIZE);
+	const offset = query.offset ?? 0;
+	let orderBy: RouteOrder = query.order_by ?? (myTextSearch ? '-text_match' : '-date_created');
+	if (orderBy === '-text_match' && !word) orderBy = '-date_created';
+
+	const conditions: SQL[] = [listableCondition(viewer)];
+	if (query.user !== undefined) conditions.push(eq(routes.ownerId, query.user));
+	if (word) conditions.push(sql`${routes.name} ilike ${`%${escapeLike(word)}%`}`);
+	if (query.activity_type !== undefined) conditions.push(eq(routes.activityTypeId, query.activity_type));
+	if (query.minimum_distance !== undefined)
+		conditions.push(sql`${routes.distanceM} >= ${query.minimum_distance}`);
+	if (query.maximum_distance !== undefined && query.maximum_distance < MAX_DISTANCE_AT_LEAST_M)
+		conditions.push(sql`${routes.distanceM} <= ${query.maximum_distance}`);
+	if (query.close_to_location) {
+		const [lat, lng] = query.close_to_location;
+		const radius = query.search_radius ?? DEFAULT_SEARCH_RADIUS_M;
+		const box = boundingBox(lat, lng, radius);
+		conditions.push(sql`${routes.startLat} between ${box.minLat} and ${box.maxLat}`);
+		if (box.minLng !== null) conditions.push(sql`${routes.startLng} between ${box.minLng} and ${box.maxLng}`);
+		conditions.push(
+			sql`2 * 6371000 * asin(least(1, sqrt(power(sin(radians(${routes.startLat} - ${lat}::float8) / 2), 2) + cos(radians(${lat}::float8)) * cos(radians(${routes.startLat})) * power(sin(radians(${routes.startLng} - ${lng}::float8) / 2), 2)))) <= ${radius}::float8`,
+		);
+	}
+	const where = and(...conditions);
+
+	const order: SQL[] = (() => {
+		switch (orderBy) {
+			case 'date_created':
+				return [asc(routes.createdAt), asc(routes.id)];
+			case '-distance':
+				return [desc(routes.distanceM), desc(routes.id)];
+			case 'distance':
+				return [asc(routes.distanceM), asc(routes.id)];
+			case '-total_ascent':
+				return [sql`${routes.ascentM} desc nulls last`, desc(routes.id)];
+			case 'total_ascent':
+				return [sql`${routes.ascentM} asc nulls last`, asc(routes.id)];
+			case '-text_match': {
+				const lower = word.toLowerCase();
+				return [
+					sql`case when lower(${routes.name}) = ${lower} then 3 when lower(${routes.name}) like ${`${escapeLike(lower)}%`} then 2 else 1 end desc`,
+					desc(routes.createdAt),
+					desc(routes.id),
+				];
+			}
+			default:
+				return [desc(routes.createdAt), desc(routes.id)];
+		}
+	})();
+
+	const [rows, counted] = await Promise.all([
+		deps.db
+			.select({ route: routes, ...ownerColumns })
+			.from(routes)
+			.innerJoin(users, eq(users.id, routes.ownerId))
+			.where(where)
+			.orderBy(...order)
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(routes).where(where),
+	]);
+	return {
+		routes: rows.map((row) => ({
+			...row.route,
+			ownerDisplayName: row.ownerDisplayName,
+			ownerUsername: row.ownerUsername,
+		})),
+		totalCount: Number(counted[0]?.count ?? 0),
+		limit,
+		offset,
+		orderBy,
+	};
+}
+
+/** Batch read by ids: the visible ones, in the order asked; hidden and missing ones are left out. */
+export async function getRoutesByIds(deps: Deps, viewer: Viewer, ids: number[]): Promise<RouteWithOwner[]> {
+	if (ids.length === 0) return [];
+	const rows = await deps.db
+		.select({ route: routes, ...ownerColumns })
+		.from(routes)
+		.innerJoin(users, eq(users.id, routes.ownerId))
+		.where(and(inArray(routes.id, ids), listableCondition(viewer)));
+	const byId = new Map(
+		rows.map((row) => [
+			row.route.id,
+			{ ...row.route, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername },
+		]),
+	);
+	return ids.flatMap((id) => {
+		const route = byId.get(id);
+		return route ? [route] : [];
+	});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookmarks
+
+export type BookmarkRow = { id: number; userId: number; routeId: number; createdAt: Date };
+
+export async function listBookmarks(
+	deps: Deps,
+	viewer: Viewer,
+	query: { limit?: number; offset?: number; user?: number },
+): Promise<{
+	bookmarks: (BookmarkRow & { route: RouteWithOwner })[];
+	totalCount: number;
+	limit: number;
+	offset: number;
+}> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to see your bookmarks');
+	// Bookmarks are private to their member.
+	if (query.user !== undefined && query.user !== viewer.id)
+		throw new AppError('forbidden', 'You can only list your own bookmarks');
+	const limit = query.limit ?? ROUTE_SEARCH_PAGE_SIZE;
+	const offset = query.offset ?? 0;
+	// A bookmarked route that is no longer visible drops out until it is again.
+	const where = and(eq(routeBookmarks.userId, viewer.id), listableCondition(viewer));
+	const [rows, counted] = await Promise.all([
+		deps.db
+			.select({ bookmark: routeBookmarks, route: routes, ...ownerColumns })
+			.from(routeBookmarks)
+			.innerJoin(routes, eq(routes.id, routeBookmarks.routeId))
+			.innerJoin(users, eq(users.id, routes.ownerId))
+			.where(where)
+			.orderBy(desc(routeBookmarks.createdAt), desc(routeBookmarks.id))
+			.limit(limit)
+			.offset(offset),
+		deps.db
+			.select({ count: sql<number>`count(*)::int` })
+			.from(routeBookmarks)
+			.innerJoin(routes, eq(routes.id, routeBookmarks.routeId))
+			.where(where),
+	]);
+	return {
+		bookmarks: rows.map((row) => ({
+			...row.bookmark,
+			route: { ...row.route, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername },
+		})),
+		totalCount: Number(counted[0]?.count ?? 0),
+		limit,
+		offset,
+	};
+}
+
+/** Bookmarks a route the member can find in lists; answers the existing bookmark when there is one. */
+export async function createBookmark(
+	deps: Deps,
+	viewer: Viewer,
+	routeId: number,
+	userId: number | undefined,
+): Promise<{ bookmark: BookmarkRow; created: boolean }> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to bookmark a route');
+	if (userId !== undefined && userId !== viewer.id)
+		throw new AppError('forbidden', 'You can only bookmark routes for yourself');
+	const [visible] = await getRoutesByIds(deps, viewer, [routeId]);
+	if (!visible) throw notFound();
+	const inserted = await deps.db
+		.insert(routeBookmarks)
+		.values({ userId: viewer.id, routeId, createdAt: deps.clock() })
+		.onConflictDoNothing()
+		.returning();
+	if (inserted[0]) return { bookmark: inserted[0], created: true };
+	const [existing] = await deps.db
+		.select()
+		.from(routeBookmarks)
+		.where(and(eq(routeBookmarks.userId, viewer.id), eq(routeBookmarks.routeId, routeId)));
+	return { bookmark: existing, created: false };
+}
+
+export async function deleteBookmark(deps: Deps, viewer: Viewer, id: number): Promise<void> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to remove a bookmark');
+	const deleted = await deps.db
+		.delete(routeBookmarks)
+		.where(and(eq(routeBookmarks.id, id), eq(routeBookmarks.userId, viewer.id)))
+		.returning({ id: routeBookmarks.id });
+	if (deleted.length === 0) throw new AppError('not_found', 'No such bookmark');
+}
+
+// ---------------------------------------------------------------------------------------------
+// GPX
+
+export function decodePath(route: Pick<RouteRow, 'path'>): [number, number][] {
+	return polyline.decode(route.path, 6);
+}
+
+const FILE_ACTIVITY_TYPES = new Set<number>(Object.values(ActivityTypeId));
+
+/** A route as GPX 1.1 (a track, custom notes as waypoints), written by the workout-files writer. */
+export function routeToGpx(route: RouteRow): { fileName: string; body: string } {
+	const path = decodePath(route);
+	const workout: NormalisedWorkout = {
+		format: 'gpx',
+		container: 'none',
+		activityType: (FILE_ACTIVITY_TYPES.has(route.activityTypeId)
+			? route.activityTypeId
+			: ActivityTypeId.generic) as NormalisedWorkout['activityType'],
+		name: route.name,
+		segmentStarts: [0],
+		points: path.map(([lat, lng], i) => {
+			const elevation = route.elevations?.[i];
+			return elevation === null || elevation === undefined ? { lat, lng } : { lat, lng, elevation };
+		}),
+		laps: [],
+		waypoints: route.cues
+			.filter((cue) => cue.isCustomNote)
+			.map((cue) => ({ lat: cue.lat, lng: cue.lng, name: cue.instructions })),
+		deviceTotals: {},
+		warnings: [],
+	};
+	const slug = route.name
+		.normalize('NFKD')
+		.replace(/[^A-Za-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 60);
+	return { fileName: `${slug || 'route'}-${route.id}.gpx`, body: writeGpx(workout) };
+}
+
+export async function exportRouteGpx(deps: Deps, viewer: Viewer, id: number, token?: string | null) {
+	const route = await getVisibleRoute(deps, viewer, id, token);
+	return routeToGpx(route);
+}
+
+/** Reads a GPX (or TCX/FIT) file into a new private route of the viewer's. */
+export async function importRoute(
+	deps: Deps,
+	viewer: Viewer,
+	bytes: Uint8Array,
+	options: { name?: string; privacy?: number; activityType?: number },
+): Promise<RouteWithOwner> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to import a route');
+	let workout: NormalisedWorkout;
+	try {
+		workout = readWorkoutFileSync(bytes, { limits: { maxBytes: 5 * 1024 * 1024, maxPoints: 200_000 } });
+	} catch (error) {
+		if (isWorkoutFileError(error))
+			throw new AppError('unprocessable', error.message, { detail: `file_${error.code}` });
+		throw error;
+	}
+	let points = workout.points
+		.filter((point) => point.lat !== undefined && point.lng !== undefined)
+		.map((point) => ({ lat: point.lat as number, lng: point.lng as number, ele: point.elevation ?? null }));
+	if (points.length < 2)
+		throw new AppError('unprocessable', 'This file has fewer than two positions, so it holds no route.', {
+			detail: 'file_no_route',
+		});
+	points = simplifyOffroadSegment(points);
+	for (let tolerance = 2e-4; points.length > MAX_ROUTE_POINTS; tolerance *= 2)
+		points = simplifyDouglasPeucker(points, tolerance);
+	const input: RouteSaveInput = {
+		name: (options.name ?? workout.name ?? '').trim().slice(0, 100) || 'Imported route',
+		description: '',
+		activity_type: options.activityType ?? workout.activityType,
+		privacy: (options.privacy ?? 0) as RouteSaveInput['privacy'],
+		points: points.map((point, order) => ({ ...point, order, travel_mode: 'OFFROAD' })),
+		notes: '',
+		markers: workout.waypoints.slice(0, 500).map((waypoint) => ({
+			lat: waypoint.lat,
+			lng: waypoint.lng,
+			text: (waypoint.name ?? '').trim().slice(0, 500),
+			icon_id: CUSTOM_NOTE_ICON_ID,
+		})),
+		segments: [],
+		city: '',
+		state: '',
+		country: '',
+	};
+	return createRoute(deps, viewer, input);
+}
