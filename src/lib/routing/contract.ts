@@ -180,3 +180,17 @@ export const CitySearchItemSchema = v.object({
 });
 export const CitySearchResponseSchema = v.array(CitySearchItemSchema);
 export type CitySearchItem = v.InferOutput<typeof CitySearchItemSchema>;
+
+/** Nominatim's plain JSON shape (format=json). */
+export const GeocodeJsonResponseSchema = v.array(
+	v.object({
+		lat: v.string(),
+		lon: v.string(),
+		name: v.string(),
+		display_name: v.string(),
+		class: v.string(),
+		type: v.string(),
+		importance: v.number(),
+	}),
+);
+export type GeocodeJsonResponse = v.InferOutput<typeof GeocodeJsonResponseSchema>;

@@ -129,7 +129,7 @@ export class RoutingEngine {
 				locations: request.locations.map((location, index) => ({
 					lat: location.lat,
 					lon: location.lon,
-					type: index === 0 || index === request.locations.length - 1 ? 'break' : 'break',
+					type: 'break',
 					original_index: index,
 				})),
 				legs,
@@ -196,7 +196,10 @@ export class RoutingEngine {
 		const heights = points.map(([lat, lon]) => this.elevation?.getHeight(lat, lon) ?? null);
 		const response: HeightResponse = {};
 		if (request.encoded_polyline !== undefined) response.encoded_polyline = request.encoded_polyline;
-		else response.shape = points.map(([lat, lon]) => ({ lat, lon }));
+		// Resampled points differ from the input, so they are always returned.
+		if (request.encoded_polyline === undefined || request.resample_distance !== undefined) {
+			response.shape = points.map(([lat, lon]) => ({ lat: round6(lat), lon: round6(lon) }));
+		}
 		if (request.range) {
 			let distance = 0;
 			response.range_height = points.map(([lat, lon], i) => {

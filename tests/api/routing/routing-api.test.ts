@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
 	CitySearchResponseSchema,
 	ErrorResponseSchema,
+	GeocodeJsonResponseSchema,
 	GeocodeResponseSchema,
 	HeightResponseSchema,
 	LocateResponseSchema,
@@ -229,6 +230,18 @@ describe('GET /geocode/search', () => {
 		expect(street.features[0].properties.type).toBe('street');
 	});
 
+	it('answers Nominatim’s plain JSON with format=json', async () => {
+		const response = await app.request('/geocode/search?q=Harrisburg&format=json&limit=2');
+		const items = v.parse(GeocodeJsonResponseSchema, await response.json());
+		expect(items).toHaveLength(2);
+		expect(items[0]).toMatchObject({
+			name: 'Harrisburg',
+			display_name: 'Harrisburg, PA, US',
+			class: 'place',
+		});
+		expect(Number(items[0].lat)).toBeCloseTo(40.27, 1);
+	});
+
 	it('refuses an empty query and bad limits', async () => {
 		await expectError(await app.request('/geocode/search?q='), 100);
 		await expectError(await app.request('/geocode/search?q=x&limit=0'), 100);
@@ -320,5 +333,28 @@ describe('body size', () => {
 	it('refuses bodies over 1 MiB with 413', async () => {
 		const huge = JSON.stringify({ locations: [CASINO, PALACE], padding: 'x'.repeat(1024 * 1024 + 10) });
 		await expectError(await post('/routing/route', huge), 100, 413);
+	});
+});
+
+describe('without a usable engine', () => {
+	it('answers 503 with the reason when the regions failed to load', async () => {
+		const failing = Promise.reject(new Error('data-regions is missing'));
+		failing.catch(() => {});
+		const broken = createRoutingApi({ engine: failing });
+		const response = await broken.request('/routing/route', {
+			method: 'POST',
+			body: JSON.stringify({ locations: [CASINO, PALACE] }),
+		});
+		const body = await expectError(response, 0, 503);
+		expect(body.error).toContain('data-regions is missing');
+	});
+
+	it('still finds cities when routing is forwarded elsewhere', async () => {
+		const forwarded = createRoutingApi({ routingUrl: 'http://valhalla.test' });
+		const items = v.parse(
+			CitySearchResponseSchema,
+			await (await forwarded.request('/_api/search_for_city/?term=Andorra')).json(),
+		);
+		expect(items.map((item) => item.locality)).toContain('Andorra la Vella');
 	});
 });

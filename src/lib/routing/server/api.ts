@@ -83,7 +83,17 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	const upstream = options.routingUrl ? options.routingUrl.replace(/\/+$/, '') : null;
 
 	const placesOnly = new RoutingEngine({ regions: [] });
-	const getEngine = async (): Promise<RoutingEngine | null> => (options.engine ? await options.engine : null);
+	let loadFailure: string | null = null;
+	// A failed boot load answers 503 with its reason instead of failing every request differently.
+	const getEngine = async (): Promise<RoutingEngine | null> => {
+		if (!options.engine) return null;
+		try {
+			return await options.engine;
+		} catch (error) {
+			loadFailure = (error as Error).message;
+			return null;
+		}
+	};
 
 	const forward = async (c: Context, action: string, body: unknown) => {
 		try {
@@ -139,8 +149,12 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 			}
 			if (upstream) return forward(c, action, body.value);
 			const engine = await getEngine();
-			if (!engine)
-				return sendError(c, 0, 'Routing is not configured: no regions loaded and no ROUTING_URL', 503);
+			if (!engine) {
+				const reason = loadFailure
+					? `Routing engine failed to load: ${loadFailure}`
+					: 'Routing is not configured: no regions loaded and no ROUTING_URL';
+				return sendError(c, 0, reason, 503);
+			}
 			try {
 				return c.json(run(engine, parsed.output) as object);
 			} catch (error) {
@@ -175,7 +189,20 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 		}
 		// Cities need no map region, so search works even when routing is forwarded elsewhere.
 		const engine = (await getEngine()) ?? placesOnly;
-		return c.json(engine.searchGeocode(parsed.output.q, parsed.output.limit));
+		const collection = engine.searchGeocode(parsed.output.q, parsed.output.limit);
+		if (parsed.output.format === 'geojson') return c.json(collection);
+		const count = collection.features.length;
+		return c.json(
+			collection.features.map((feature, i) => ({
+				lat: String(feature.geometry.coordinates[1]),
+				lon: String(feature.geometry.coordinates[0]),
+				name: feature.properties.name,
+				display_name: feature.properties.display_name,
+				class: feature.properties.category,
+				type: feature.properties.type,
+				importance: Math.round((1 - i / Math.max(1, count)) * 1000) / 1000,
+			})),
+		);
 	});
 
 	const searchForCity = async (c: Context) => {
