@@ -138,9 +138,9 @@ export class WorkoutBuilder {
 
 /** Reads an optional number; text that is not a finite number leaves the value absent. */
 export function parseOptionalNumber(raw: string): number | undefined {
-	const s = raw.trim();
-	if (s === '') return undefined;
-	// "+ 0" turns a written "-0" into 0, so a value survives a write and read unchanged.
-	const value = Number(s) + 0;
+	// Number() skips surrounding whitespace itself; "+ 0" turns a written "-0" into 0 so a value
+	// survives a write and read unchanged.
+	const value = Number(raw) + 0;
+	if (value === 0 && raw.trim() === '') return undefined;
 	return Number.isFinite(value) ? value : undefined;
 }

@@ -1,34 +1,51 @@
 import { type Container, parseOptionalNumber, WorkoutBuilder } from './builder';
-import { defaultLimits, type ReadLimits, type TrackPoint } from './contract';
+import { defaultLimits, type ReadLimits, type TrackPoint, type Waypoint } from './contract';
 import { WorkoutFileError } from './errors';
 import { mapSportName } from './sport';
 import { parseIsoTime } from './time';
-import { decodeEntities, readAttribute, scanXml } from './xml';
+import { decodeEntities, nameIs, readAttribute, scanXmlRanges } from './xml';
 
 const gpxNamespaces = new Set(['http://www.topografix.com/GPX/1/0', 'http://www.topografix.com/GPX/1/1']);
 
-/** Point children we keep, by local name; extension names cover Garmin TrackPointExtension v1/v2, Cluetrust gpxdata and the bare names Strava and others write. */
+/**
+ * Point children we keep, by local name: GPX's own, Garmin TrackPointExtension v1/v2, Garmin
+ * PowerExtension, Cluetrust gpxdata and the bare names Strava and others write. Matched on the name's
+ * range in the document (length first), which keeps the hot loop free of string copies.
+ */
 type Field = 'ele' | 'time' | 'hr' | 'cad' | 'temp' | 'power' | 'speed' | 'distance' | 'name';
-const pointFields: Record<string, Field> = {
-	ele: 'ele',
-	time: 'time',
-	name: 'name',
-	hr: 'hr',
-	heartrate: 'hr',
-	cad: 'cad',
-	cadence: 'cad',
-	atemp: 'temp',
-	wtemp: 'temp',
-	temp: 'temp',
-	power: 'power',
-	PowerInWatts: 'power',
-	speed: 'speed',
-	distance: 'distance',
-};
+function classifyPointChild(d: string, s: number, e: number): Field | null {
+	switch (e - s) {
+		case 2:
+			return d.startsWith('hr', s) ? 'hr' : null;
+		case 3:
+			return d.startsWith('ele', s) ? 'ele' : d.startsWith('cad', s) ? 'cad' : null;
+		case 4:
+			return d.startsWith('time', s)
+				? 'time'
+				: d.startsWith('temp', s)
+					? 'temp'
+					: d.startsWith('name', s)
+						? 'name'
+						: null;
+		case 5:
+			if (d.startsWith('atemp', s) || d.startsWith('wtemp', s)) return 'temp';
+			return d.startsWith('power', s) ? 'power' : d.startsWith('speed', s) ? 'speed' : null;
+		case 7:
+			return d.startsWith('cadence', s) ? 'cad' : null;
+		case 8:
+			return d.startsWith('distance', s) ? 'distance' : null;
+		case 9:
+			return d.startsWith('heartrate', s) ? 'hr' : null;
+		case 12:
+			return d.startsWith('PowerInWatts', s) ? 'power' : null;
+		default:
+			return null;
+	}
+}
 
 function parseCoordinate(raw: string | undefined, what: 'lat' | 'lon', index: number): number {
-	const value = raw === undefined ? Number.NaN : Number(raw.trim());
-	if (raw === undefined || raw.trim() === '' || !Number.isFinite(value)) {
+	const value = raw === undefined ? Number.NaN : Number(raw);
+	if (raw === undefined || !Number.isFinite(value) || (value === 0 && raw.trim() === '')) {
 		throw new WorkoutFileError(
 			what === 'lat' ? 'bad_latitude' : 'bad_longitude',
 			`Point ${index + 1} has no readable ${what === 'lat' ? 'latitude' : 'longitude'}. The file is damaged.`,
@@ -61,12 +78,26 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 	const routePoints: TrackPoint[] = [];
 	let routeCount = 0;
 
-	scanXml(doc, {
-		open(name, d, a0, a1) {
+	scanXmlRanges(doc, {
+		open(d, s, e, a0, a1) {
 			depth++;
+			if (pointKind !== null) {
+				if (field === null) {
+					const f = classifyPointChild(d, s, e);
+					if (f !== null) {
+						field = f;
+						fieldDepth = depth;
+						textBuf = '';
+					}
+				}
+				return;
+			}
 			if (depth === 1) {
-				if (name !== 'gpx') {
-					throw new WorkoutFileError('wrong_root', `This XML file is not GPX (its root is <${name}>).`);
+				if (!nameIs(d, s, e, 'gpx')) {
+					throw new WorkoutFileError(
+						'wrong_root',
+						`This XML file is not GPX (its root is <${d.slice(s, e)}>).`,
+					);
 				}
 				const ns = readAttribute(d, a0, a1, 'xmlns');
 				if (ns !== undefined && !gpxNamespaces.has(ns)) {
@@ -77,18 +108,9 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 				b.creator = readAttribute(d, a0, a1, 'creator');
 				return;
 			}
-			if (pointKind !== null) {
-				const f = pointFields[name];
-				if (f !== undefined && field === null) {
-					field = f;
-					fieldDepth = depth;
-					textBuf = '';
-				}
-				return;
-			}
-			if (name === 'trkpt' || name === 'rtept' || name === 'wpt') {
-				pointKind = name === 'trkpt' ? 'trk' : name === 'rtept' ? 'rte' : 'wpt';
-				if (pointKind === 'trk' && !inTrk) pointKind = null;
+			const isTrkpt = nameIs(d, s, e, 'trkpt');
+			if (isTrkpt || nameIs(d, s, e, 'rtept') || nameIs(d, s, e, 'wpt')) {
+				pointKind = isTrkpt ? (inTrk ? 'trk' : null) : d.charCodeAt(s) === 114 ? 'rte' : 'wpt';
 				if (pointKind === null) return;
 				const index = b.points.length;
 				point = {
@@ -97,103 +119,107 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 				};
 				pointName = undefined;
 				pointDepth = depth;
-			} else if (name === 'trk') {
+			} else if (nameIs(d, s, e, 'trkseg')) {
+				b.breakSegment();
+			} else if (nameIs(d, s, e, 'trk')) {
 				inTrk = true;
 				trkCount++;
 				b.breakSegment();
-			} else if (name === 'trkseg') {
-				b.breakSegment();
-			} else if (name === 'rte') {
+			} else if (nameIs(d, s, e, 'rte')) {
 				routeCount++;
-			} else if (name === 'metadata') {
+			} else if (nameIs(d, s, e, 'metadata')) {
 				inMetadata = true;
-			} else if (name === 'name' && (depth === 2 || (inMetadata && depth === 3))) {
+			} else if (nameIs(d, s, e, 'name') && (depth === 2 || (inMetadata && depth === 3))) {
 				holder = 'metaName';
 				textBuf = '';
-			} else if (inTrk && depth === 3 && (name === 'name' || name === 'type')) {
-				holder = name === 'name' ? 'trkName' : 'trkType';
+			} else if (inTrk && depth === 3 && (nameIs(d, s, e, 'name') || nameIs(d, s, e, 'type'))) {
+				holder = d.charCodeAt(s) === 110 ? 'trkName' : 'trkType';
 				textBuf = '';
 			}
 		},
 		text(d, s, e) {
 			if (field !== null || holder !== null) textBuf += d.slice(s, e);
 		},
-		close(name) {
+		close(d, s, e) {
 			if (field !== null && depth === fieldDepth) {
-				const raw = textBuf;
-				switch (field) {
-					case 'time': {
-						const t = parseIsoTime(decodeEntities(raw));
-						if (Number.isNaN(t)) {
-							throw new WorkoutFileError(
-								'bad_time',
-								`Point ${b.points.length + 1} has a time we cannot read ("${raw.trim().slice(0, 40)}").`,
-							);
-						}
-						point.time = t;
-						break;
-					}
-					case 'ele':
-						setNumber(point, 'elevation', raw);
-						break;
-					case 'hr':
-						setNumber(point, 'heartRate', raw);
-						break;
-					case 'cad':
-						setNumber(point, 'cadence', raw);
-						break;
-					case 'temp':
-						setNumber(point, 'temperature', raw);
-						break;
-					case 'power':
-						setNumber(point, 'power', raw);
-						break;
-					case 'speed':
-						setNumber(point, 'speed', raw);
-						break;
-					case 'distance':
-						setNumber(point, 'distance', raw);
-						break;
-					case 'name':
-						pointName = decodeEntities(raw).trim();
-						break;
-				}
+				storeField(field, textBuf);
 				field = null;
 			} else if (pointKind !== null && depth === pointDepth) {
-				if (pointKind === 'trk') b.addPoint(point);
-				else if (pointKind === 'rte') {
-					if (routePoints.length >= (limits.maxPoints ?? defaultLimits.maxPoints)) {
-						throw new WorkoutFileError(
-							'too_many_points',
-							'This route has more points than we accept in one workout.',
-						);
-					}
-					routePoints.push(point);
-				} else if (point.lat !== undefined && point.lng !== undefined) {
-					const w: { lat: number; lng: number; elevation?: number; time?: number; name?: string } = {
-						lat: point.lat,
-						lng: point.lng,
-					};
-					if (point.elevation !== undefined) w.elevation = point.elevation;
-					if (point.time !== undefined) w.time = point.time;
-					if (pointName) w.name = pointName;
-					b.waypoints.push(w);
-				}
-				pointKind = null;
+				finishPoint();
 			} else if (holder !== null) {
 				const value = decodeEntities(textBuf).trim();
 				if (holder === 'metaName') b.name ??= value || undefined;
 				else if (holder === 'trkName' && !b.name) b.name = value || undefined;
 				else if (holder === 'trkType') trkType ??= value || undefined;
 				holder = null;
-			} else if (name === 'trk') {
+			} else if (nameIs(d, s, e, 'trk')) {
 				inTrk = false;
-			} else if (name === 'metadata') {
+			} else if (nameIs(d, s, e, 'metadata')) {
 				inMetadata = false;
 			}
 			depth--;
 		},
 	});
+
+	function storeField(f: Field, raw: string): void {
+		switch (f) {
+			case 'time': {
+				const t = parseIsoTime(raw.indexOf('&') < 0 ? raw : decodeEntities(raw));
+				if (Number.isNaN(t)) {
+					throw new WorkoutFileError(
+						'bad_time',
+						`Point ${b.points.length + 1} has a time we cannot read ("${raw.trim().slice(0, 40)}").`,
+					);
+				}
+				point.time = t;
+				return;
+			}
+			case 'ele':
+				setNumber(point, 'elevation', raw);
+				return;
+			case 'hr':
+				setNumber(point, 'heartRate', raw);
+				return;
+			case 'cad':
+				setNumber(point, 'cadence', raw);
+				return;
+			case 'temp':
+				setNumber(point, 'temperature', raw);
+				return;
+			case 'power':
+				setNumber(point, 'power', raw);
+				return;
+			case 'speed':
+				setNumber(point, 'speed', raw);
+				return;
+			case 'distance':
+				setNumber(point, 'distance', raw);
+				return;
+			case 'name':
+				if (pointKind === 'wpt') pointName = decodeEntities(raw).trim();
+				return;
+		}
+	}
+
+	function finishPoint(): void {
+		if (pointKind === 'trk') b.addPoint(point);
+		else if (pointKind === 'rte') {
+			if (routePoints.length >= (limits.maxPoints ?? defaultLimits.maxPoints)) {
+				throw new WorkoutFileError(
+					'too_many_points',
+					'This route has more points than we accept in one workout.',
+				);
+			}
+			routePoints.push(point);
+		} else if (point.lat !== undefined && point.lng !== undefined) {
+			const w: Waypoint = { lat: point.lat, lng: point.lng };
+			if (point.elevation !== undefined) w.elevation = point.elevation;
+			if (point.time !== undefined) w.time = point.time;
+			if (pointName) w.name = pointName;
+			b.waypoints.push(w);
+		}
+		pointKind = null;
+	}
 
 	if (b.points.length === 0 && routePoints.length > 0) {
 		b.breakSegment();

@@ -16,7 +16,8 @@ function readDigits(s: string, at: number, count: number): number {
  * UTC, as GPX and TCX define it (Date.parse would read it as local time). Returns NaN when unreadable.
  */
 export function parseIsoTime(raw: string): number {
-	const s = raw.trim();
+	const last = raw.charCodeAt(raw.length - 1);
+	const s = raw.charCodeAt(0) <= 32 || last <= 32 ? raw.trim() : raw;
 	if (s.length < 19) return Number.NaN;
 	const year = readDigits(s, 0, 4);
 	const month = readDigits(s, 5, 2);

@@ -10,6 +10,26 @@ export interface XmlHandler {
 	text(doc: string, start: number, end: number): void;
 }
 
+/** The same events with the local name as a range too, so a hot reader compares names without copying them. */
+export interface XmlRangeHandler {
+	open(doc: string, nameStart: number, nameEnd: number, attrStart: number, attrEnd: number): void;
+	close(doc: string, nameStart: number, nameEnd: number): void;
+	text(doc: string, start: number, end: number): void;
+}
+
+/** True when doc[start, end) is exactly `name`. */
+export function nameIs(doc: string, start: number, end: number, name: string): boolean {
+	return end - start === name.length && doc.startsWith(name, start);
+}
+
+export function scanXml(doc: string, handler: XmlHandler): void {
+	scanXmlRanges(doc, {
+		open: (d, s, e, a0, a1) => handler.open(d.slice(s, e), d, a0, a1),
+		close: (d, s, e) => handler.close(d.slice(s, e)),
+		text: (d, s, e) => handler.text(d, s, e),
+	});
+}
+
 function refuseDoctype(): never {
 	throw new WorkoutFileError(
 		'doctype_not_allowed',
@@ -25,11 +45,6 @@ function failTruncated(): never {
 	throw new WorkoutFileError('truncated', 'This file is incomplete: it ends in the middle. Upload it again.');
 }
 
-function localName(qname: string): string {
-	const colon = qname.indexOf(':');
-	return colon < 0 ? qname : qname.slice(colon + 1);
-}
-
 function isNameEnd(c: number): boolean {
 	return c === 32 || c === 9 || c === 10 || c === 13 || c === 47 || c === 62;
 }
@@ -42,22 +57,38 @@ function isBlank(doc: string, start: number, end: number): boolean {
 	return true;
 }
 
+function isSpace(c: number): boolean {
+	return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
 /**
  * A small non-validating XML scanner for workout files. It refuses any DOCTYPE (so no entity can be
  * declared, expanded or fetched), checks that tags nest and close, and reports a document that stops
  * early as truncated. It is a scanner rather than a tree builder because a 12-hour file has ~500,000
- * elements and we keep a handful of values from each point.
+ * elements and we keep a handful of values from each point. Open element names live on the stack as
+ * positions in the document, so closing tags are checked without copying strings.
  */
-export function scanXml(doc: string, handler: XmlHandler): void {
+export function scanXmlRanges(doc: string, handler: XmlRangeHandler): void {
 	const n = doc.length;
-	const stack: string[] = [];
+	const nameStarts: number[] = [];
+	const nameLengths: number[] = [];
+	const localStarts: number[] = [];
+	let depth = 0;
 	let i = 0;
 	let sawRoot = false;
+	// Every entity reference in text is checked, kept or not: an undeclared one makes the file malformed.
+	// One forward-moving search keeps this linear.
+	let nextAmp = doc.indexOf('&');
 	while (i < n) {
 		const lt = doc.indexOf('<', i);
 		const textEnd = lt < 0 ? n : lt;
 		if (textEnd > i) {
-			if (stack.length > 0) handler.text(doc, i, textEnd);
+			if (nextAmp >= 0 && nextAmp < i) nextAmp = doc.indexOf('&', i);
+			if (nextAmp >= 0 && nextAmp < textEnd) {
+				decodeEntities(doc.slice(nextAmp, textEnd));
+				nextAmp = doc.indexOf('&', textEnd);
+			}
+			if (depth > 0) handler.text(doc, i, textEnd);
 			else if (!isBlank(doc, i, textEnd)) {
 				if (lt < 0 && sawRoot) failMalformed(i, 'text after the end');
 				failMalformed(i, 'text outside the root element');
@@ -66,17 +97,32 @@ export function scanXml(doc: string, handler: XmlHandler): void {
 		if (lt < 0) break;
 		const c = doc.charCodeAt(lt + 1);
 		if (c === 47) {
-			// end tag
-			const gt = doc.indexOf('>', lt + 2);
-			if (gt < 0) failTruncated();
-			let nameEnd = gt;
-			while (nameEnd > lt + 2 && isNameEnd(doc.charCodeAt(nameEnd - 1))) nameEnd--;
-			const qname = doc.slice(lt + 2, nameEnd);
-			const open = stack.pop();
-			if (open === undefined) failMalformed(lt, `unexpected </${qname}>`);
-			if (open !== qname) failMalformed(lt, `<${open}> closed by </${qname}>`);
-			handler.close(localName(qname));
-			i = gt + 1;
+			// end tag: must repeat the open element's name exactly
+			if (depth === 0) failMalformed(lt, 'a closing tag without an opening one');
+			const start = nameStarts[depth - 1];
+			const len = nameLengths[depth - 1];
+			let j = lt + 2 + len;
+			if (j > n) failTruncated();
+			let same = true;
+			for (let k = 0; k < len; k++) {
+				if (doc.charCodeAt(lt + 2 + k) !== doc.charCodeAt(start + k)) {
+					same = false;
+					break;
+				}
+			}
+			while (j < n && isSpace(doc.charCodeAt(j))) j++;
+			if (j >= n) failTruncated();
+			if (!same || doc.charCodeAt(j) !== 62) {
+				const gt = doc.indexOf('>', lt);
+				if (gt < 0) failTruncated();
+				failMalformed(
+					lt,
+					`<${doc.slice(start, start + len)}> closed by ${doc.slice(lt, gt + 1).slice(0, 60)}`,
+				);
+			}
+			depth--;
+			handler.close(doc, localStarts[depth], start + len);
+			i = j + 1;
 		} else if (c === 63) {
 			// processing instruction or XML declaration
 			const end = doc.indexOf('?>', lt + 2);
@@ -90,7 +136,7 @@ export function scanXml(doc: string, handler: XmlHandler): void {
 			} else if (doc.startsWith('<![CDATA[', lt)) {
 				const end = doc.indexOf(']]>', lt + 9);
 				if (end < 0) failTruncated();
-				if (stack.length === 0) failMalformed(lt, 'CDATA outside the root element');
+				if (depth === 0) failMalformed(lt, 'CDATA outside the root element');
 				handler.text(doc, lt + 9, end);
 				i = end + 3;
 			} else {
@@ -104,37 +150,50 @@ export function scanXml(doc: string, handler: XmlHandler): void {
 		} else {
 			// start tag: scan the name, then the attributes honouring quotes (a value may hold '>')
 			let j = lt + 1;
-			while (j < n && !isNameEnd(doc.charCodeAt(j))) j++;
-			if (j >= n) failTruncated();
-			if (j === lt + 1) failMalformed(lt, 'a tag without a name');
-			const qname = doc.slice(lt + 1, j);
-			const attrStart = j;
-			let quote = 0;
+			let colon = -1;
 			while (j < n) {
 				const d = doc.charCodeAt(j);
-				if (quote !== 0) {
-					if (d === quote) quote = 0;
-					else if (d === 60) failMalformed(j, "'<' inside an attribute");
-				} else if (d === 34 || d === 39) quote = d;
-				else if (d === 62) break;
-				else if (d === 60) failMalformed(j, 'a tag that does not close');
+				if (d === 58) colon = j;
+				else if (isNameEnd(d)) break;
 				j++;
 			}
 			if (j >= n) failTruncated();
+			if (j === lt + 1) failMalformed(lt, 'a tag without a name');
+			const nameEnd = j;
+			const attrStart = j;
+			if (doc.charCodeAt(j) !== 62) {
+				let quote = 0;
+				while (j < n) {
+					const d = doc.charCodeAt(j);
+					if (quote !== 0) {
+						if (d === quote) quote = 0;
+						else if (d === 60) failMalformed(j, "'<' inside an attribute");
+					} else if (d === 34 || d === 39) quote = d;
+					else if (d === 62) break;
+					else if (d === 60) failMalformed(j, 'a tag that does not close');
+					j++;
+				}
+				if (j >= n) failTruncated();
+			}
 			const selfClosing = doc.charCodeAt(j - 1) === 47;
 			const attrEnd = selfClosing ? j - 1 : j;
-			if (stack.length === 0) {
+			if (depth === 0) {
 				if (sawRoot) failMalformed(lt, 'a second root element');
 				sawRoot = true;
 			}
-			const name = localName(qname);
-			handler.open(name, doc, attrStart, attrEnd);
-			if (selfClosing) handler.close(name);
-			else stack.push(qname);
+			const localStart = colon < 0 ? lt + 1 : colon + 1;
+			handler.open(doc, localStart, nameEnd, attrStart, attrEnd);
+			if (selfClosing) handler.close(doc, localStart, nameEnd);
+			else {
+				nameStarts[depth] = lt + 1;
+				nameLengths[depth] = nameEnd - lt - 1;
+				localStarts[depth] = localStart;
+				depth++;
+			}
 			i = j + 1;
 		}
 	}
-	if (stack.length > 0) failTruncated();
+	if (depth > 0) failTruncated();
 	if (!sawRoot) failMalformed(0, 'no root element');
 }
 
@@ -142,22 +201,24 @@ export function scanXml(doc: string, handler: XmlHandler): void {
 export function readAttribute(doc: string, start: number, end: number, name: string): string | undefined {
 	let i = start;
 	while (i < end) {
-		const c = doc.charCodeAt(i);
-		if (c === 32 || c === 9 || c === 10 || c === 13) {
+		if (isSpace(doc.charCodeAt(i))) {
 			i++;
 			continue;
 		}
 		const eq = doc.indexOf('=', i);
 		if (eq < 0 || eq >= end) return undefined;
-		const attrName = doc.slice(i, eq).trim();
+		let nameEnd = eq;
+		while (nameEnd > i && isSpace(doc.charCodeAt(nameEnd - 1))) nameEnd--;
 		let q = eq + 1;
 		while (q < end && doc.charCodeAt(q) !== 34 && doc.charCodeAt(q) !== 39) q++;
 		if (q >= end) return undefined;
 		const close = doc.indexOf(doc[q], q + 1);
 		if (close < 0 || close >= end) return undefined;
-		if (attrName === name || localName(attrName) === name) {
-			return decodeEntities(doc.slice(q + 1, close));
-		}
+		const len = name.length;
+		const matches =
+			(nameEnd - i === len && doc.startsWith(name, i)) ||
+			(nameEnd - i > len && doc.charCodeAt(nameEnd - len - 1) === 58 && doc.startsWith(name, nameEnd - len));
+		if (matches) return decodeEntities(doc.slice(q + 1, close));
 		i = close + 1;
 	}
 	return undefined;
