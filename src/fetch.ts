@@ -32,12 +32,13 @@ app.use(async (c, next) => {
 });
 
 /** The API behind the same headers and compression; scripts/start.mjs also calls it directly. */
-async function fetchApi(request: Request): Promise<Response> {
+async function fetchApi(request: Request, env: unknown): Promise<Response> {
 	const { api } = await getRuntime();
-	return api.fetch(request);
+	// env carries the Node socket, from which the API reads the caller's address.
+	return api.fetch(request, env);
 }
 const apiEdge = new Hono().use(applySecurityHeaders).use(compress());
-apiEdge.all('/api/*', (c) => fetchApi(c.req.raw));
+apiEdge.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
 
 const clientDir = process.env.MAPSTRIDE_CLIENT_DIR;
 if (clientDir) {
@@ -55,7 +56,7 @@ app.use(async (c, next) => {
 	await next();
 });
 
-app.all('/api/*', (c) => fetchApi(c.req.raw));
+app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
 
 app.use(astro());
 
@@ -66,7 +67,7 @@ app.use(astro());
 (globalThis as Record<symbol, unknown>)[Symbol.for('mapstride.lifecycle')] = {
 	boot: getRuntime,
 	shutdown: closeRuntime,
-	fetchApi: (request: Request) => apiEdge.fetch(request),
+	fetchApi: (request: Request, env: unknown) => apiEdge.fetch(request, env),
 };
 
 export default app;

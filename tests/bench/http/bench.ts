@@ -4,9 +4,7 @@
  * Goal: the full server keeps at least 85 % of the bare server's requests per second.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -45,26 +43,45 @@ async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
 
 async function measure(url: string) {
 	const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 });
-	return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+	return {
+		rps: result.requests.average,
+		p50: result.latency.p50,
+		p99: result.latency.p99,
+		errors: result.errors + result.non2xx,
+	};
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-bench-'));
+// A data folder kept between runs (git-ignored): the first run builds the routing graphs, later
+// runs load them from the cache, so no import competes with the measurement.
+const dataDir = path.join(root, 'data/bench-http');
 const bare = startBare(4801);
 const full = startFull(4802, dataDir);
 try {
 	await waitUntilUp('http://127.0.0.1:4801/', bare);
 	await waitUntilUp('http://127.0.0.1:4802/api/health', full);
+	// Routing regions load in the background after start; wait until they answer.
+	await fetch('http://127.0.0.1:4802/api/routing/locate', {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ locations: [{ lat: 42.5063, lon: 1.5218 }], costing: 'pedestrian' }),
+	});
 	// Warm both up so JIT and the first-request work do not count.
 	await autocannon({ url: 'http://127.0.0.1:4802/api/health', connections: 10, duration: 2 });
 	await autocannon({ url: 'http://127.0.0.1:4801/', connections: 10, duration: 2 });
 
-	const rows: { round: number; bare: Awaited<ReturnType<typeof measure>>; full: Awaited<ReturnType<typeof measure>> }[] = [];
+	const rows: {
+		round: number;
+		bare: Awaited<ReturnType<typeof measure>>;
+		full: Awaited<ReturnType<typeof measure>>;
+	}[] = [];
 	for (let round = 1; round <= ROUNDS; round++) {
 		const bareResult = await measure('http://127.0.0.1:4801/');
 		const fullResult = await measure('http://127.0.0.1:4802/api/health');
 		rows.push({ round, bare: bareResult, full: fullResult });
 	}
-	console.log(`\nGET /api/health vs bare node:http — ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternated`);
+	console.log(
+		`\nGET /api/health vs bare node:http — ${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternated`,
+	);
 	console.log('round  bare req/s  full req/s  ratio   bare p50/p99 ms  full p50/p99 ms  errors');
 	for (const { round, bare: b, full: f } of rows) {
 		console.log(
@@ -81,5 +98,4 @@ try {
 	bare.kill('SIGTERM');
 	full.kill('SIGTERM');
 	await new Promise((resolve) => full.once('exit', resolve));
-	rmSync(dataDir, { recursive: true, force: true });
 }
