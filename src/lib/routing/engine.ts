@@ -12,7 +12,7 @@ import type {
 } from './contract.ts';
 import { type ElevationSource, resampleLine } from './elevation.ts';
 import { measureBearing, measureDistance } from './geo.ts';
-import { type Place, searchPlaces } from './geocode.ts';
+import { getCountryName, type Place, searchPlaces } from './geocode.ts';
 import { getSegmentTime } from './graph.ts';
 import { decodePolyline, encodePolyline } from './polyline.ts';
 import {
@@ -227,7 +227,12 @@ export class RoutingEngine {
 					name: place.name,
 					display_name: formatLabel(place),
 					type: place.type,
-					category: place.type === 'city' ? 'place' : place.type === 'street' ? 'highway' : 'feature',
+					category:
+						place.type === 'city' || place.type === 'country' || place.type === 'state'
+							? 'place'
+							: place.type === 'street'
+								? 'highway'
+								: 'feature',
 					...(place.population > 0 ? { population: place.population } : {}),
 					...(place.country ? { country_code: place.country.toLowerCase() } : {}),
 				},
@@ -241,19 +246,21 @@ export class RoutingEngine {
 			value: `${round6(place.lat)},${round6(place.lon)}`,
 			label: formatLabel(place),
 			locality: place.name,
-			isCity: true,
-			isCountry: false,
+			isCity: place.type === 'city',
+			isCountry: place.type === 'country',
 			isRegion: false,
-			isState: false,
+			isState: place.type === 'state',
 		}));
 	}
 }
 
 function formatLabel(place: Place): string {
+	if (place.type === 'country') return place.name;
+	if (place.type === 'state') return `${place.name}, ${place.country}`;
 	if (place.type === 'city') {
 		return place.country === 'US' && /^[A-Z]{2}$/.test(place.admin)
 			? `${place.name}, ${place.admin}, US`
-			: `${place.name}, ${place.country}`;
+			: `${place.name}, ${getCountryName(place.country)}`;
 	}
 	return `${place.name}, ${place.context}`;
 }

@@ -80,6 +80,111 @@ export function scoreMatch(key: string, query: string): number {
 	return 0;
 }
 
+const US_STATES: Record<string, string> = {
+	AL: 'Alabama',
+	AK: 'Alaska',
+	AZ: 'Arizona',
+	AR: 'Arkansas',
+	CA: 'California',
+	CO: 'Colorado',
+	CT: 'Connecticut',
+	DE: 'Delaware',
+	DC: 'District of Columbia',
+	FL: 'Florida',
+	GA: 'Georgia',
+	HI: 'Hawaii',
+	ID: 'Idaho',
+	IL: 'Illinois',
+	IN: 'Indiana',
+	IA: 'Iowa',
+	KS: 'Kansas',
+	KY: 'Kentucky',
+	LA: 'Louisiana',
+	ME: 'Maine',
+	MD: 'Maryland',
+	MA: 'Massachusetts',
+	MI: 'Michigan',
+	MN: 'Minnesota',
+	MS: 'Mississippi',
+	MO: 'Missouri',
+	MT: 'Montana',
+	NE: 'Nebraska',
+	NV: 'Nevada',
+	NH: 'New Hampshire',
+	NJ: 'New Jersey',
+	NM: 'New Mexico',
+	NY: 'New York',
+	NC: 'North Carolina',
+	ND: 'North Dakota',
+	OH: 'Ohio',
+	OK: 'Oklahoma',
+	OR: 'Oregon',
+	PA: 'Pennsylvania',
+	RI: 'Rhode Island',
+	SC: 'South Carolina',
+	SD: 'South Dakota',
+	TN: 'Tennessee',
+	TX: 'Texas',
+	UT: 'Utah',
+	VT: 'Vermont',
+	VA: 'Virginia',
+	WA: 'Washington',
+	WV: 'West Virginia',
+	WI: 'Wisconsin',
+	WY: 'Wyoming',
+};
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** English name of an ISO country code (falls back to the code). */
+export function getCountryName(code: string): string {
+	try {
+		return regionNames.of(code) ?? code;
+	} catch {
+		return code;
+	}
+}
+
+let areaPlaces: Place[] | null = null;
+
+/**
+ * Countries and US states, placed at their most populous city (a point users recognise; the datasets hold no
+ * outlines) and ranked by the population of their cities.
+ */
+export function loadAreas(): Place[] {
+	if (areaPlaces) return areaPlaces;
+	const areas = new Map<string, Place>();
+	for (const city of loadCities()) {
+		const keys: [string, string, string][] = [
+			[`country:${city.country}`, 'country', getCountryName(city.country)],
+		];
+		if (city.country === 'US' && US_STATES[city.admin])
+			keys.push([`state:${city.admin}`, 'state', US_STATES[city.admin]]);
+		for (const [key, type, name] of keys) {
+			const area = areas.get(key);
+			if (!area) {
+				areas.set(key, {
+					...city,
+					name,
+					type,
+					population: city.population,
+					context: String(city.population),
+				});
+			} else {
+				// context holds the largest city's population while collecting; population sums every city.
+				area.population += city.population;
+				if (city.population > Number(area.context)) {
+					area.lat = city.lat;
+					area.lon = city.lon;
+					area.context = String(city.population);
+				}
+			}
+		}
+	}
+	areaPlaces = [...areas.values()].map((area) => ({ ...area, context: '' }));
+	return areaPlaces;
+}
+
 export interface SearchHit {
 	place: Place;
 	score: number;
@@ -96,7 +201,7 @@ function getFeatureKey(place: Place): string {
 	return key;
 }
 
-/** Ranks places by match quality, then population (cities outrank same-quality features). */
+/** Ranks places by match quality, then population (cities and areas outrank same-quality features). */
 export function searchPlaces(
 	query: string,
 	features: Place[],
@@ -123,6 +228,10 @@ export function searchPlaces(
 	}
 	for (const [city, quality] of found) {
 		hits.push({ place: cities[city], score: quality * 10 + Math.log10(cities[city].population + 1) });
+	}
+	for (const place of loadAreas()) {
+		const quality = scoreMatch(getFeatureKey(place), q);
+		if (quality > 0) hits.push({ place, score: quality * 10 + Math.log10(place.population + 1) });
 	}
 	if (!citiesOnly) {
 		for (const place of features) {

@@ -257,6 +257,26 @@ describe('GET /_api/search_for_city/', () => {
 		expect(items[0].value).toMatch(/^40\.2\d*,-76\.8\d*$/);
 		expect(await (await app.request('/_api/search_for_city/?term=Ha')).json()).toEqual([]);
 	});
+
+	it('offers countries and US states beside cities', async () => {
+		const andorra = v.parse(
+			CitySearchResponseSchema,
+			await (await app.request('/_api/search_for_city/?term=Andorra')).json(),
+		);
+		expect(andorra[0]).toMatchObject({ label: 'Andorra', isCountry: true, isCity: false });
+		expect(andorra).toContainEqual(
+			expect.objectContaining({
+				label: 'Andorra la Vella, Andorra',
+				locality: 'Andorra la Vella',
+				isCity: true,
+			}),
+		);
+		const pennsylvania = v.parse(
+			CitySearchResponseSchema,
+			await (await app.request('/_api/search_for_city/?term=pennsylv')).json(),
+		);
+		expect(pennsylvania[0]).toMatchObject({ label: 'Pennsylvania, US', isState: true });
+	});
 });
 
 describe('with ROUTING_URL', () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CACHE_VERSION, readRegionCache, writeRegionCache } from '../cache.ts';
 import { ElevationSource } from '../elevation.ts';
@@ -51,6 +51,12 @@ export async function loadRegion(
 	const region = buildRegion(name, osm);
 	region.roadNodeCount = countRoadNodes(region);
 	writeRegionCache(cachePath, region);
+	// Older builds of the same region (another input hash or engine version) are dead weight.
+	for (const file of readdirSync(cacheDir)) {
+		if (file.startsWith(`${name}-`) && file.endsWith('.graph') && join(cacheDir, file) !== cachePath) {
+			rmSync(join(cacheDir, file), { force: true });
+		}
+	}
 	return { region, fromCache: false, ms: performance.now() - started };
 }
 
