@@ -4,7 +4,9 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
+import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { getConfig } from './lib/core/config';
+import { isGuardedPath } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
 
@@ -57,6 +59,15 @@ app.use(async (c, next) => {
 });
 
 app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
+
+// Guards run before page routing, so a guarded path redirects a visitor even before its page exists.
+app.use(async (c, next) => {
+	if (!isGuardedPath(c.req.path)) return next();
+	const { deps } = await getRuntime();
+	if (await findViewerBySessionCookie(deps, c.req.header('cookie') ?? null)) return next();
+	const url = new URL(c.req.url);
+	return c.redirect(`/auth/login?next=${encodeURIComponent(url.pathname + url.search)}`, 302);
+});
 
 app.use(astro());
 

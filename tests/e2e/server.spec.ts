@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+
+/** What the server itself promises every page: redirects, guards, status codes, headers. */
+test.describe('redirects', () => {
+	for (const [from, to] of [
+		['/premium', '/premium/membership'],
+		['/promo/UAWireless', '/premium/coupon'],
+		['/promo/ua', '/premium/coupon'],
+		['/workout/import/dashboard', '/account/connected_apps'],
+	]) {
+		test(`${from} moves permanently to ${to}`, async ({ request }) => {
+			const response = await request.get(from, { maxRedirects: 0 });
+			expect(response.status()).toBe(301);
+			expect(new URL(response.headers().location, 'http://x').pathname).toBe(to);
+		});
+	}
+});
+
+test.describe('guarded pages', () => {
+	for (const path of ['/dashboard', '/account/my_profile', '/routes/create', '/workout/stats?week=3']) {
+		test(`${path} sends a visitor to the login page carrying next`, async ({ page }) => {
+			await page.goto(path);
+			const url = new URL(page.url());
+			expect(url.pathname).toBe('/auth/login');
+			expect(url.searchParams.get('next')).toBe(path);
+		});
+	}
+});
+
+test.describe('not found', () => {
+	for (const path of ['/error/notfound', '/us/stores', '/no/such/page']) {
+		test(`${path} answers 404 with the not-found page`, async ({ request }) => {
+			const response = await request.get(path);
+			expect(response.status()).toBe(404);
+			expect(response.headers()['content-type']).toContain('text/html');
+		});
+	}
+});
+
+test.describe('headers', () => {
+	test('a pre-rendered page refuses framing, sniffing and carries a hashed script policy', async ({
+		page,
+	}) => {
+		const response = await page.goto('/');
+		const headers = response?.headers() ?? {};
+		expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+		expect(headers['x-content-type-options']).toBe('nosniff');
+		expect(headers['cross-origin-opener-policy']).toBe('same-origin');
+		const meta = await page.locator('meta[http-equiv="content-security-policy"]').getAttribute('content');
+		expect(meta).toMatch(/script-src[^;]*'sha(256|384|512)-/);
+	});
+
+	test('text is sent compressed and hashed assets are cached for good', async ({ request, page }) => {
+		const home = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
+		expect(home.headers()['content-encoding']).toMatch(/br|gzip/);
+		const assets: string[] = [];
+		page.on('response', (response) => {
+			if (new URL(response.url()).pathname.startsWith('/_astro/'))
+				assets.push(response.headers()['cache-control'] ?? '');
+		});
+		await page.goto('/');
+		await page.waitForLoadState('load');
+		expect(assets.length).toBeGreaterThan(0);
+		for (const cacheControl of assets) expect(cacheControl).toContain('immutable');
+	});
+
+	test('the API answers JSON errors, never HTML', async ({ request }) => {
+		const response = await request.post('/api/health', {
+			headers: { 'content-type': 'text/plain' },
+			data: 'x',
+		});
+		expect(response.status()).toBe(415);
+		expect(await response.json()).toMatchObject({ error: 'unsupported_media_type' });
+	});
+});
