@@ -85,9 +85,22 @@ export function readRegionCache(path: string): Region | null {
 	}
 	if (file.length < 8 || file.toString('latin1', 0, 4) !== MAGIC) return null;
 	const headerLength = file.readUInt32LE(4);
-	const header = JSON.parse(file.toString('utf8', 8, 8 + headerLength)) as Header;
+	let header: Header;
+	try {
+		header = JSON.parse(file.toString('utf8', 8, 8 + headerLength)) as Header;
+	} catch {
+		return null;
+	}
 	if (header.version !== CACHE_VERSION) return null;
 	const headerSize = Math.ceil((headerLength + 8) / 8) * 8;
+	// A truncated file (disk full, killed writer) is rebuilt rather than trusted.
+	let needed = 0;
+	for (const entry of header.arrays) {
+		const Type = TYPES[entry.type] as unknown as { BYTES_PER_ELEMENT: number } | undefined;
+		if (!Type) return null;
+		needed = Math.max(needed, entry.offset + entry.length * Type.BYTES_PER_ELEMENT);
+	}
+	if (file.length - headerSize < needed) return null;
 	// Views need an aligned buffer of their own.
 	const buffer = new ArrayBuffer(file.length - headerSize);
 	new Uint8Array(buffer).set(file.subarray(headerSize));

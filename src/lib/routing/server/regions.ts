@@ -53,7 +53,8 @@ export async function loadRegion(
 	writeRegionCache(cachePath, region);
 	// Older builds of the same region (another input hash or engine version) are dead weight.
 	for (const file of readdirSync(cacheDir)) {
-		if (file.startsWith(`${name}-`) && file.endsWith('.graph') && join(cacheDir, file) !== cachePath) {
+		const stale = file.startsWith(`${name}-`) && /^-[0-9a-f]{16}-v\d+\.graph$/.test(file.slice(name.length));
+		if (stale && join(cacheDir, file) !== cachePath) {
 			rmSync(join(cacheDir, file), { force: true });
 		}
 	}
