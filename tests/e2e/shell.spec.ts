@@ -328,6 +328,16 @@ test.describe('drawer on a small screen', () => {
 		await expect(page.locator('[data-promo]')).toBeVisible();
 	});
 
+	test('closes when keyboard focus leaves it', async ({ page }) => {
+		await open(page, '/');
+		await page.getByRole('button', { name: 'Open menu' }).click();
+		const drawer = page.getByRole('navigation', { name: 'Site menu' });
+		await drawer.getByRole('link', { name: 'You VS The Year' }).focus();
+		await page.keyboard.press('Tab');
+		await expect(drawer).toBeHidden();
+		await expect(page.getByRole('button', { name: 'Open menu' })).toHaveAttribute('aria-expanded', 'false');
+	});
+
 	test('keeps the banner away after closing when it was dismissed', async ({ page }) => {
 		await open(page, '/');
 		await page.getByRole('button', { name: 'Dismiss MVP offer' }).click();
