@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import polyline from '@mapbox/polyline';
-import { and, asc, desc, eq, exists, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
@@ -238,9 +238,7 @@ export async function rotateLinkToken(deps: Deps, viewer: Viewer, id: number): P
  */
 export function listableCondition(viewer: Viewer): SQL {
 	if (!viewer) return eq(routes.privacy, 3);
-	const friendOfOwner = exists(
-		sql`select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${routes.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${routes.ownerId}))`,
-	);
+	const friendOfOwner = sql`exists (select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${routes.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${routes.ownerId})))`;
 	return or(
 		eq(routes.ownerId, viewer.id),
 		eq(routes.privacy, 3),
