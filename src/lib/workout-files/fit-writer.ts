@@ -1,4 +1,4 @@
-import { Encoder, Profile } from '@garmin/fitsdk';
+import { Encoder, type Mesg, Profile } from '@garmin/fitsdk';
 import { ActivityTypeId, type NormalisedWorkout } from './contract';
 import { WorkoutFileError } from './errors';
 import { computeMetrics } from './metrics';
@@ -39,7 +39,9 @@ export function writeFit(w: NormalisedWorkout): Uint8Array {
 	const start = new Date(w.startTime ?? (w.points[0].time as number));
 	const end = new Date(w.points[n - 1].time as number);
 	const sport = fitSportByType[w.activityType] ?? 'generic';
-	const e = new Encoder();
+	const encoder = new Encoder();
+	// The SDK's message types are per message; our field objects are checked by the encoder itself.
+	const e = { onMesg: (num: number, fields: Record<string, unknown>) => encoder.onMesg(num, fields as Mesg) };
 	const M = Profile.MesgNum;
 	e.onMesg(M.FILE_ID, {
 		type: 'activity',
@@ -137,5 +139,5 @@ export function writeFit(w: NormalisedWorkout): Uint8Array {
 		eventType: 'stop',
 		totalTimerTime: w.deviceTotals.timerS ?? m.movingS,
 	});
-	return e.close();
+	return encoder.close();
 }

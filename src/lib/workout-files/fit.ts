@@ -1,4 +1,4 @@
-import { Decoder, Profile, Stream } from '@garmin/fitsdk';
+import { Decoder, type Mesg, Profile, Stream } from '@garmin/fitsdk';
 import { type Container, WorkoutBuilder } from './builder';
 import type { Lap, NormalisedWorkout, ReadLimits, TrackPoint } from './contract';
 import { WorkoutFileError } from './errors';
@@ -428,8 +428,6 @@ export function readFit(bytes: Uint8Array, container: Container, limits: ReadLim
 				pos += def.size;
 				continue;
 			}
-			const { nums, offsets, types, sizes, le } = def;
-			const n = nums.length;
 			if (g === 20) {
 				def.decodeRecord ??= compileRecordDecoder(def);
 				b.addPoint(def.decodeRecord(dv, bytes, pos, compressedTime, state));
@@ -623,7 +621,8 @@ export function readFitWithSdk(
 		mergeHeartRates: false,
 		expandComponents: true,
 		applyScaleAndOffset: true,
-		mesgListener: (mesgNum: number, message: SdkMessage) => {
+		mesgListener: (mesgNum: number, mesg: Mesg) => {
+			const message = mesg as SdkMessage;
 			if (mesgNum === Profile.MesgNum.RECORD) records.push(message);
 			else if (
 				mesgNum === Profile.MesgNum.EVENT &&

@@ -84,10 +84,7 @@ export function scanXmlRanges(doc: string, handler: XmlRangeHandler): void {
 		const textEnd = lt < 0 ? n : lt;
 		if (textEnd > i) {
 			if (nextAmp >= 0 && nextAmp < i) nextAmp = doc.indexOf('&', i);
-			if (nextAmp >= 0 && nextAmp < textEnd) {
-				decodeEntities(doc.slice(nextAmp, textEnd));
-				nextAmp = doc.indexOf('&', textEnd);
-			}
+			if (nextAmp >= 0 && nextAmp < textEnd) nextAmp = checkEntities(doc, nextAmp, textEnd);
 			if (depth > 0) handler.text(doc, i, textEnd);
 			else if (!isBlank(doc, i, textEnd)) {
 				if (lt < 0 && sawRoot) failMalformed(i, 'text after the end');
@@ -222,6 +219,42 @@ export function readAttribute(doc: string, start: number, end: number, name: str
 		i = close + 1;
 	}
 	return undefined;
+}
+
+/**
+ * Checks every reference in doc[amp, end) without building the decoded text; returns the position
+ * of the next '&' after `end` (or -1).
+ */
+function checkEntities(doc: string, amp: number, end: number): number {
+	let at = amp;
+	while (at >= 0 && at < end) {
+		const semi = doc.indexOf(';', at + 1);
+		if (semi < 0 || semi - at > 12 || semi > end) failMalformed(at, 'a bare &');
+		if (doc.charCodeAt(at + 1) === 35) {
+			const hex = doc.charCodeAt(at + 2) === 120 || doc.charCodeAt(at + 2) === 88;
+			let code = 0;
+			let k = at + (hex ? 3 : 2);
+			if (k === semi) failMalformed(at, 'an empty character reference');
+			for (; k < semi; k++) {
+				const c = doc.charCodeAt(k);
+				const digit =
+					c >= 48 && c <= 57
+						? c - 48
+						: hex && c >= 97 && c <= 102
+							? c - 87
+							: hex && c >= 65 && c <= 70
+								? c - 55
+								: -1;
+				if (digit < 0) failMalformed(at, 'a bad character reference');
+				code = code * (hex ? 16 : 10) + digit;
+			}
+			if (code <= 0 || code > 0x10ffff) failMalformed(at, 'a bad character reference');
+		} else if (predefined[doc.slice(at + 1, semi)] === undefined) {
+			refuseDoctype();
+		}
+		at = doc.indexOf('&', semi + 1);
+	}
+	return at;
 }
 
 const predefined: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
