@@ -1,4 +1,4 @@
-import { measureDistance } from './geo.ts';
+import { measureStep } from './geo.ts';
 import { findNodeIndex, type OsmData } from './osm/model.ts';
 import { getRoadClass, getWayAccess, MODES, type Mode } from './tags.ts';
 
@@ -133,7 +133,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 				const lat = Math.round(osm.nodeLat[refs[k]] / 10);
 				const lon = Math.round(osm.nodeLon[refs[k]] / 10);
 				if (k > start) {
-					length += measureDistance(
+					length += measureStep(
 						shapeLat.data[shapeLat.length - 1] / 1e6,
 						shapeLon.data[shapeLon.length - 1] / 1e6,
 						lat / 1e6,

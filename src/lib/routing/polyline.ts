@@ -1,18 +1,19 @@
 // Google encoded polylines; Valhalla uses precision 6.
 
-function encodeValue(value: number, out: string[]): void {
+// Characters are collected as codes and turned into a string in chunks: much cheaper than one string each.
+function encodeValue(value: number, out: number[]): void {
 	let v = value < 0 ? ~(value << 1) : value << 1;
 	while (v >= 0x20) {
-		out.push(String.fromCharCode((0x20 | (v & 0x1f)) + 63));
+		out.push((0x20 | (v & 0x1f)) + 63);
 		v >>>= 5;
 	}
-	out.push(String.fromCharCode(v + 63));
+	out.push(v + 63);
 }
 
 /** Encodes [lat, lon] pairs. */
 export function encodePolyline(points: [number, number][], precision = 6): string {
 	const factor = 10 ** precision;
-	const out: string[] = [];
+	const out: number[] = [];
 	let lastLat = 0;
 	let lastLon = 0;
 	for (const [lat, lon] of points) {
@@ -23,7 +24,9 @@ export function encodePolyline(points: [number, number][], precision = 6): strin
 		lastLat = ilat;
 		lastLon = ilon;
 	}
-	return out.join('');
+	let text = '';
+	for (let i = 0; i < out.length; i += 4096) text += String.fromCharCode(...out.slice(i, i + 4096));
+	return text;
 }
 
 /** Decodes to [lat, lon] pairs; throws on malformed input. */

@@ -1,6 +1,6 @@
 import { type ContractionHierarchy, contractGraph, HierarchyQuery, type Terminal } from './ch.ts';
 import { PlainQuery } from './dijkstra.ts';
-import { measureDistance } from './geo.ts';
+import { measureStep } from './geo.ts';
 import type { Place } from './geocode.ts';
 import { buildRoadGraph, getSegmentTime, type RoadGraph } from './graph.ts';
 import type { OsmData } from './osm/model.ts';
@@ -277,7 +277,7 @@ export function getPieceShape(graph: RoadGraph, piece: Piece): [number, number][
 		const lon1 = graph.shapeLon[k] / 1e6;
 		const lat2 = graph.shapeLat[k + 1] / 1e6;
 		const lon2 = graph.shapeLon[k + 1] / 1e6;
-		const step = measureDistance(lat1, lon1, lat2, lon2);
+		const step = measureStep(lat1, lon1, lat2, lon2);
 		const next = position + step;
 		if (next >= low && position <= high) {
 			if (points.length === 0) points.push(interpolate(lat1, lon1, lat2, lon2, step, low - position));

@@ -1,5 +1,5 @@
 import KDBush from 'kdbush';
-import { measureDistance } from './geo.ts';
+import { measureDistance, measureStep } from './geo.ts';
 import { getSegmentTime, type RoadGraph } from './graph.ts';
 
 // Nearest-road search: a kd-tree over every shape point, plus extra points every DENSIFY metres along long
@@ -33,7 +33,7 @@ export function buildSnapIndex(graph: RoadGraph): SnapIndex {
 			const lon1 = graph.shapeLon[k] / 1e6;
 			const lat2 = graph.shapeLat[k + 1] / 1e6;
 			const lon2 = graph.shapeLon[k + 1] / 1e6;
-			const length = measureDistance(lat1, lon1, lat2, lon2);
+			const length = measureStep(lat1, lon1, lat2, lon2);
 			const pieces = Math.floor(length / DENSIFY);
 			for (let i = 1; i <= pieces; i++) {
 				const t = i / (pieces + 1);
@@ -87,7 +87,7 @@ export function snapToRoad(
 	const qLat = Math.round(lat * 1e6);
 	const qLon = Math.round(lon * 1e6);
 	let lastRadius = -1;
-	for (const radius of [30, 120, 500, 2000, maxDistance]) {
+	for (const radius of [15, 60, 250, 1000, maxDistance]) {
 		if (radius > maxDistance || radius <= lastRadius) continue;
 		lastRadius = radius;
 		const reach = radius + DENSIFY + 5;
@@ -106,7 +106,9 @@ export function snapToRoad(
 			if (!isUsable(graph, modeIndex, segment)) continue;
 			const first = segShapeStart[segment];
 			const last = segShapeStart[segment + 1] - 1;
-			for (let k = p - 1; k <= p; k++) {
+			// Only the stretch starting at p: every point of a stretch lies within DENSIFY of its start or of one
+			// of its own densified points, so the stretch ending at p is found through those.
+			for (let k = p; k <= p; k++) {
 				if (k < first || k >= last) continue;
 				const ax = ((shapeLon[k] - qLon) / 1e6) * kx;
 				const ay = ((shapeLat[k] - qLat) / 1e6) * ky;
@@ -146,7 +148,7 @@ export function snapToRoad(
 }
 
 export function measureShapeStep(graph: RoadGraph, k: number): number {
-	return measureDistance(
+	return measureStep(
 		graph.shapeLat[k] / 1e6,
 		graph.shapeLon[k] / 1e6,
 		graph.shapeLat[k + 1] / 1e6,
