@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { getPromoText } from '../../src/lib/site/promo';
+import { getVariant, type SiteVariantSlug } from '../../src/lib/site/variants';
 import {
 	expectNoSeriousA11yIssues,
 	forbidExternalRequests,
@@ -10,6 +12,8 @@ import {
 } from './helpers';
 
 const isMobile = (name: string) => name.startsWith('mobile');
+// The server under test was built for this variant (SITE_VARIANT, fitness by default).
+const variant = getVariant((process.env.SITE_VARIANT ?? 'fitness') as SiteVariantSlug);
 
 test.describe('pages of the shell', () => {
 	for (const path of ['/', '/mvp', '/mvp/']) {
@@ -216,14 +220,14 @@ test.describe('promo banner', () => {
 		const banner = page.getByRole('complementary', { name: 'MVP membership' });
 		await expect(banner).toBeVisible();
 		await expect(banner.getByRole('link')).toHaveAttribute('href', '/mvp');
-		await expect(banner).toContainText('Train smarter with MVP');
+		await expect(banner).toContainText(getPromoText(variant.action));
 		await banner.getByRole('button', { name: 'Dismiss MVP offer' }).click();
 		await expect(banner).toBeHidden();
 		await open(page, '/no/such/page');
 		await expect(page.locator('[data-promo]')).toBeHidden();
 		await open(page, '/');
 		await expect(page.locator('[data-promo]')).toBeHidden();
-		await page.getByRole('link', { name: 'Mapstride home' }).click();
+		await page.getByRole('link', { name: `${variant.name} home` }).click();
 		await page.waitForURL('**/');
 		await expect(page.locator('[data-promo]')).toBeVisible();
 	});
@@ -405,5 +409,38 @@ test.describe('notices', () => {
 			).mapstrideNotices.setKey('errorScreen', false),
 		);
 		await expect(page.getByRole('heading', { name: 'Everything you need to go further' })).toBeVisible();
+	});
+});
+
+test.describe('bootup configuration', () => {
+	test('is served to islands with the variant, control rollouts for visitors and no token', async ({
+		request,
+	}) => {
+		const response = await request.get('/api/site/bootup');
+		expect(response.status()).toBe(200);
+		expect(response.headers()['cache-control']).toBe('private, no-store');
+		const bootup = await response.json();
+		expect(bootup.site.variant).toBe(variant.slug);
+		expect(bootup.authToken).toBeNull();
+		expect(bootup.messages.globalError).toBe(
+			'This page encountered an error.  Please refresh and try again.',
+		);
+		expect(bootup.rollouts.map((rollout: { variant_name: string }) => rollout.variant_name)).toEqual([
+			'control',
+			'control',
+			'control',
+			'control',
+		]);
+	});
+
+	test('offers the privacy request link to a visitor in an eligible state', async ({ request }) => {
+		const inOregon = await (
+			await request.get('/api/site/bootup', { headers: { cookie: 'ms_geo=US-OR' } })
+		).json();
+		const inOhio = await (
+			await request.get('/api/site/bootup', { headers: { cookie: 'ms_geo=US-OH' } })
+		).json();
+		expect(inOregon.privacyRequestLink).toBe('/privacy_center/manage/');
+		expect(inOhio.privacyRequestLink).toBeNull();
 	});
 });
