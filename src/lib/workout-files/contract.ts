@@ -97,7 +97,7 @@ export type ReadLimits = v.InferOutput<typeof ReadLimitsSchema>;
 
 export const defaultLimits: Required<ReadLimits> = {
 	maxBytes: 50 * 1024 * 1024,
-	maxDecompressedBytes: 200 * 1024 * 1024,
+	maxDecompressedBytes: 100 * 1024 * 1024,
 	maxPoints: 500_000,
 	maxZipEntries: 20,
 };
