@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import polyline from '@mapbox/polyline';
+import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RouteResponseSchema } from '../../../src/lib/routing/contract.ts';
+import { RoutingEngine } from '../../../src/lib/routing/engine.ts';
+import { readOsmXmlText } from '../../../src/lib/routing/osm/read.ts';
+import { buildRegion } from '../../../src/lib/routing/region.ts';
+
+const WEST = { lat: 45.0, lon: 7.0 };
+const EAST = { lat: 45.0, lon: 7.004 };
+const NORTH = { lat: 45.002, lon: 7.002 };
+const SOUTH = { lat: 44.998, lon: 7.002 };
+const PATH_END = { lat: 45.001, lon: 7.0055 };
+
+let engine: RoutingEngine;
+
+beforeAll(async () => {
+	const xml = readFileSync(join(import.meta.dirname, '../../fixtures/routing/crossroads.osm'), 'utf8');
+	engine = new RoutingEngine({
+		regions: [buildRegion('crossroads', await readOsmXmlText(xml))],
+		maxSnapDistance: 100,
+	});
+});
+
+function getInstructions(from: typeof WEST, to: typeof WEST, costing: 'pedestrian' | 'bicycle' | 'auto') {
+	const response = v.parse(RouteResponseSchema, engine.route({ locations: [from, to], costing }));
+	return response.trip.legs[0].maneuvers.map((maneuver) => maneuver.instruction);
+}
+
+describe('maneuvers on a hand-written crossroads', () => {
+	it('turns left and right by the turn angle, naming the streets', () => {
+		expect(getInstructions(WEST, NORTH, 'auto')).toEqual([
+			'Drive east on Main Street.',
+			'Turn left onto Second Street.',
+			'You have arrived at your destination.',
+		]);
+		expect(getInstructions(WEST, SOUTH, 'bicycle')).toEqual([
+			'Bike east on Main Street.',
+			'Turn right onto Second Street.',
+			'You have arrived at your destination.',
+		]);
+	});
+
+	it('keeps one maneuver along one street across a crossroads', () => {
+		expect(getInstructions(WEST, EAST, 'pedestrian')).toEqual([
+			'Walk east on Main Street.',
+			'You have arrived at your destination.',
+		]);
+		expect(getInstructions(NORTH, SOUTH, 'auto')).toEqual([
+			'Drive south on Second Street.',
+			'You have arrived at your destination.',
+		]);
+	});
+
+	it('describes unnamed paths by the turn alone', () => {
+		const instructions = getInstructions(WEST, PATH_END, 'pedestrian');
+		expect(instructions[0]).toBe('Walk east on Main Street.');
+		expect(instructions[1]).toMatch(/^(Bear|Turn) left\.$/);
+	});
+
+	it('never routes over a way closed with access=no', () => {
+		// Old Lane would be the short cut from WEST to SOUTH.
+		const response = engine.route({ locations: [WEST, SOUTH], costing: 'pedestrian' });
+		const points = polyline.decode(response.trip.legs[0].shape, 6);
+		expect(points.some(([lat, lon]) => lon < 7.0015 && lat < 44.9995)).toBe(false);
+		expect(response.trip.summary.length).toBeGreaterThan(0.35);
+	});
+
+	it('measures maneuver lengths that add up to the leg and span its shape', () => {
+		const response = engine.route({ locations: [WEST, NORTH], costing: 'auto' });
+		const leg = response.trip.legs[0];
+		const points = polyline.decode(leg.shape, 6);
+		expect(leg.maneuvers[0].begin_shape_index).toBe(0);
+		expect(leg.maneuvers.at(-1)?.end_shape_index).toBe(points.length - 1);
+		expect(leg.maneuvers[1].begin_shape_index).toBe(leg.maneuvers[0].end_shape_index);
+		// 0.002° east at 45° N ≈ 157 m, then 0.002° north ≈ 222 m.
+		expect(leg.maneuvers[0].length).toBeCloseTo(0.157, 2);
+		expect(leg.maneuvers[1].length).toBeCloseTo(0.222, 2);
+		expect(leg.summary.length).toBeCloseTo(0.379, 2);
+	});
+});
