@@ -445,6 +445,14 @@ export async function deleteBookmark(deps: Deps, viewer: Viewer, id: number): Pr
 	if (deleted.length === 0) throw new AppError('not_found', 'No such bookmark');
 }
 
+/** Removes the viewer's bookmark of a route, if there is one (the view page's toggle). */
+export async function deleteBookmarkOfRoute(deps: Deps, viewer: Viewer, routeId: number): Promise<void> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to remove a bookmark');
+	await deps.db
+		.delete(routeBookmarks)
+		.where(and(eq(routeBookmarks.userId, viewer.id), eq(routeBookmarks.routeId, routeId)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // GPX
 
@@ -584,4 +592,60 @@ export async function seedDemoRoutes(deps: Deps, ownerId: number): Promise<numbe
 		ids.push(route.id);
 	}
 	return ids;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pages
+
+/** The member's display setting for distances (SPEC §6), or null for visitors. */
+export async function getMeasurementSystem(deps: Deps, viewer: Viewer): Promise<string | null> {
+	if (!viewer) return null;
+	const rows = await deps.db
+		.select({ system: users.displayMeasurementSystem })
+		.from(users)
+		.where(eq(users.id, viewer.id))
+		.limit(1);
+	return rows[0]?.system ?? null;
+}
+
+export type RouteForPage = {
+	route: RouteWithOwner;
+	path: [number, number][];
+	distances: number[];
+	isOwner: boolean;
+	isBookmarked: boolean;
+};
+
+/**
+ * What the view, print and embed pages show, after the same canView decision as the API; null
+ * means "not found" to the page, whether the route is missing or hidden.
+ */
+export async function loadRouteForPage(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	token: string | null,
+): Promise<RouteForPage | null> {
+	let route: RouteWithOwner;
+	try {
+		route = await getVisibleRoute(deps, viewer, id, token);
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') return null;
+		throw error;
+	}
+	const path = decodePath(route);
+	const bookmarked = viewer
+		? await deps.db
+				.select({ id: routeBookmarks.id })
+				.from(routeBookmarks)
+				.where(and(eq(routeBookmarks.userId, viewer.id), eq(routeBookmarks.routeId, id)))
+				.limit(1)
+		: [];
+	return {
+		route,
+		path,
+		distances: cumulativeDistances(path),
+		isOwner: canEdit(viewer, route),
+		isBookmarked: bookmarked.length > 0,
+	};
 }

@@ -1,0 +1,114 @@
+import { METRES_PER_FOOT, METRES_PER_KM, METRES_PER_MILE } from '../core/units';
+import { mileMarkerSpacing } from '../workout-files/route-tools';
+
+/** Pure drawing helpers for the view, print and embed pages: no DOM, no map library. */
+
+export type Unit = 'mi' | 'km';
+
+/** SPEC §6: a member's own setting; visitors get miles in a US locale and kilometres elsewhere. */
+export function unitFor(measurementSystem: string | null, acceptLanguage: string | null): Unit {
+	if (measurementSystem) return measurementSystem === 'imperial' ? 'mi' : 'km';
+	const first = (acceptLanguage ?? '').split(',')[0]?.trim() ?? '';
+	return /^en-us$/i.test(first) || /-US$/i.test(first) ? 'mi' : 'km';
+}
+
+/** SPEC §9: distances with 2 decimals in the unit. */
+export function formatDistance(metres: number, unit: Unit): string {
+	const value = metres / (unit === 'mi' ? METRES_PER_MILE : METRES_PER_KM);
+	return `${value.toFixed(2)} ${unit}`;
+}
+
+export function formatHeight(metres: number | null, unit: Unit): string {
+	if (metres === null) return '—';
+	return unit === 'mi' ? `${Math.round(metres / METRES_PER_FOOT)} ft` : `${Math.round(metres)} m`;
+}
+
+const mercatorY = (lat: number) => {
+	const r = (Math.max(-85, Math.min(85, lat)) * Math.PI) / 180;
+	return Math.log(Math.tan(Math.PI / 4 + r / 2));
+};
+
+/** Fits a line into a width × height box (Web Mercator, north up, aspect kept). */
+export function createProjection(path: readonly [number, number][], width: number, height: number, pad = 16) {
+	let minX = Number.POSITIVE_INFINITY;
+	let maxX = Number.NEGATIVE_INFINITY;
+	let minY = Number.POSITIVE_INFINITY;
+	let maxY = Number.NEGATIVE_INFINITY;
+	for (const [lat, lng] of path) {
+		const x = (lng * Math.PI) / 180;
+		const y = mercatorY(lat);
+		minX = Math.min(minX, x);
+		maxX = Math.max(maxX, x);
+		minY = Math.min(minY, y);
+		maxY = Math.max(maxY, y);
+	}
+	const spanX = Math.max(maxX - minX, 1e-9);
+	const spanY = Math.max(maxY - minY, 1e-9);
+	const scale = Math.min((width - 2 * pad) / spanX, (height - 2 * pad) / spanY);
+	const offsetX = (width - spanX * scale) / 2;
+	const offsetY = (height - spanY * scale) / 2;
+	return (lat: number, lng: number): [number, number] => [
+		Math.round((offsetX + ((lng * Math.PI) / 180 - minX) * scale) * 10) / 10,
+		Math.round((offsetY + (maxY - mercatorY(lat)) * scale) * 10) / 10,
+	];
+}
+
+export function svgPolyline(
+	path: readonly [number, number][],
+	project: (lat: number, lng: number) => [number, number],
+) {
+	return path.map(([lat, lng]) => project(lat, lng).join(',')).join(' ');
+}
+
+/**
+ * Mile or km markers along the line at SPEC §9's spacing (25 from 200 units, 10 from 100, 5 from
+ * 20, 2 above 13, else 1), placed by interpolating between the points around each mark.
+ */
+export function distanceMarkers(
+	path: readonly [number, number][],
+	distances: readonly number[],
+	unit: Unit,
+): { label: string; lat: number; lng: number }[] {
+	const total = distances.at(-1) ?? 0;
+	const unitM = unit === 'mi' ? METRES_PER_MILE : METRES_PER_KM;
+	const step = mileMarkerSpacing(total, unit);
+	const markers: { label: string; lat: number; lng: number }[] = [];
+	let i = 1;
+	for (let mark = step; mark * unitM < total; mark += step) {
+		const at = mark * unitM;
+		while (i < distances.length - 1 && distances[i] < at) i++;
+		const span = distances[i] - distances[i - 1] || 1;
+		const t = (at - distances[i - 1]) / span;
+		markers.push({
+			label: String(mark),
+			lat: path[i - 1][0] + (path[i][0] - path[i - 1][0]) * t,
+			lng: path[i - 1][1] + (path[i][1] - path[i - 1][1]) * t,
+		});
+	}
+	return markers;
+}
+
+/** An SVG path of height over distance, or null when the route has no heights. */
+export function elevationProfilePath(
+	distances: readonly number[],
+	elevations: readonly (number | null)[] | null,
+	width: number,
+	height: number,
+): { line: string; area: string; min: number; max: number } | null {
+	if (!elevations) return null;
+	const known = distances.flatMap((d, i) => {
+		const e = elevations[i];
+		return e === null || e === undefined ? [] : [[d, e] as const];
+	});
+	if (known.length < 2) return null;
+	const total = distances.at(-1) || 1;
+	const min = Math.min(...known.map(([, e]) => e));
+	const max = Math.max(...known.map(([, e]) => e));
+	const span = Math.max(max - min, 10);
+	const points = known.map(
+		([d, e]) =>
+			`${Math.round((d / total) * width * 10) / 10},${Math.round((height - ((e - min) / span) * (height - 4) - 2) * 10) / 10}`,
+	);
+	const line = `M${points.join(' L')}`;
+	return { line, area: `${line} L${width},${height} L0,${height} Z`, min, max };
+}
