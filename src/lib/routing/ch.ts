@@ -1,5 +1,6 @@
 import { getSegmentTime, type RoadGraph } from './graph.ts';
 import { IndexedHeap } from './heap.ts';
+import { isHighwayClass } from './tags.ts';
 
 /**
  * Contraction hierarchy of one mode. Edges are laid out as [up edges grouped by source][down edges grouped by
@@ -52,6 +53,8 @@ class GrowingEdges {
 export interface ContractOptions {
 	/** Settled-node limit of witness searches; lower builds faster with more shortcuts. */
 	witnessLimit?: number;
+	/** Multiplies the cost of motorways and trunks (a hierarchy for "avoid highways"). */
+	highwayFactor?: number;
 }
 
 /** Builds the hierarchy for one mode of a road graph. */
@@ -93,8 +96,9 @@ export function contractGraph(
 		const a = graph.segFrom[s];
 		const b = graph.segTo[s];
 		if (a === b) continue;
-		const forward = getSegmentTime(graph, modeIndex, s, 0);
-		const backward = getSegmentTime(graph, modeIndex, s, 1);
+		const factor = isHighwayClass(graph.segClass[s]) ? (options.highwayFactor ?? 1) : 1;
+		const forward = getSegmentTime(graph, modeIndex, s, 0) * factor;
+		const backward = getSegmentTime(graph, modeIndex, s, 1) * factor;
 		if (forward > 0) addOrImprove(a, b, forward, -1 - s);
 		if (backward > 0) addOrImprove(b, a, backward, -1 - s);
 	}

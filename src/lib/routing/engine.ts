@@ -19,6 +19,7 @@ import {
 	containsPoint,
 	findLegPath,
 	getPieceShape,
+	HIGHWAY_AVOID_FACTOR,
 	type Piece,
 	type Region,
 	snapInRegion,
@@ -37,7 +38,6 @@ export class RoutingError extends Error {
 }
 
 const KM_PER_MILE = 1.609344;
-const HIGHWAY_AVOID_FACTOR = 25;
 
 export interface EngineOptions {
 	regions: Region[];

@@ -18,10 +18,18 @@ export interface Region {
 	roadNodeCount: number;
 }
 
-/** Builds a region from an imported extract. */
+/** Cost multiplier of motorways and trunks when a request avoids highways. */
+export const HIGHWAY_AVOID_FACTOR = 25;
+/** Index in Region.hierarchies of the car hierarchy built with that multiplier. */
+export const AUTO_AVOIDING_HIGHWAYS = MODES.length;
+
+/** Builds a region from an imported extract: one hierarchy per mode, plus cars avoiding highways. */
 export function buildRegion(name: string, osm: OsmData, options: { witnessLimit?: number } = {}): Region {
 	const graph = buildRoadGraph(osm);
 	const hierarchies = MODES.map((_, m) => contractGraph(graph, m, options));
+	hierarchies.push(
+		contractGraph(graph, MODES.indexOf('auto'), { ...options, highwayFactor: HIGHWAY_AVOID_FACTOR }),
+	);
 	const snapIndex = buildSnapIndex(graph);
 	return {
 		name,
@@ -175,9 +183,16 @@ export function findLegPath(
 	const sources = getSnapTerminals(graph, modeIndex, origin, highwayFactor, true);
 	const targets = getSnapTerminals(graph, modeIndex, destination, highwayFactor, false);
 	const queries = getQueries(region);
-	const core =
+	// Cars avoiding highways have a prepared hierarchy; other cost variants fall back to plain Dijkstra.
+	const prepared =
 		highwayFactor === 1
-			? queries.ch[modeIndex].findPath(sources, targets)
+			? modeIndex
+			: highwayFactor === HIGHWAY_AVOID_FACTOR && modeIndex === MODES.indexOf('auto')
+				? AUTO_AVOIDING_HIGHWAYS
+				: -1;
+	const core =
+		prepared >= 0 && queries.ch[prepared]
+			? queries.ch[prepared].findPath(sources, targets)
 			: queries.plain.findPath(modeIndex, sources, targets, highwayFactor);
 	let best: LegPath | null = null;
 	if (core) {

@@ -3,7 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HierarchyQuery } from '../../../src/lib/routing/ch.ts';
 import { PlainQuery } from '../../../src/lib/routing/dijkstra.ts';
 import { getSegmentTime } from '../../../src/lib/routing/graph.ts';
-import type { Region } from '../../../src/lib/routing/region.ts';
+import {
+	AUTO_AVOIDING_HIGHWAYS,
+	HIGHWAY_AVOID_FACTOR,
+	type Region,
+} from '../../../src/lib/routing/region.ts';
 import { MODES } from '../../../src/lib/routing/tags.ts';
 import { loadTestRegion } from './region-cache.ts';
 
@@ -13,7 +17,7 @@ beforeAll(async () => {
 	andorra = await loadTestRegion('andorra.osm.pbf');
 });
 
-describe('contraction hierarchy on Andorra', () => {
+describe('contraction hierarchies against plain Dijkstra', () => {
 	MODES.forEach((mode, m) => {
 		it(`finds the same cost as plain Dijkstra on 1,000 seeded pairs (${mode})`, () => {
 			const graph = andorra.graph;
@@ -53,5 +57,33 @@ describe('contraction hierarchy on Andorra', () => {
 			// Most pairs must be connected, or the test would prove little.
 			expect(connected).toBeGreaterThan(400);
 		});
+	});
+
+	it('finds the same cost as plain Dijkstra for cars avoiding highways on 1,000 seeded pairs (Harrisburg)', async () => {
+		// Andorra has no motorways or trunks; Harrisburg has both.
+		const harrisburg = await loadTestRegion('harrisburg.osm.pbf');
+		const graph = harrisburg.graph;
+		const auto = MODES.indexOf('auto');
+		const fast = new HierarchyQuery(harrisburg.hierarchies[AUTO_AVOIDING_HIGHWAYS], graph);
+		const plain = new PlainQuery(graph);
+		const node = fc.integer({ min: 0, max: graph.junctionCount - 1 });
+		let differs = 0;
+		fc.assert(
+			fc.property(node, node, (a, b) => {
+				const expected = plain.findPath(
+					auto,
+					[{ node: a, cost: 0 }],
+					[{ node: b, cost: 0 }],
+					HIGHWAY_AVOID_FACTOR,
+				);
+				const actual = fast.findPath([{ node: a, cost: 0 }], [{ node: b, cost: 0 }]);
+				expect(actual?.cost ?? null).toBe(expected?.cost ?? null);
+				const normal = plain.findPath(auto, [{ node: a, cost: 0 }], [{ node: b, cost: 0 }]);
+				if (normal && actual && normal.cost !== actual.cost) differs++;
+			}),
+			{ seed: 45, numRuns: 1000 },
+		);
+		// Avoiding Harrisburg's interstates must change some answers.
+		expect(differs).toBeGreaterThan(10);
 	});
 });
