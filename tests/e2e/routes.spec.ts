@@ -1,0 +1,89 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, open } from './helpers';
+
+/**
+ * Viewing, printing and embedding a route, as a visitor, on the demo world the server seeds on
+ * first start (seedDemoRoutes). No tile or other external request is ever made.
+ */
+const CLIMB = 'Sant Julià to Andorra la Vella climb';
+
+async function openClimb(page: import('@playwright/test').Page, baseURL: string) {
+	const external = await forbidExternalRequests(page, baseURL);
+	await open(page, '/routes/');
+	await page.getByTestId('latest-routes').getByRole('link', { name: CLIMB }).click();
+	await expect(page.getByRole('heading', { level: 1, name: CLIMB })).toBeVisible();
+	const id = new URL(page.url()).pathname.split('/').filter(Boolean).at(-1);
+	return { id, external };
+}
+
+test('a visitor views a public route: map with markers, stats, elevation and cue sheet', async ({
+	page,
+	baseURL,
+}) => {
+	const { external } = await openClimb(page, baseURL as string);
+	await expect(page.getByText('Public', { exact: true })).toBeVisible();
+	await expect(page.getByTestId('route-distance')).toHaveText(/^\d+\.\d{2} (km|mi)$/);
+	await expect(page.getByTestId('route-map')).toBeVisible();
+	await expect(page.getByTestId('route-map').locator('.route-svg__marker').first()).toBeAttached();
+	await expect(page.getByTestId('elevation-profile').locator('svg')).toBeVisible();
+	await expect(page.getByTestId('cue-sheet').locator('tbody tr').first()).toContainText(/Bike|Walk/);
+	await expect(page.getByText('OpenStreetMap contributors')).toBeVisible();
+	// Visitors get no bookmark button and no edit link.
+	await expect(page.getByTestId('bookmark-button')).toHaveCount(0);
+	await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+	const download = page.waitForEvent('download');
+	await page.getByRole('link', { name: 'Download GPX' }).click();
+	expect((await download).suggestedFilename()).toMatch(/\.gpx$/);
+	await expectNoSeriousA11yIssues(page);
+	expect(external).toEqual([]);
+});
+
+test('the print page hides the chrome and keeps map, elevation table and cue sheet', async ({
+	page,
+	baseURL,
+}) => {
+	const { id } = await openClimb(page, baseURL as string);
+	await page.getByRole('link', { name: 'Print' }).click();
+	await expect(page).toHaveURL(new RegExp(`/routes/print/${id}`));
+	await page.emulateMedia({ media: 'print' });
+	await expect(page.locator('body > header')).toBeHidden();
+	await expect(page.locator('body > footer')).toBeHidden();
+	await expect(page.getByRole('link', { name: 'Back to the route' })).toBeHidden();
+	await expect(page.getByTestId('route-map')).toBeVisible();
+	await expect(page.getByTestId('distance-elevation-table').locator('tbody tr')).not.toHaveCount(0);
+	await expect(page.getByTestId('cue-sheet')).toBeVisible();
+	const pdf = await page.pdf({ format: 'A4' });
+	expect(pdf.subarray(0, 4).toString()).toBe('%PDF');
+});
+
+test('the embed page frames anywhere, sets no cookie, and refuses private routes', async ({
+	page,
+	baseURL,
+	request,
+}) => {
+	const { id } = await openClimb(page, baseURL as string);
+	const response = await request.get(`/routes/view/embedded/${id}`);
+	expect(response.status()).toBe(200);
+	expect(response.headers()['content-security-policy']).toContain('frame-ancestors *');
+	expect(response.headers()['set-cookie']).toBeUndefined();
+
+	await open(page, `/routes/view/add_to_website/${id}`);
+	const snippet = await page.getByTestId('embed-snippet').inputValue();
+	expect(snippet).toMatch(new RegExp(`^<iframe src="[^"]+/routes/view/embedded/${id}" title="Route map: `));
+	const frame = page.frameLocator('iframe');
+	await expect(frame.getByTestId('route-embed')).toBeVisible();
+	await expect(frame.getByRole('link', { name: CLIMB })).toBeVisible();
+
+	// The demo's private route is never embeddable, nor viewable, by a visitor.
+	const home = await request.get('/routes/');
+	expect(await home.text()).not.toContain('Private tempo run');
+	for (let candidate = 1; candidate <= 10; candidate++) {
+		const view = await request.get(`/routes/view/${candidate}`);
+		if (view.status() === 200) expect(await view.text()).not.toContain('Private tempo run');
+	}
+});
+
+test('searching routes asks a visitor to log in first', async ({ page }) => {
+	await page.goto('/routes/search?place=Andorra');
+	await expect(page).toHaveURL(/\/auth\/login\?next=%2Froutes%2Fsearch%3Fplace%3DAndorra/);
+});
