@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -17,7 +17,12 @@ function findFreePort(): string {
 
 // Worker processes re-read this file; the environment they inherit keeps them on the same server.
 process.env.E2E_PORT ??= findFreePort();
-process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'mapstride-e2e-'));
+if (!process.env.E2E_DATA_DIR) {
+	const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-e2e-'));
+	process.env.E2E_DATA_DIR = dataDir;
+	// Only the process that made the folder removes it, after the web server has stopped.
+	process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 const port = process.env.E2E_PORT;
 const externalServer = process.env.E2E_BASE_URL;
 const baseURL = externalServer ?? `http://127.0.0.1:${port}`;
