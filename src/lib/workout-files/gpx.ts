@@ -1,9 +1,10 @@
 import { type Container, parseOptionalNumber, WorkoutBuilder } from './builder';
 import { defaultLimits, type ReadLimits, type TrackPoint, type Waypoint } from './contract';
 import { WorkoutFileError } from './errors';
+import { parseDecimalRange } from './numbers';
 import { mapSportName } from './sport';
-import { parseIsoTime } from './time';
-import { decodeEntities, nameIs, readAttribute, scanXmlRanges } from './xml';
+import { parseIsoTime, parseIsoTimeRange } from './time';
+import { decodeEntities, findAttribute, nameIs, type Range, readAttribute, scanXmlRanges } from './xml';
 
 const gpxNamespaces = new Set(['http://www.topografix.com/GPX/1/0', 'http://www.topografix.com/GPX/1/1']);
 
@@ -43,16 +44,25 @@ function classifyPointChild(d: string, s: number, e: number): Field | null {
 	}
 }
 
-function parseCoordinate(raw: string | undefined, what: 'lat' | 'lon', index: number): number {
-	const value = raw === undefined ? Number.NaN : Number(raw);
-	if (raw === undefined || !Number.isFinite(value) || (value === 0 && raw.trim() === '')) {
+const coordinate: Range = { start: 0, end: 0 };
+
+/** Reads lat or lon straight from the start tag; a missing or unreadable one refuses the file. */
+function readCoordinate(doc: string, a0: number, a1: number, what: 'lat' | 'lon', index: number): number {
+	let value = Number.NaN;
+	if (findAttribute(doc, a0, a1, what, coordinate)) {
+		value = parseDecimalRange(doc, coordinate.start, coordinate.end);
+		if (Number.isNaN(value) && doc.slice(coordinate.start, coordinate.end).includes('&')) {
+			value = Number(decodeEntities(doc.slice(coordinate.start, coordinate.end)).trim() || Number.NaN) + 0;
+		}
+	}
+	if (!Number.isFinite(value)) {
 		throw new WorkoutFileError(
 			what === 'lat' ? 'bad_latitude' : 'bad_longitude',
 			`Point ${index + 1} has no readable ${what === 'lat' ? 'latitude' : 'longitude'}. The file is damaged.`,
 			{ point: index },
 		);
 	}
-	return value + 0;
+	return value;
 }
 
 /**
@@ -72,7 +82,10 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 	let pointDepth = 0;
 	let field: Field | null = null;
 	let fieldDepth = 0;
-	let textBuf = '';
+	let textBuf: string | null = null;
+	let textStart = -1;
+	let textEnd = -1;
+	let holderText = '';
 	let holder: 'trkName' | 'trkType' | 'metaName' | null = null;
 	let trkType: string | undefined;
 	const routePoints: TrackPoint[] = [];
@@ -87,7 +100,8 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 					if (f !== null) {
 						field = f;
 						fieldDepth = depth;
-						textBuf = '';
+						textStart = -1;
+						textBuf = null;
 					}
 				}
 				return;
@@ -114,8 +128,8 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 				if (pointKind === null) return;
 				const index = b.points.length;
 				point = {
-					lat: parseCoordinate(readAttribute(d, a0, a1, 'lat'), 'lat', index),
-					lng: parseCoordinate(readAttribute(d, a0, a1, 'lon'), 'lon', index),
+					lat: readCoordinate(d, a0, a1, 'lat', index),
+					lng: readCoordinate(d, a0, a1, 'lon', index),
 				};
 				pointName = undefined;
 				pointDepth = depth;
@@ -131,23 +145,34 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 				inMetadata = true;
 			} else if (nameIs(d, s, e, 'name') && (depth === 2 || (inMetadata && depth === 3))) {
 				holder = 'metaName';
-				textBuf = '';
+				holderText = '';
 			} else if (inTrk && depth === 3 && (nameIs(d, s, e, 'name') || nameIs(d, s, e, 'type'))) {
 				holder = d.charCodeAt(s) === 110 ? 'trkName' : 'trkType';
-				textBuf = '';
+				holderText = '';
 			}
 		},
 		text(d, s, e) {
-			if (field !== null || holder !== null) textBuf += d.slice(s, e);
+			if (holder !== null) holderText += d.slice(s, e);
+			else if (field !== null) {
+				// Usually one run of text: keep its range; only text split by a comment or CDATA is copied.
+				if (textStart < 0) {
+					textStart = s;
+					textEnd = e;
+				} else {
+					textBuf = (textBuf ?? d.slice(textStart, textEnd)) + d.slice(s, e);
+				}
+			}
 		},
 		close(d, s, e) {
 			if (field !== null && depth === fieldDepth) {
-				storeField(field, textBuf);
+				if (textBuf !== null) storeField(field, textBuf, 0, textBuf.length);
+				else if (textStart >= 0) storeField(field, d, textStart, textEnd);
+				else storeField(field, '', 0, 0);
 				field = null;
 			} else if (pointKind !== null && depth === pointDepth) {
 				finishPoint();
 			} else if (holder !== null) {
-				const value = decodeEntities(textBuf).trim();
+				const value = decodeEntities(holderText).trim();
 				if (holder === 'metaName') b.name ??= value || undefined;
 				else if (holder === 'trkName' && !b.name) b.name = value || undefined;
 				else if (holder === 'trkType') trkType ??= value || undefined;
@@ -161,42 +186,43 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 		},
 	});
 
-	function storeField(f: Field, raw: string): void {
+	function storeField(f: Field, d: string, s: number, e: number): void {
 		switch (f) {
 			case 'time': {
-				const t = parseIsoTime(raw.indexOf('&') < 0 ? raw : decodeEntities(raw));
+				let t = parseIsoTimeRange(d, s, e);
+				if (Number.isNaN(t) && d.slice(s, e).includes('&')) t = parseIsoTime(decodeEntities(d.slice(s, e)));
 				if (Number.isNaN(t)) {
 					throw new WorkoutFileError(
 						'bad_time',
-						`Point ${b.points.length + 1} has a time we cannot read ("${raw.trim().slice(0, 40)}").`,
+						`Point ${b.points.length + 1} has a time we cannot read ("${d.slice(s, e).trim().slice(0, 40)}").`,
 					);
 				}
 				point.time = t;
 				return;
 			}
 			case 'ele':
-				setNumber(point, 'elevation', raw);
+				setNumber(point, 'elevation', d, s, e);
 				return;
 			case 'hr':
-				setNumber(point, 'heartRate', raw);
+				setNumber(point, 'heartRate', d, s, e);
 				return;
 			case 'cad':
-				setNumber(point, 'cadence', raw);
+				setNumber(point, 'cadence', d, s, e);
 				return;
 			case 'temp':
-				setNumber(point, 'temperature', raw);
+				setNumber(point, 'temperature', d, s, e);
 				return;
 			case 'power':
-				setNumber(point, 'power', raw);
+				setNumber(point, 'power', d, s, e);
 				return;
 			case 'speed':
-				setNumber(point, 'speed', raw);
+				setNumber(point, 'speed', d, s, e);
 				return;
 			case 'distance':
-				setNumber(point, 'distance', raw);
+				setNumber(point, 'distance', d, s, e);
 				return;
 			case 'name':
-				if (pointKind === 'wpt') pointName = decodeEntities(raw).trim();
+				if (pointKind === 'wpt') pointName = decodeEntities(d.slice(s, e)).trim();
 				return;
 		}
 	}
@@ -236,9 +262,14 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 	return b.finish();
 }
 
-function setNumber(p: TrackPoint, key: keyof TrackPoint, raw: string): void {
-	const value = parseOptionalNumber(raw);
-	if (value === undefined) return;
+/** Sets an optional value read from doc[s, e); unreadable text leaves it absent, as do negative counts. */
+function setNumber(p: TrackPoint, key: keyof TrackPoint, d: string, s: number, e: number): void {
+	let value = parseDecimalRange(d, s, e);
+	if (Number.isNaN(value)) {
+		if (!d.slice(s, e).includes('&')) return;
+		value = parseOptionalNumber(decodeEntities(d.slice(s, e))) ?? Number.NaN;
+		if (Number.isNaN(value)) return;
+	}
 	if (key !== 'elevation' && key !== 'temperature' && value < 0) return;
 	p[key] = value;
 }

@@ -16,48 +16,60 @@ function readDigits(s: string, at: number, count: number): number {
  * UTC, as GPX and TCX define it (Date.parse would read it as local time). Returns NaN when unreadable.
  */
 export function parseIsoTime(raw: string): number {
-	const last = raw.charCodeAt(raw.length - 1);
-	const s = raw.charCodeAt(0) <= 32 || last <= 32 ? raw.trim() : raw;
-	if (s.length < 19) return Number.NaN;
-	const year = readDigits(s, 0, 4);
-	const month = readDigits(s, 5, 2);
-	const day = readDigits(s, 8, 2);
-	const hour = readDigits(s, 11, 2);
-	const minute = readDigits(s, 14, 2);
-	const second = readDigits(s, 17, 2);
-	const sep = s.charCodeAt(10);
-	if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (sep !== 84 && sep !== 32 && sep !== 116)) {
+	return parseIsoTimeRange(raw, 0, raw.length);
+}
+
+/** The same on doc[start, end), so a reader need not copy the text out first. */
+export function parseIsoTimeRange(doc: string, start: number, end: number): number {
+	let b = start;
+	let e = end;
+	while (b < e && doc.charCodeAt(b) <= 32) b++;
+	while (e > b && doc.charCodeAt(e - 1) <= 32) e--;
+	if (e - b < 19) return Number.NaN;
+	const year = readDigits(doc, b, 4);
+	const month = readDigits(doc, b + 5, 2);
+	const day = readDigits(doc, b + 8, 2);
+	const hour = readDigits(doc, b + 11, 2);
+	const minute = readDigits(doc, b + 14, 2);
+	const second = readDigits(doc, b + 17, 2);
+	const sep = doc.charCodeAt(b + 10);
+	if (
+		doc.charCodeAt(b + 4) !== 45 ||
+		doc.charCodeAt(b + 7) !== 45 ||
+		(sep !== 84 && sep !== 32 && sep !== 116)
+	) {
 		return Number.NaN;
 	}
-	if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return Number.NaN;
+	if (doc.charCodeAt(b + 13) !== 58 || doc.charCodeAt(b + 16) !== 58) return Number.NaN;
 	if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60) {
 		return Number.NaN;
 	}
-	let i = 19;
+	let i = b + 19;
 	let millis = 0;
-	if (s.charCodeAt(i) === 46 || s.charCodeAt(i) === 44) {
+	if (doc.charCodeAt(i) === 46 || doc.charCodeAt(i) === 44) {
 		i++;
 		let scale = 100;
-		const start = i;
-		while (i < s.length) {
-			const d = s.charCodeAt(i) - 48;
+		const fractionStart = i;
+		while (i < e) {
+			const d = doc.charCodeAt(i) - 48;
 			if (d < 0 || d > 9) break;
 			millis += d * scale;
 			scale /= 10;
 			i++;
 		}
-		if (i === start) return Number.NaN;
+		if (i === fractionStart) return Number.NaN;
 	}
 	let offsetMin = 0;
-	if (i < s.length) {
-		const c = s.charCodeAt(i);
-		if ((c === 90 || c === 122) && i + 1 === s.length) {
+	if (i < e) {
+		const c = doc.charCodeAt(i);
+		if ((c === 90 || c === 122) && i + 1 === e) {
 			// Z
 		} else if (c === 43 || c === 45) {
-			const oh = readDigits(s, i + 1, 2);
-			const om = s.charCodeAt(i + 3) === 58 ? readDigits(s, i + 4, 2) : readDigits(s, i + 3, 2);
-			const end = s.charCodeAt(i + 3) === 58 ? i + 6 : i + 5;
-			if (end !== s.length || Number.isNaN(oh) || Number.isNaN(om) || oh > 23 || om > 59) return Number.NaN;
+			const colon = doc.charCodeAt(i + 3) === 58;
+			const oh = readDigits(doc, i + 1, 2);
+			const om = colon ? readDigits(doc, i + 4, 2) : readDigits(doc, i + 3, 2);
+			const zoneEnd = colon ? i + 6 : i + 5;
+			if (zoneEnd !== e || Number.isNaN(oh) || Number.isNaN(om) || oh > 23 || om > 59) return Number.NaN;
 			offsetMin = (c === 43 ? 1 : -1) * (oh * 60 + om);
 		} else {
 			return Number.NaN;

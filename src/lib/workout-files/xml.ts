@@ -194,8 +194,14 @@ export function scanXmlRanges(doc: string, handler: XmlRangeHandler): void {
 	if (!sawRoot) failMalformed(0, 'no root element');
 }
 
-/** Finds an attribute's value by qualified or local name inside a start tag's attribute range. */
-export function readAttribute(doc: string, start: number, end: number, name: string): string | undefined {
+/** Where an attribute's value sits; reused so finding one allocates nothing. */
+export interface Range {
+	start: number;
+	end: number;
+}
+
+/** Finds an attribute (by qualified or local name) and puts its raw value's range in `out`. */
+export function findAttribute(doc: string, start: number, end: number, name: string, out: Range): boolean {
 	let i = start;
 	while (i < end) {
 		if (isSpace(doc.charCodeAt(i))) {
@@ -203,22 +209,34 @@ export function readAttribute(doc: string, start: number, end: number, name: str
 			continue;
 		}
 		const eq = doc.indexOf('=', i);
-		if (eq < 0 || eq >= end) return undefined;
+		if (eq < 0 || eq >= end) return false;
 		let nameEnd = eq;
 		while (nameEnd > i && isSpace(doc.charCodeAt(nameEnd - 1))) nameEnd--;
 		let q = eq + 1;
 		while (q < end && doc.charCodeAt(q) !== 34 && doc.charCodeAt(q) !== 39) q++;
-		if (q >= end) return undefined;
+		if (q >= end) return false;
 		const close = doc.indexOf(doc[q], q + 1);
-		if (close < 0 || close >= end) return undefined;
+		if (close < 0 || close >= end) return false;
 		const len = name.length;
-		const matches =
+		if (
 			(nameEnd - i === len && doc.startsWith(name, i)) ||
-			(nameEnd - i > len && doc.charCodeAt(nameEnd - len - 1) === 58 && doc.startsWith(name, nameEnd - len));
-		if (matches) return decodeEntities(doc.slice(q + 1, close));
+			(nameEnd - i > len && doc.charCodeAt(nameEnd - len - 1) === 58 && doc.startsWith(name, nameEnd - len))
+		) {
+			out.start = q + 1;
+			out.end = close;
+			return true;
+		}
 		i = close + 1;
 	}
-	return undefined;
+	return false;
+}
+
+const scratchRange: Range = { start: 0, end: 0 };
+
+/** Finds an attribute's value by qualified or local name inside a start tag's attribute range. */
+export function readAttribute(doc: string, start: number, end: number, name: string): string | undefined {
+	if (!findAttribute(doc, start, end, name, scratchRange)) return undefined;
+	return decodeEntities(doc.slice(scratchRange.start, scratchRange.end));
 }
 
 /**
