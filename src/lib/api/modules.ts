@@ -1,13 +1,33 @@
 import type { Hono } from 'hono';
-import type { ApiEnv, AppDeps } from './context';
+import { createAccountApi } from '../account/server/api';
+import { createAuthApi } from '../auth/server/api';
+import { createRoutingApi } from '../routing/server/api';
+import { loadEngine } from '../routing/server/regions';
+import { siteApi } from '../site/server/api';
+import type { AppDeps } from './context';
+
+/** Anything Hono can mount under /api. */
+export type SubApp = Parameters<Hono['route']>[1];
 
 /**
  * Every domain's API sub-app, listed once. Domains that need start-up work (loading the routing
- * graphs) do it here so the server is ready before it listens.
+ * graphs) start it here.
  */
 export async function loadApiModules(
-	_deps: AppDeps,
-): Promise<{ routes: Hono<ApiEnv>[]; close: () => Promise<void> }> {
-	const routes: Hono<ApiEnv>[] = [];
+	deps: AppDeps,
+): Promise<{ routes: SubApp[]; close: () => Promise<void> }> {
+	const { config, logger } = deps;
+	// Regions load in the background: a first start builds the graphs (seconds), later starts read
+	// the cache. Routing requests wait for it; nothing else does.
+	const engine = config.routingUrl
+		? null
+		: loadEngine({ cacheDir: `${config.dataDir}/routing-cache`, log: (message) => logger.info(message) });
+	engine?.catch((error) => logger.error({ err: error }, 'routing regions failed to load'));
+	const routes: SubApp[] = [
+		createAuthApi(),
+		createAccountApi(),
+		siteApi,
+		createRoutingApi({ engine, routingUrl: config.routingUrl ?? null }),
+	];
 	return { routes, close: async () => {} };
 }

@@ -77,7 +77,8 @@ export async function rotateSession(deps: SessionDeps, token: string): Promise<R
 			return { ok: false, reason: 'reused' } as const;
 		}
 		if (row.familyExpiresAt <= now) return { ok: false, reason: 'expired' } as const;
-		const viewer = await findViewerById(deps, row.userId);
+		// Inside the transaction: PGlite has one connection, so a query outside it would wait forever.
+		const viewer = await findViewerById({ db: tx as unknown as AppDeps['db'] }, row.userId);
 		if (!viewer) return { ok: false, reason: 'unknown' } as const;
 		const next = newOpaqueToken();
 		await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.id));

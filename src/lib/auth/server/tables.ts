@@ -44,6 +44,17 @@ export const users = pgTable(
 		routePrivacy: integer('route_privacy').notNull().default(0),
 		emailSearchPrivacy: integer('email_search_privacy').notNull().default(0),
 		isPremium: boolean('is_premium').notNull().default(false),
+		/** What the member agreed to at signup: matrix version, consents, GDPR country, app. */
+		signupConsents: jsonb('signup_consents')
+			.$type<{
+				consentMatrixVersion?: string;
+				consents?: unknown;
+				gdprIsoCode?: string;
+				appName?: string;
+			}>()
+			.notNull()
+			.default({}),
+		lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 	},
@@ -116,17 +127,21 @@ export const loginAttempts = pgTable('login_attempts', {
 	blockedUntil: timestamp('blocked_until', { withTimezone: true }),
 });
 
-export const promotionalPreferences = pgTable('promotional_preferences', {
-	id: serial('id').primaryKey(),
-	userId: integer('user_id')
-		.notNull()
-		.references(() => users.id, { onDelete: 'cascade' }),
-	privacyStandard: text('privacy_standard').notNull().default('default'),
-	region: text('region').notNull().default('US'),
-	preferenceType: text('preference_type').notNull().default('ua-marketing-opt-in'),
-	choice: boolean('choice').notNull(),
-	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const promotionalPreferences = pgTable(
+	'promotional_preferences',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		privacyStandard: text('privacy_standard').notNull().default('default'),
+		region: text('region').notNull().default('US'),
+		preferenceType: text('preference_type').notNull().default('ua-marketing-opt-in'),
+		choice: boolean('choice').notNull(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [uniqueIndex('promotional_preferences_user_type_idx').on(t.userId, t.preferenceType)],
+);
 
 export const heartRateZones = pgTable('heart_rate_zones', {
 	id: serial('id').primaryKey(),

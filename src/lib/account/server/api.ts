@@ -1,0 +1,81 @@
+import { Hono } from 'hono';
+import * as v from 'valibot';
+import { requireViewer } from '../../api/app';
+import type { ApiEnv } from '../../api/context';
+import { validate } from '../../api/validate';
+import type { Viewer } from '../../auth/contract';
+import { AppError } from '../../core/errors';
+import { PHOTO_MAX_BYTES, PromotionalPreferenceSchema, UserUpdateSchema } from '../contract';
+import {
+	getHeartRateZones,
+	getSelf,
+	getUser,
+	setProfilePhoto,
+	setPromotionalPreference,
+	updateUser,
+} from './service';
+
+const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
+const zonesQuery = v.object({ user: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'user must be a member id')) });
+
+/** The main API's member endpoints (MapMyFitness v7.1 shapes); item paths work with and without `/`. */
+export function createAccountApi(): Hono<ApiEnv> {
+	const app = new Hono<ApiEnv>();
+	const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
+
+	for (const path of ['/v7.1/user/self/', '/v7.1/user/self']) {
+		app.get(path, requireViewer, async (c) => c.json(await getSelf(c.var.deps, viewerOf(c))));
+	}
+
+	for (const path of ['/v7.1/user/:id/', '/v7.1/user/:id']) {
+		app.get(path, validate('param', idParam), async (c) =>
+			c.json(await getUser(c.var.deps, c.var.viewer, Number(c.req.valid('param').id))),
+		);
+		app.put(path, requireViewer, validate('param', idParam), validate('json', UserUpdateSchema), async (c) =>
+			c.json(await updateUser(c.var.deps, viewerOf(c), Number(c.req.valid('param').id), c.req.valid('json'))),
+		);
+	}
+
+	for (const path of ['/v7.1/user_profile_photo/:id/', '/v7.1/user_profile_photo/:id']) {
+		app.put(path, requireViewer, validate('param', idParam), async (c) => {
+			const declared = Number(c.req.header('content-length') ?? 0);
+			if (declared > PHOTO_MAX_BYTES + 64 * 1024)
+				throw new AppError('payload_too_large', 'The image must be at most 1,000,000 bytes.', {
+					detail: 'too-big',
+				});
+			const form = await c.req.parseBody().catch(() => {
+				throw new AppError('bad_request', 'Send the image as multipart/form-data in the field "image".', {
+					detail: 'invalid-image-type',
+				});
+			});
+			const file = form.image ?? form.file;
+			if (!(file instanceof File))
+				throw new AppError('bad_request', 'Send the image as multipart/form-data in the field "image".', {
+					detail: 'invalid-image-type',
+				});
+			if (file.size > PHOTO_MAX_BYTES)
+				throw new AppError('payload_too_large', 'The image must be at most 1,000,000 bytes.', {
+					detail: 'too-big',
+				});
+			const bytes = new Uint8Array(await file.arrayBuffer());
+			return c.json(await setProfilePhoto(c.var.deps, viewerOf(c), Number(c.req.valid('param').id), bytes));
+		});
+	}
+
+	for (const path of ['/v7.1/heart_rate_zones/', '/v7.1/heart_rate_zones']) {
+		app.get(path, requireViewer, validate('query', zonesQuery), async (c) =>
+			c.json(await getHeartRateZones(c.var.deps, viewerOf(c), Number(c.req.valid('query').user))),
+		);
+	}
+
+	for (const path of ['/v7.1/promotional_preference/', '/v7.1/promotional_preference']) {
+		app.post(path, requireViewer, validate('json', PromotionalPreferenceSchema), async (c) =>
+			c.json(await setPromotionalPreference(c.var.deps, viewerOf(c), c.req.valid('json')), 201),
+		);
+		app.put(path, requireViewer, validate('json', PromotionalPreferenceSchema), async (c) =>
+			c.json(await setPromotionalPreference(c.var.deps, viewerOf(c), c.req.valid('json'))),
+		);
+	}
+
+	return app;
+}

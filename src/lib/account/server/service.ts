@@ -1,0 +1,335 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { desc, eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import type { AppDeps } from '../../api/context';
+import type { Viewer } from '../../auth/contract';
+import { checkBirthdate } from '../../auth/contract';
+import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
+import { clearAccountKeys } from '../../auth/server/throttle';
+import { formatApiDateTime } from '../../core/dates';
+import { AppError } from '../../core/errors';
+import {
+	PHOTO_MAX_BYTES,
+	PHOTO_MAX_PIXELS,
+	type PromotionalPreferenceInput,
+	type UserUpdate,
+} from '../contract';
+import { DEFAULT_HEART_RATE_ZONES, isTimeZone } from '../derived';
+import { canView } from '../privacy';
+import { presentPublicUser, presentSelfUser, userLink } from './presenter';
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
+type UserRow = typeof users.$inferSelect;
+
+/** Anything that must look like "no such member" to the caller. */
+const notFound = () => new AppError('not_found', 'Not found.', { detail: 'not_found' });
+
+function badField(field: string, message: string): AppError {
+	return new AppError('validation_failed', message, { failures: [{ field, message }] });
+}
+
+async function findRow(deps: Pick<AppDeps, 'db'>, id: number): Promise<UserRow | undefined> {
+	const [row] = await deps.db.select().from(users).where(eq(users.id, id));
+	return row;
+}
+
+/** The caller's own row; a token outliving its account (deleted meanwhile) is no longer valid. */
+async function viewerRow(deps: Deps, viewer: Viewer): Promise<UserRow> {
+	const row = await findRow(deps, viewer.id);
+	if (!row)
+		throw new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
+	return row;
+}
+
+export async function getSelf(deps: Deps, viewer: Viewer) {
+	return presentSelfUser(await viewerRow(deps, viewer), deps.clock());
+}
+
+/**
+ * The owner sees everything; others see the public profile when its privacy allows it, and
+ * otherwise the member does not exist for them. Friendships come with the social domain; until
+ * then friends-only profiles behave as private to everyone but the owner.
+ */
+export async function getUser(deps: Deps, viewer: Viewer | null, id: number) {
+	const row = await findRow(deps, id);
+	if (!row) throw notFound();
+	if (viewer?.id === row.id) return presentSelfUser(row, deps.clock());
+	if (!canView(viewer?.id, row.id, row.profilePrivacy, false)) throw notFound();
+	return presentPublicUser(row);
+}
+
+export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: UserUpdate) {
+	if (viewer.id !== id) {
+		// Another member's profile: 404 if they cannot see it, 403 if they can but may not edit.
+		const row = await findRow(deps, id);
+		if (!row || !canView(viewer.id, row.id, row.profilePrivacy, false)) throw notFound();
+		throw new AppError('forbidden', 'You can only change your own profile.', { detail: 'forbidden' });
+	}
+	const now = deps.clock();
+	const changes: Partial<typeof users.$inferInsert> = { updatedAt: now };
+	if (input.first_name !== undefined) changes.firstName = input.first_name;
+	if (input.last_name !== undefined) changes.lastName = input.last_name;
+	if (input.display_name !== undefined) changes.displayName = input.display_name;
+	if (input.gender !== undefined) changes.gender = input.gender;
+	if (input.birthdate !== undefined) {
+		const verdict = checkBirthdate(input.birthdate, now);
+		if (verdict === 'invalid') throw badField('birthdate', 'Invalid date.');
+		if (verdict === 'out_of_range')
+			throw badField('birthdate', 'You are ineligible to participate based on your birthdate.');
+		changes.birthdate = input.birthdate;
+	}
+	if (input.location) {
+		if (input.location.country !== undefined) changes.country = input.location.country.toUpperCase();
+		if (input.location.region !== undefined) changes.region = input.location.region;
+		if (input.location.locality !== undefined) changes.locality = input.location.locality;
+	}
+	if (input.time_zone !== undefined) {
+		if (!isTimeZone(input.time_zone))
+			throw badField('time_zone', 'Select a valid choice. That choice is not one of the available choices.');
+		changes.timeZone = input.time_zone;
+	}
+	if (input.display_measurement_system !== undefined)
+		changes.displayMeasurementSystem = input.display_measurement_system;
+	if (input.preferred_language !== undefined) changes.preferredLanguage = input.preferred_language;
+	if (input.height !== undefined) changes.heightM = input.height;
+	if (input.weight !== undefined) changes.weightKg = input.weight;
+	if (input.goal_statement !== undefined) changes.goalStatement = input.goal_statement;
+	if (input.introduction !== undefined) changes.introduction = input.introduction;
+	if (input.privacy) {
+		if (input.privacy.profile !== undefined) changes.profilePrivacy = input.privacy.profile;
+		if (input.privacy.workout !== undefined) changes.workoutPrivacy = input.privacy.workout;
+		if (input.privacy.route !== undefined) changes.routePrivacy = input.privacy.route;
+		if (input.privacy.email_search !== undefined) changes.emailSearchPrivacy = input.privacy.email_search;
+	}
+	const [row] = await deps.db.update(users).set(changes).where(eq(users.id, id)).returning();
+	if (!row)
+		throw new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
+	return presentSelfUser(row, now);
+}
+
+// ---------------------------------------------------------------- heart-rate zones
+
+/** Heart-rate zones are health data: only their owner sees them. */
+export async function getHeartRateZones(deps: Deps, viewer: Viewer, userId: number) {
+	if (viewer.id !== userId) throw notFound();
+	const row = await viewerRow(deps, viewer);
+	const [stored] = await deps.db
+		.select()
+		.from(heartRateZones)
+		.where(eq(heartRateZones.userId, userId))
+		.orderBy(desc(heartRateZones.createdAt))
+		.limit(1);
+	const entry = {
+		created_date: formatApiDateTime(stored?.createdAt ?? row.createdAt),
+		zones: (stored?.zones ?? DEFAULT_HEART_RATE_ZONES).map((zone) => ({ ...zone })),
+		_links: { user: [userLink(userId)] },
+	};
+	return {
+		_embedded: { heart_rate_zones: [entry] },
+		total_count: 1,
+		_links: { self: [{ href: `/v7.1/heart_rate_zones/?user=${userId}`, id: String(userId) }] },
+	};
+}
+
+// ---------------------------------------------------------------- promotional preference
+
+function presentPreference(row: typeof promotionalPreferences.$inferSelect) {
+	return {
+		id: row.id,
+		privacy_standard: row.privacyStandard,
+		region: row.region,
+		preference_type: row.preferenceType,
+		choice: row.choice,
+		updated_datetime: formatApiDateTime(row.updatedAt),
+		_links: {
+			self: [{ href: `/v7.1/promotional_preference/${row.id}/`, id: String(row.id) }],
+			user: [userLink(row.userId)],
+		},
+	};
+}
+
+/** One preference per member and type: POST and PUT both set it; only for oneself. */
+export async function setPromotionalPreference(
+	deps: Deps,
+	viewer: Viewer,
+	input: PromotionalPreferenceInput,
+) {
+	const linked = input._links?.user?.[0]?.id;
+	if (linked !== undefined && String(linked) !== String(viewer.id))
+		throw new AppError('forbidden', 'You can only set your own preference.', { detail: 'forbidden' });
+	await viewerRow(deps, viewer);
+	const now = deps.clock();
+	const [row] = await deps.db
+		.insert(promotionalPreferences)
+		.values({
+			userId: viewer.id,
+			privacyStandard: input.privacy_standard,
+			region: input.region,
+			preferenceType: input.preference_type,
+			choice: input.choice,
+			updatedAt: now,
+		})
+		.onConflictDoUpdate({
+			target: [promotionalPreferences.userId, promotionalPreferences.preferenceType],
+			set: {
+				choice: input.choice,
+				privacyStandard: input.privacy_standard,
+				region: input.region,
+				updatedAt: now,
+			},
+		})
+		.returning();
+	return presentPreference(row);
+}
+
+// ---------------------------------------------------------------- profile photo
+
+export type ImageKind = 'png' | 'jpeg' | 'gif';
+
+/** The type comes from the bytes, never from the name or the declared content type. */
+export function detectImageType(bytes: Uint8Array): ImageKind | null {
+	const starts = (signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
+	if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+	if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
+	const head = Buffer.from(bytes.subarray(0, 6)).toString('latin1');
+	if (head === 'GIF87a' || head === 'GIF89a') return 'gif';
+	return null;
+}
+
+export function photoFolder(config: Pick<Deps['config'], 'dataDir'>): string {
+	return path.resolve(config.dataDir, 'uploads', 'photos');
+}
+
+const SIZES = { medium: 256, small: 64 } as const;
+
+/**
+ * Checks size and type, decodes under a pixel cap and re-encodes to JPEG: whatever the upload
+ * carried besides pixels (EXIF GPS, comments, scripts in a polyglot) does not survive.
+ */
+export async function setProfilePhoto(deps: Deps, viewer: Viewer, userId: number, bytes: Uint8Array) {
+	if (viewer.id !== userId)
+		throw new AppError('forbidden', 'You can only change your own photo.', { detail: 'forbidden' });
+	const row = await viewerRow(deps, viewer);
+	if (bytes.byteLength > PHOTO_MAX_BYTES)
+		throw new AppError('payload_too_large', 'The image must be at most 1,000,000 bytes.', {
+			detail: 'too-big',
+		});
+	const kind = detectImageType(bytes);
+	if (!kind)
+		throw new AppError('bad_request', 'The image must be a PNG, JPEG or GIF.', {
+			detail: 'invalid-image-type',
+		});
+	const options = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' as const, animated: false };
+	let rendered: { medium: Buffer; small: Buffer };
+	try {
+		const metadata = await sharp(bytes, options).metadata();
+		if (metadata.format !== kind && !(kind === 'jpeg' && metadata.format === 'jpeg'))
+			throw new AppError('bad_request', 'The image must be a PNG, JPEG or GIF.', {
+				detail: 'invalid-image-type',
+			});
+		if ((metadata.width ?? 0) * (metadata.height ?? 0) > PHOTO_MAX_PIXELS)
+			throw new AppError('payload_too_large', 'The image has too many pixels.', { detail: 'too-big' });
+		const render = (edge: number) =>
+			sharp(bytes, options)
+				.rotate()
+				.resize(edge, edge, { fit: 'cover' })
+				.flatten({ background: '#ffffff' })
+				.jpeg({ quality: 85 })
+				.toBuffer();
+		rendered = { medium: await render(SIZES.medium), small: await render(SIZES.small) };
+	} catch (error) {
+		if (error instanceof AppError) throw error;
+		const message = String((error as Error).message ?? '');
+		if (/pixel limit/i.test(message))
+			throw new AppError('payload_too_large', 'The image has too many pixels.', { detail: 'too-big' });
+		throw new AppError('bad_request', 'The image could not be read.', { detail: 'invalid-image-type' });
+	}
+	const folder = photoFolder(deps.config);
+	await mkdir(folder, { recursive: true });
+	const stem = `${row.id}-${randomBytes(12).toString('hex')}`;
+	const files = { medium: `${stem}-medium.jpg`, small: `${stem}-small.jpg` };
+	await writeFile(path.join(folder, files.medium), rendered.medium);
+	await writeFile(path.join(folder, files.small), rendered.small);
+	const [previous] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, row.id));
+	const now = deps.clock();
+	await deps.db
+		.insert(profilePhotos)
+		.values({
+			userId: row.id,
+			smallFile: files.small,
+			mediumFile: files.medium,
+			bytes: bytes.byteLength,
+			updatedAt: now,
+		})
+		.onConflictDoUpdate({
+			target: profilePhotos.userId,
+			set: { smallFile: files.small, mediumFile: files.medium, bytes: bytes.byteLength, updatedAt: now },
+		});
+	if (previous) await removePhotoFiles(deps, previous);
+	const picture = (size: 'Small' | 'Medium') => ({
+		href: `/profile/${encodeURIComponent(row.username)}/picture?size=${size}`,
+		id: String(row.id),
+	});
+	return {
+		id: row.id,
+		_links: {
+			self: [{ href: `/v7.1/user_profile_photo/${row.id}/`, id: String(row.id) }],
+			small: [picture('Small')],
+			medium: [picture('Medium')],
+			large: [picture('Medium')],
+			user: [userLink(row.id)],
+		},
+	};
+}
+
+async function removePhotoFiles(deps: Deps, photo: { smallFile: string; mediumFile: string }): Promise<void> {
+	const folder = photoFolder(deps.config);
+	for (const name of [photo.smallFile, photo.mediumFile]) {
+		await rm(path.join(folder, path.basename(name)), { force: true });
+	}
+}
+
+/**
+ * The stored avatar file for /profile/{username}/picture, or null (the page then serves the
+ * default image): no member, no photo, or a profile the viewer may not see.
+ */
+export async function findProfilePhoto(
+	deps: Pick<Deps, 'db' | 'config'>,
+	viewerId: number | null,
+	username: string,
+	size: 'Small' | 'Medium',
+): Promise<{ file: string; updatedAt: Date } | null> {
+	const [row] = await deps.db
+		.select({
+			userId: users.id,
+			privacy: users.profilePrivacy,
+			smallFile: profilePhotos.smallFile,
+			mediumFile: profilePhotos.mediumFile,
+			updatedAt: profilePhotos.updatedAt,
+		})
+		.from(users)
+		.innerJoin(profilePhotos, eq(profilePhotos.userId, users.id))
+		.where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+	if (!row || !canView(viewerId, row.userId, row.privacy, false)) return null;
+	const name = size === 'Small' ? row.smallFile : row.mediumFile;
+	return { file: path.join(photoFolder(deps.config), path.basename(name)), updatedAt: row.updatedAt };
+}
+
+// ---------------------------------------------------------------- deletion
+
+/**
+ * Removes the member: every row that references them (foreign keys cascade from users), their
+ * files on disk and their login counters. Sessions die with their rows; access tokens still
+ * in flight are refused because their account is gone.
+ */
+export async function deleteAccount(deps: Deps, userId: number): Promise<void> {
+	const row = await findRow(deps, userId);
+	if (!row) return;
+	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
+	await deps.db.delete(users).where(eq(users.id, userId));
+	if (photo) await removePhotoFiles(deps, photo);
+	await clearAccountKeys(deps, row.email);
+	deps.logger.info({ userId }, 'account deleted');
+}

@@ -1,0 +1,254 @@
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { csrf } from 'hono/csrf';
+import * as v from 'valibot';
+import { deleteAccount } from '../../account/server/service';
+import { requireViewer } from '../../api/app';
+import type { ApiEnv } from '../../api/context';
+import { validate } from '../../api/validate';
+import type { Config } from '../../core/config';
+import { AppError, type ValidationFailure } from '../../core/errors';
+import {
+	DeletionRequestSchema,
+	LoginBodySchema,
+	PasswordResetRequestSchema,
+	PasswordResetSchema,
+	SignupBodySchema,
+	type Viewer,
+} from '../contract';
+import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
+import {
+	checkResetToken,
+	confirmEmail,
+	findUserByEmail,
+	login,
+	logout,
+	reauthenticate,
+	refreshSession,
+	requestPasswordReset,
+	resetPassword,
+	signup,
+} from './service';
+import { sessionCookieName } from './session';
+
+/** Cookies we set before this API existed; /clear-legacy removes them. */
+const LEGACY_COOKIES = ['auth-token', 'access_token', 'mmf_auth', 'uacf_auth', 'ms_token'];
+
+/** Secure everywhere but plain-http localhost development. */
+export function cookieIsSecure(config: Pick<Config, 'publicUrl'>): boolean {
+	const url = new URL(config.publicUrl);
+	if (url.protocol === 'https:') return true;
+	return !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+function setSessionCookies(c: Context<ApiEnv>, token: string, expiresAt: Date, viewer: Viewer): void {
+	const config = c.var.deps.config;
+	const maxAge = Math.max(1, Math.floor((expiresAt.getTime() - c.var.deps.clock().getTime()) / 1000));
+	const secure = cookieIsSecure(config);
+	setCookie(c, sessionCookieName(config), token, {
+		httpOnly: true,
+		secure,
+		sameSite: 'Strict',
+		path: '/',
+		maxAge,
+	});
+	setCookie(c, SESSION_HINT_COOKIE, encodeSessionHint(viewer), {
+		secure,
+		sameSite: 'Lax',
+		path: '/',
+		maxAge,
+	});
+}
+
+function clearSessionCookies(c: Context<ApiEnv>): void {
+	const config = c.var.deps.config;
+	const secure = cookieIsSecure(config);
+	deleteCookie(c, sessionCookieName(config), { path: '/', secure, httpOnly: true, sameSite: 'Strict' });
+	deleteCookie(c, SESSION_HINT_COOKIE, { path: '/', secure, sameSite: 'Lax' });
+}
+
+function readSessionCookie(c: Context<ApiEnv>): string | undefined {
+	return getCookie(c, sessionCookieName(c.var.deps.config));
+}
+
+function requestContext(c: Context<ApiEnv>) {
+	return { ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? '' };
+}
+
+/** Wrong-typed fields answer `{field}_unknown_error` (SPEC §5: anything not blank or format). */
+function toAuthError(failures: ValidationFailure[]): AppError {
+	const field = failures[0]?.field?.split('.').pop() ?? '';
+	return new AppError('validation_failed', failures[0]?.message ?? 'The request is not valid', {
+		detail: field && field !== '__all__' ? `${field}_unknown_error` : 'unknown_error',
+		failures,
+	});
+}
+
+/**
+ * Cookie-authenticated endpoints refuse cross-site requests: hono's csrf() checks Origin and
+ * Sec-Fetch-Site on form posts, and this also covers JSON and GET calls a browser makes for
+ * another site. Clients without those headers (apps, curl) are not browsers and carry no cookie
+ * a site could ride on.
+ */
+const refuseCrossSite: MiddlewareHandler<ApiEnv> = async (c, next) => {
+	const site = c.req.header('sec-fetch-site');
+	const origin = c.req.header('origin');
+	const allowed = new Set([new URL(c.var.deps.config.publicUrl).origin, new URL(c.req.url).origin]);
+	if (
+		site === 'cross-site' ||
+		(origin !== undefined && origin !== 'null' && !allowed.has(origin)) ||
+		origin === 'null'
+	) {
+		throw new AppError('forbidden', 'Cross-site requests are not accepted here.', { detail: 'forbidden' });
+	}
+	await next();
+};
+
+const tokenParam = v.object({ token: v.pipe(v.string(), v.maxLength(200)) });
+const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
+const emailParam = v.object({ email: v.pipe(v.string(), v.maxLength(254)) });
+
+export function createAuthApi(): Hono<ApiEnv> {
+	const app = new Hono<ApiEnv>();
+	app.use('/auth/*', refuseCrossSite);
+	app.use('/auth/*', async (c, next) => {
+		// Browsers always say where a request comes from; a caller that says nothing is not a
+		// browser and has no one's cookies to ride on (refuseCrossSite already ran).
+		if (!c.req.header('origin') && !c.req.header('sec-fetch-site')) return next();
+		const origins = [new URL(c.var.deps.config.publicUrl).origin, new URL(c.req.url).origin];
+		return csrf({ origin: origins, secFetchSite: ['same-origin', 'none'] })(c, next);
+	});
+	// Answers carry tokens or say who someone is: never cache them.
+	app.use('/auth/*', async (c, next) => {
+		await next();
+		c.header('Cache-Control', 'no-store');
+	});
+
+	app.post('/auth/login', validate('json', LoginBodySchema, toAuthError), async (c) => {
+		const result = await login(c.var.deps, c.req.valid('json'), requestContext(c));
+		setSessionCookies(c, result.sessionToken, result.sessionExpiresAt, result.viewer);
+		return c.json({
+			access_token: result.accessToken,
+			token_type: 'Bearer',
+			expires_in: result.expiresIn,
+			user: result.user,
+		});
+	});
+
+	app.post('/auth/signup', validate('json', SignupBodySchema, toAuthError), async (c) => {
+		const body = c.req.valid('json');
+		const result = await signup(c.var.deps, body, requestContext(c));
+		if (body.login !== false)
+			setSessionCookies(c, result.sessionToken, result.sessionExpiresAt, result.viewer);
+		return c.json(
+			{
+				access_token: result.accessToken,
+				token_type: 'Bearer',
+				expires_in: result.expiresIn,
+				user: result.user,
+			},
+			201,
+		);
+	});
+
+	app.get('/auth/refresh-token', async (c) => {
+		try {
+			const result = await refreshSession(c.var.deps, readSessionCookie(c));
+			setSessionCookies(c, result.sessionToken, result.sessionExpiresAt, result.viewer);
+			return c.json({
+				access_token: result.accessToken,
+				token_type: 'Bearer',
+				expires_in: result.expiresIn,
+				user: result.user,
+			});
+		} catch (error) {
+			clearSessionCookies(c);
+			throw error;
+		}
+	});
+
+	app.get('/auth/logout', async (c) => {
+		await logout(c.var.deps, readSessionCookie(c));
+		clearSessionCookies(c);
+		return c.json({ status: 'logged_out' });
+	});
+
+	app.post('/auth/password-reset', validate('json', PasswordResetRequestSchema, toAuthError), async (c) => {
+		await requestPasswordReset(c.var.deps, c.req.valid('json'), requestContext(c));
+		return c.json({
+			status: 'sent',
+			message: 'If an account uses this email, a link to reset its password is on its way.',
+		});
+	});
+
+	app.get('/auth/password/reset/:token', validate('param', tokenParam, toAuthError), async (c) => {
+		const { userId } = await checkResetToken(c.var.deps, c.req.valid('param').token);
+		return c.json({ status: 'valid', user_id: userId });
+	});
+
+	app.post(
+		'/auth/password/reset/:token',
+		validate('param', tokenParam, toAuthError),
+		validate('json', PasswordResetSchema, toAuthError),
+		async (c) => {
+			const result = await resetPassword(c.var.deps, c.req.valid('param').token, c.req.valid('json'));
+			// Every session ended, including this browser's.
+			clearSessionCookies(c);
+			return c.json({ status: 'success', user_id: result.userId, redirect_uri: result.redirectUri });
+		},
+	);
+
+	app.post('/auth/email/confirm/:token', validate('param', tokenParam, toAuthError), async (c) => {
+		const { userId } = await confirmEmail(c.var.deps, c.req.valid('param').token);
+		return c.json({ status: 'confirmed', user_id: userId });
+	});
+
+	app.get(
+		'/auth/find-user-by-email/:email',
+		requireViewer,
+		validate('param', emailParam, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			return c.json({ user: await findUserByEmail(c.var.deps, viewer, c.req.valid('param').email) });
+		},
+	);
+
+	/** Country (and region) from the proxy in front of us; never guessed from untrusted headers. */
+	app.get('/auth/geoip', (c) => {
+		const config = c.var.deps.config;
+		const header = (name: string) =>
+			config.trustedProxy ? (c.req.header(name)?.trim().toUpperCase().slice(0, 8) ?? '') : '';
+		const country = header(config.geoHeaders.country);
+		const region = header(config.geoHeaders.region);
+		const valid = /^[A-Z]{2}$/.test(country);
+		return c.json({
+			country_code: valid ? country : 'US',
+			region_code: valid && /^[A-Z0-9]{1,3}$/.test(region) ? region : null,
+			source: valid ? 'proxy' : 'default',
+		});
+	});
+
+	app.get('/auth/clear-legacy', (c) => {
+		for (const name of LEGACY_COOKIES) deleteCookie(c, name, { path: '/' });
+		return c.body(null, 204);
+	});
+
+	app.delete(
+		'/auth/deletion-request/:id',
+		requireViewer,
+		validate('param', idParam, toAuthError),
+		validate('json', DeletionRequestSchema, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			const id = Number(c.req.valid('param').id);
+			if (id !== viewer.id)
+				throw new AppError('forbidden', 'You can only delete your own account.', { detail: 'forbidden' });
+			await reauthenticate(c.var.deps, viewer, c.req.valid('json').password, requestContext(c));
+			await deleteAccount(c.var.deps, viewer.id);
+			clearSessionCookies(c);
+			return c.json({ status: 'deleted', user_id: viewer.id });
+		},
+	);
+
+	return app;
+}

@@ -1,0 +1,519 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { presentPublicUser, presentSelfUser, type SelfUser } from '../../account/server/presenter';
+import type { AppDeps } from '../../api/context';
+import { AppError, type ValidationFailure } from '../../core/errors';
+import { queueMail } from '../../mail/server/service';
+import {
+	type AuthField,
+	checkBirthdate,
+	EMAIL_MAX_LENGTH,
+	EMAIL_PATTERN,
+	hasControlCharacter,
+	type LoginBody,
+	MESSAGES,
+	requiredMessage,
+	type SignupBody,
+	type Viewer,
+} from '../contract';
+import { ACCESS_TOKEN_SECONDS, signAccessToken } from './access-token';
+import { checkPassword, hashPassword, needsRehash, verifyPassword } from './passwords';
+import {
+	createSession,
+	hashToken,
+	newOpaqueToken,
+	revokeAllSessions,
+	revokeSessionFamily,
+	rotateSession,
+} from './session';
+import { oneTimeTokens, promotionalPreferences, users } from './tables';
+import {
+	ACCOUNT_FROM_ADDRESS,
+	accountAddressKey,
+	addressKey,
+	assertNotBlocked,
+	clearAccountKeys,
+	clearKeys,
+	countEvent,
+	limitRequests,
+	PER_ADDRESS_DAILY,
+	REQUESTS_PER_HOUR,
+} from './throttle';
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
+export type RequestContext = { ip: string; userAgent: string };
+
+export const RESET_TOKEN_SECONDS = 60 * 60;
+export const VERIFY_TOKEN_SECONDS = 7 * 24 * 3600;
+
+type UserRow = typeof users.$inferSelect;
+
+export type SignedIn = {
+	sessionToken: string;
+	sessionExpiresAt: Date;
+	accessToken: string;
+	expiresIn: number;
+	user: SelfUser;
+	viewer: Viewer;
+};
+
+// ---------------------------------------------------------------- validation (SPEC §5)
+
+type Failure = ValidationFailure & { code: string };
+
+function blank(field: AuthField): Failure {
+	return { field, code: `blank_${field}`, message: requiredMessage(field) };
+}
+
+function checkEmailField(value: string | undefined): Failure | null {
+	const email = value?.trim() ?? '';
+	if (!email) return blank('email');
+	if (email.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(email))
+		return { field: 'email', code: 'email_invalid_format', message: MESSAGES.invalidEmail };
+	return null;
+}
+
+/** The first failure names the error (SPEC §8 `error`); all of them are listed for the form. */
+function refuse(failures: Failure[]): never {
+	throw new AppError('validation_failed', failures[0].message, { detail: failures[0].code, failures });
+}
+
+function normaliseGender(value: string | undefined): 'F' | 'M' | null {
+	const gender = value?.trim().toLowerCase();
+	if (gender === 'f' || gender === 'female') return 'F';
+	if (gender === 'm' || gender === 'male') return 'M';
+	return null;
+}
+
+// ---------------------------------------------------------------- sessions
+
+async function signIn(deps: Deps, row: UserRow, context: RequestContext): Promise<SignedIn> {
+	const now = deps.clock();
+	const viewer: Viewer = {
+		id: row.id,
+		username: row.username,
+		displayName: row.displayName || row.username,
+		isPremium: row.isPremium,
+	};
+	const sessionToken = await createSession(deps, row.id, context.userAgent);
+	await deps.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
+	return {
+		sessionToken,
+		sessionExpiresAt: new Date(now.getTime() + 30 * 24 * 3600 * 1000),
+		accessToken: await signAccessToken(viewer, deps.config.sessionSecret, now),
+		expiresIn: ACCESS_TOKEN_SECONDS,
+		user: presentSelfUser(row, now),
+		viewer,
+	};
+}
+
+async function findUserByEmailRow(deps: Pick<AppDeps, 'db'>, email: string): Promise<UserRow | undefined> {
+	const [row] = await deps.db
+		.select()
+		.from(users)
+		.where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
+	return row;
+}
+
+export async function findUserRow(deps: Pick<AppDeps, 'db'>, id: number): Promise<UserRow | undefined> {
+	const [row] = await deps.db.select().from(users).where(eq(users.id, id));
+	return row;
+}
+
+// ---------------------------------------------------------------- login
+
+/**
+ * Unknown email and wrong password answer alike (401 access_denied) and cost the same argon2
+ * verify. Failures count per account+address (10 → 15 min pause) and per address (100 a day).
+ */
+export async function login(deps: Deps, body: LoginBody, context: RequestContext): Promise<SignedIn> {
+	const failures: Failure[] = [];
+	const emailProblem = checkEmailField(body.email ?? body.username);
+	if (emailProblem) failures.push(emailProblem);
+	if (!body.password) failures.push(blank('password'));
+	if (failures.length) refuse(failures);
+	const email = (body.email ?? body.username ?? '').trim();
+	const password = body.password as string;
+
+	const accountKey = accountAddressKey(email, context.ip);
+	const ipKey = addressKey('login', context.ip);
+	await assertNotBlocked(deps, [accountKey, ipKey]);
+
+	const row = await findUserByEmailRow(deps, email);
+	const valid = await verifyPassword(row?.passwordHash ?? null, password);
+	if (!row || !valid) {
+		await countEvent(deps, accountKey, ACCOUNT_FROM_ADDRESS);
+		await countEvent(deps, ipKey, PER_ADDRESS_DAILY);
+		throw new AppError('unauthenticated', MESSAGES.accessDenied, { detail: 'access_denied' });
+	}
+	await clearKeys(deps, [accountKey]);
+	if (needsRehash(row.passwordHash)) {
+		const upgraded = await hashPassword(password);
+		await deps.db.update(users).set({ passwordHash: upgraded }).where(eq(users.id, row.id));
+		row.passwordHash = upgraded;
+	}
+	return signIn(deps, row, context);
+}
+
+// ---------------------------------------------------------------- signup
+
+function validateSignup(body: SignupBody, today: Date): Failure[] {
+	const failures: Failure[] = [];
+	for (const field of ['first_name', 'last_name'] as const) {
+		const value = body[field]?.trim() ?? '';
+		if (!value) failures.push(blank(field));
+		else if (value.length > 60 || hasControlCharacter(value) || /[<>]/.test(value))
+			failures.push({
+				field,
+				code: `${field}_invalid_format`,
+				message: `${field === 'first_name' ? 'First' : 'Last'} name may have at most 60 characters and no < or >.`,
+			});
+	}
+	const emailProblem = checkEmailField(body.email);
+	if (emailProblem) failures.push(emailProblem);
+	const password = body.password ?? '';
+	const problem = checkPassword(password, [body.email ?? '', body.first_name ?? '', body.last_name ?? '']);
+	if (problem)
+		failures.push({
+			field: 'password',
+			code:
+				problem.code === 'blank'
+					? 'blank_password'
+					: problem.code === 'common'
+						? 'password_unknown_error'
+						: 'password_invalid_format',
+			message: problem.message,
+		});
+	const birthdate = body.birthdate?.trim() ?? '';
+	if (!birthdate) failures.push(blank('birthdate'));
+	else if (checkBirthdate(birthdate, today) !== 'ok')
+		failures.push({ field: 'birthdate', code: 'birthdate_invalid_format', message: MESSAGES.invalidDate });
+	if (!body.gender?.trim()) failures.push(blank('gender'));
+	else if (!normaliseGender(body.gender))
+		failures.push({ field: 'gender', code: 'gender_invalid_format', message: 'Select a valid choice.' });
+	const country = body.location?.country?.trim() ?? '';
+	if (!country) failures.push(blank('country'));
+	else if (!/^[A-Za-z]{2}$/.test(country))
+		failures.push({ field: 'country', code: 'country_invalid_format', message: 'Select a valid choice.' });
+	return failures;
+}
+
+async function uniqueUsername(deps: Pick<AppDeps, 'db'>, email: string): Promise<string> {
+	const base =
+		email
+			.split('@')[0]
+			.toLowerCase()
+			.replace(/[^a-z0-9_]/g, '')
+			.slice(0, 20) || 'member';
+	for (let attempt = 0; attempt < 20; attempt++) {
+		const candidate = attempt === 0 ? base : `${base}${randomInt(100, 1_000_000)}`;
+		const [taken] = await deps.db
+			.select({ id: users.id })
+			.from(users)
+			.where(sql`lower(${users.username}) = ${candidate}`);
+		if (!taken) return candidate;
+	}
+	return `member${randomInt(1_000_000, 1_000_000_000)}`;
+}
+
+/**
+ * Creates the member, sends the confirmation mail and signs them in. The password is hashed
+ * before the duplicate check, so a used email answers no faster than a new one.
+ */
+export async function signup(deps: Deps, body: SignupBody, context: RequestContext): Promise<SignedIn> {
+	const now = deps.clock();
+	await limitRequests(deps, addressKey('signup', context.ip), REQUESTS_PER_HOUR);
+	const failures = validateSignup(body, now);
+	if (failures.length) refuse(failures);
+	const email = (body.email as string).trim();
+	const passwordHash = await hashPassword(body.password as string);
+	if (await findUserByEmailRow(deps, email))
+		throw new AppError('conflict', MESSAGES.emailUsed, {
+			detail: 'email/used',
+			failures: [{ field: 'email', message: MESSAGES.emailUsed }],
+		});
+	const firstName = (body.first_name as string).trim();
+	const lastName = (body.last_name as string).trim();
+	let row: UserRow;
+	try {
+		[row] = await deps.db
+			.insert(users)
+			.values({
+				username: await uniqueUsername(deps, email),
+				email,
+				passwordHash,
+				firstName,
+				lastName,
+				displayName: `${firstName} ${lastName}`.trim(),
+				gender: normaliseGender(body.gender),
+				birthdate: (body.birthdate as string).trim(),
+				country: (body.location?.country ?? '').trim().toUpperCase(),
+				region: body.location?.region?.trim().slice(0, 80) ?? '',
+				locality: body.location?.locality?.trim().slice(0, 80) ?? '',
+				signupConsents: {
+					consentMatrixVersion: body.consent_matrix_version?.slice(0, 40),
+					consents: body.consents,
+					gdprIsoCode: body.gdpr_iso_code?.slice(0, 8),
+					appName: body.appName?.slice(0, 40),
+				},
+				createdAt: now,
+				updatedAt: now,
+			})
+			.returning();
+	} catch (error) {
+		// Two signups racing for one address: the unique index decides.
+		if (isUniqueViolation(error))
+			throw new AppError('conflict', MESSAGES.emailUsed, { detail: 'email/used' });
+		throw error;
+	}
+	if (body.promotionalPreference !== undefined) {
+		await deps.db.insert(promotionalPreferences).values({
+			userId: row.id,
+			choice: body.promotionalPreference,
+			region: row.country || 'US',
+			updatedAt: now,
+		});
+	}
+	await sendVerificationMail(deps, row);
+	return signIn(deps, row, context);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+	const outer = error as { code?: string; cause?: { code?: string } };
+	return outer.code === '23505' || outer.cause?.code === '23505';
+}
+
+// ---------------------------------------------------------------- one-time tokens
+
+async function issueToken(
+	deps: Deps,
+	userId: number,
+	purpose: 'password_reset' | 'email_verify',
+	seconds: number,
+	redirectUri?: string | null,
+): Promise<string> {
+	const now = deps.clock();
+	const token = newOpaqueToken();
+	await deps.db.transaction(async (tx) => {
+		// Only the newest link works: earlier ones of the same purpose die now.
+		await tx
+			.update(oneTimeTokens)
+			.set({ usedAt: now })
+			.where(
+				and(
+					eq(oneTimeTokens.userId, userId),
+					eq(oneTimeTokens.purpose, purpose),
+					isNull(oneTimeTokens.usedAt),
+				),
+			);
+		await tx.insert(oneTimeTokens).values({
+			userId,
+			purpose,
+			tokenHash: hashToken(token),
+			createdAt: now,
+			expiresAt: new Date(now.getTime() + seconds * 1000),
+			redirectUri: redirectUri ?? null,
+		});
+	});
+	return token;
+}
+
+async function findLiveToken(deps: Deps, token: string, purpose: string) {
+	if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+	const [row] = await deps.db
+		.select()
+		.from(oneTimeTokens)
+		.where(
+			and(
+				eq(oneTimeTokens.tokenHash, hashToken(token)),
+				eq(oneTimeTokens.purpose, purpose),
+				isNull(oneTimeTokens.usedAt),
+				gt(oneTimeTokens.expiresAt, deps.clock()),
+			),
+		);
+	return row;
+}
+
+/** Marks a token used, unless someone else just did: single use even under a race. */
+async function consumeToken(deps: Deps, id: number): Promise<boolean> {
+	const used = await deps.db
+		.update(oneTimeTokens)
+		.set({ usedAt: deps.clock() })
+		.where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt)))
+		.returning({ id: oneTimeTokens.id });
+	return used.length === 1;
+}
+
+const invalidLink = () =>
+	new AppError('bad_request', 'This link is invalid or has expired. Ask for a new one.', {
+		detail: 'invalid_token',
+	});
+
+export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<void> {
+	const token = await issueToken(deps, row.id, 'email_verify', VERIFY_TOKEN_SECONDS);
+	const link = `${deps.config.publicUrl}/verify_email/${token}`;
+	await queueMail(deps, {
+		userId: row.id,
+		to: row.email,
+		subject: 'Confirm your email address',
+		text: `Hi ${row.firstName || row.username},\n\nConfirm your email address for Mapstride by opening this link:\n\n${link}\n\nThe link works once and for 7 days. If you did not sign up, ignore this message.\n`,
+	});
+}
+
+export async function confirmEmail(deps: Deps, token: string): Promise<{ userId: number }> {
+	const row = await findLiveToken(deps, token, 'email_verify');
+	if (!row || !(await consumeToken(deps, row.id))) throw invalidLink();
+	await deps.db
+		.update(users)
+		.set({ emailVerifiedAt: deps.clock() })
+		.where(and(eq(users.id, row.userId), isNull(users.emailVerifiedAt)));
+	return { userId: row.userId };
+}
+
+/** A reset link may send the member on to a page of ours only. */
+function safeRedirect(uri: string | undefined): string | null {
+	if (!uri) return null;
+	if (/^\/(?![/\\])[^\s]*$/.test(uri)) return uri.slice(0, 500);
+	return null;
+}
+
+/**
+ * Same answer whether or not the address belongs to a member; the mail goes out in the
+ * background so the answer takes as long either way.
+ */
+export async function requestPasswordReset(
+	deps: Deps,
+	body: { email?: string; redirect_uri?: string },
+	context: RequestContext,
+): Promise<void> {
+	const emailProblem = checkEmailField(body.email);
+	if (emailProblem) refuse([emailProblem]);
+	await limitRequests(deps, addressKey('reset', context.ip), REQUESTS_PER_HOUR);
+	const row = await findUserByEmailRow(deps, body.email as string);
+	if (!row) return;
+	const token = await issueToken(
+		deps,
+		row.id,
+		'password_reset',
+		RESET_TOKEN_SECONDS,
+		safeRedirect(body.redirect_uri),
+	);
+	const link = `${deps.config.publicUrl}/password_reset/${token}`;
+	await queueMail(deps, {
+		userId: row.id,
+		to: row.email,
+		subject: 'Reset your password',
+		text: `Hi ${row.firstName || row.username},\n\nSomeone asked to reset the password of your Mapstride account. To choose a new password, open this link within 60 minutes:\n\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
+	});
+}
+
+export async function checkResetToken(deps: Deps, token: string): Promise<{ userId: number }> {
+	const row = await findLiveToken(deps, token, 'password_reset');
+	if (!row) throw invalidLink();
+	return { userId: row.userId };
+}
+
+/** Sets the new password, signs the member out everywhere and lifts any login pause. */
+export async function resetPassword(
+	deps: Deps,
+	token: string,
+	body: { password?: string },
+): Promise<{ userId: number; redirectUri: string | null }> {
+	const row = await findLiveToken(deps, token, 'password_reset');
+	if (!row) throw invalidLink();
+	const user = await findUserRow(deps, row.userId);
+	if (!user) throw invalidLink();
+	const problem = checkPassword(body.password ?? '', [user.email, user.firstName, user.lastName]);
+	if (problem)
+		refuse([
+			{
+				field: 'password',
+				code:
+					problem.code === 'blank'
+						? 'blank_password'
+						: problem.code === 'common'
+							? 'password_unknown_error'
+							: 'password_invalid_format',
+				message: problem.message,
+			},
+		]);
+	const passwordHash = await hashPassword(body.password as string);
+	if (!(await consumeToken(deps, row.id))) throw invalidLink();
+	await deps.db.update(users).set({ passwordHash, updatedAt: deps.clock() }).where(eq(users.id, user.id));
+	await revokeAllSessions(deps, user.id);
+	await clearAccountKeys(deps, user.email);
+	return { userId: user.id, redirectUri: row.redirectUri };
+}
+
+// ---------------------------------------------------------------- refresh and logout
+
+export async function refreshSession(
+	deps: Deps,
+	token: string | undefined,
+): Promise<Omit<SignedIn, 'sessionExpiresAt'> & { sessionExpiresAt: Date }> {
+	const unauthenticated = new AppError('unauthenticated', 'Your session has ended. Log in again.', {
+		detail: 'invalid_session',
+	});
+	if (!token) throw unauthenticated;
+	const result = await rotateSession(deps, token);
+	if (!result.ok) {
+		if (result.reason === 'reused')
+			deps.logger.warn(
+				{ reason: result.reason },
+				'a rotated refresh token was presented again; family revoked',
+			);
+		throw unauthenticated;
+	}
+	const row = await findUserRow(deps, result.viewer.id);
+	if (!row) throw unauthenticated;
+	const now = deps.clock();
+	return {
+		sessionToken: result.token,
+		sessionExpiresAt: result.familyExpiresAt,
+		accessToken: await signAccessToken(result.viewer, deps.config.sessionSecret, now),
+		expiresIn: ACCESS_TOKEN_SECONDS,
+		user: presentSelfUser(row, now),
+		viewer: result.viewer,
+	};
+}
+
+export async function logout(deps: Deps, token: string | undefined): Promise<void> {
+	if (token) await revokeSessionFamily(deps, token);
+}
+
+// ---------------------------------------------------------------- look-ups
+
+/**
+ * Anonymous callers learn nothing (401). A member finds another only when that member lets
+ * everyone search them by email, and at most 30 look-ups an hour.
+ */
+export async function findUserByEmail(deps: Deps, viewer: Viewer, email: string) {
+	const emailProblem = checkEmailField(email);
+	if (emailProblem) refuse([emailProblem]);
+	await limitRequests(deps, addressKey('email-search', `user-${viewer.id}`), REQUESTS_PER_HOUR);
+	const row = await findUserByEmailRow(deps, email);
+	if (!row || (row.id !== viewer.id && row.emailSearchPrivacy !== 3))
+		throw new AppError('not_found', 'No member can be found with this email.', { detail: 'not_found' });
+	return presentPublicUser(row);
+}
+
+/** Re-authentication for sensitive actions (account deletion): same throttling as login. */
+export async function reauthenticate(
+	deps: Deps,
+	viewer: Viewer,
+	password: string | undefined,
+	context: RequestContext,
+): Promise<UserRow> {
+	if (!password) refuse([blank('password')]);
+	const row = await findUserRow(deps, viewer.id);
+	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
+	const accountKey = accountAddressKey(row.email, context.ip);
+	const ipKey = addressKey('login', context.ip);
+	await assertNotBlocked(deps, [accountKey, ipKey]);
+	if (!(await verifyPassword(row.passwordHash, password as string))) {
+		await countEvent(deps, accountKey, ACCOUNT_FROM_ADDRESS);
+		await countEvent(deps, ipKey, PER_ADDRESS_DAILY);
+		throw new AppError('forbidden', MESSAGES.accessDenied, { detail: 'access_denied' });
+	}
+	return row;
+}

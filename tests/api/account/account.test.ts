@@ -1,0 +1,404 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { photoFolder } from '../../../src/lib/account/server/service';
+import { heartRateZones, profilePhotos } from '../../../src/lib/auth/server/tables';
+import { callApi, createTestDeps } from '../../helpers/app';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { type App, createAccountsApp, PASSWORD, signupMember } from '../auth/helpers';
+
+let database: TestDatabase;
+let deps: ReturnType<typeof createTestDeps>;
+let app: App;
+let dataDir: string;
+
+beforeAll(async () => {
+	database = await openTestDb();
+	dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-account-'));
+	const base = createTestDeps(database.db);
+	deps = { ...base, config: { ...base.config, dataDir } };
+	app = createAccountsApp(deps);
+});
+beforeEach(async () => {
+	await database.reset();
+	rmSync(photoFolder(deps.config), { recursive: true, force: true });
+});
+afterAll(async () => {
+	await database.close();
+	rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function uploadPhoto(target: App, id: number, token: string, bytes: Uint8Array, name = 'me.png') {
+	const form = new FormData();
+	form.append('image', new File([Buffer.from(bytes)], name, { type: 'image/png' }));
+	const response = await target.request(`/api/v7.1/user_profile_photo/${id}/`, {
+		method: 'PUT',
+		headers: { authorization: `Bearer ${token}` },
+		body: form,
+	});
+	// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
+	return { status: response.status, json: (await response.json()) as Record<string, any> };
+}
+
+/** A PNG whose header claims a huge image; its few bytes decompress to almost nothing. */
+function pngClaiming(width: number, height: number): Uint8Array {
+	const chunk = (type: string, data: Buffer) => {
+		const length = Buffer.alloc(4);
+		length.writeUInt32BE(data.length);
+		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+		const crc = Buffer.alloc(4);
+		crc.writeUInt32BE(crc32(body) >>> 0);
+		return Buffer.concat([length, body, crc]);
+	};
+	const header = Buffer.alloc(13);
+	header.writeUInt32BE(width, 0);
+	header.writeUInt32BE(height, 4);
+	header.set([8, 2, 0, 0, 0], 8);
+	return Buffer.concat([
+		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+		chunk('IHDR', header),
+		chunk('IDAT', deflateSync(Buffer.alloc(1000))),
+		chunk('IEND', Buffer.alloc(0)),
+	]);
+}
+
+describe('user', () => {
+	test('user/self answers the member in v7.1 style with links, privacy and +00:00 dates', async () => {
+		const ada = await signupMember(app);
+		for (const path of ['/api/v7.1/user/self/', '/api/v7.1/user/self']) {
+			const self = await callApi(app, 'GET', path, { token: ada.token });
+			expect(self.status).toBe(200);
+			expect(self.json).toMatchObject({
+				id: ada.id,
+				email: 'ada@example.test',
+				time_zone: 'UTC',
+				time_zone_offset: 0,
+				display_measurement_system: 'metric',
+				preferred_language: 'en-us',
+				_links: { self: [{ href: `/v7.1/user/${ada.id}/`, id: String(ada.id) }] },
+			});
+			expect(self.json.date_joined).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
+			expect(self.json._links.privacy.map((link: { name: string }) => link.name)).toEqual([
+				'profile',
+				'workout',
+				'route',
+				'email_search',
+			]);
+			expect(JSON.stringify(self.json)).not.toMatch(/argon2|password/);
+		}
+		expect((await callApi(app, 'GET', '/api/v7.1/user/self/')).status).toBe(401);
+	});
+
+	test("another member's profile shows only what its privacy allows", async () => {
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test', first_name: 'Bob' });
+		// Friends-only by default, and without a friendship that means hidden, like a missing member.
+		const hidden = await callApi(app, 'GET', `/api/v7.1/user/${ada.id}/`, { token: bob.token });
+		const missing = await callApi(app, 'GET', '/api/v7.1/user/999999/', { token: bob.token });
+		expect(hidden.status).toBe(404);
+		expect(hidden.json).toEqual(missing.json);
+		expect((await callApi(app, 'GET', `/api/v7.1/user/${ada.id}/`)).status).toBe(404);
+		await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: ada.token,
+			body: { privacy: { profile: 3 } },
+		});
+		for (const token of [bob.token, undefined]) {
+			const seen = await callApi(app, 'GET', `/api/v7.1/user/${ada.id}`, { token });
+			expect(seen.status).toBe(200);
+			expect(seen.json).toMatchObject({ id: ada.id, first_name: 'Ada', last_initial: 'R.' });
+			for (const secret of ['email', 'birthdate', 'weight', 'height', 'last_name', 'gender'])
+				expect(seen.json).not.toHaveProperty(secret);
+		}
+		await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: ada.token,
+			body: { privacy: { profile: 0 } },
+		});
+		expect((await callApi(app, 'GET', `/api/v7.1/user/${ada.id}/`, { token: bob.token })).status).toBe(404);
+		expect((await callApi(app, 'GET', `/api/v7.1/user/${ada.id}/`, { token: ada.token })).status).toBe(200);
+	});
+
+	test('the owner updates allowed fields', async () => {
+		const ada = await signupMember(app);
+		const response = await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: ada.token,
+			body: {
+				first_name: 'Adeline',
+				display_measurement_system: 'imperial',
+				height: 1.7,
+				weight: 61.5,
+				time_zone: 'Europe/London',
+				location: { locality: 'Leeds', region: 'ENG', country: 'gb' },
+				introduction: 'Hills before breakfast.',
+			},
+		});
+		expect(response.status).toBe(200);
+		expect(response.json).toMatchObject({
+			first_name: 'Adeline',
+			display_measurement_system: 'imperial',
+			height: 1.7,
+			weight: 61.5,
+			time_zone: 'Europe/London',
+			time_zone_offset: 60,
+			location: { locality: 'Leeds', region: 'ENG', country: 'GB' },
+		});
+	});
+
+	test.each([
+		['an unknown field', { favourite_colour: 'blue' }],
+		['the email', { email: 'new@example.test' }],
+		['the id', { id: 1 }],
+		['the username', { username: 'admin' }],
+		['premium status', { is_premium: true }],
+		['a user id', { user_id: 2 }],
+		['the password', { password: 'Green-Violin-Harbour-7' }],
+	])('refuses %s with 400', async (_name, body) => {
+		const ada = await signupMember(app);
+		const response = await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, { token: ada.token, body });
+		expect(response.status).toBe(400);
+		expect(response.json._diagnostics.validation_failures.length).toBeGreaterThan(0);
+	});
+
+	test('names bad choices and ineligible birthdates as the client expects', async () => {
+		const ada = await signupMember(app);
+		const put = (body: unknown) =>
+			callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, { token: ada.token, body });
+		const choice = await put({ display_measurement_system: 'furlongs' });
+		expect(choice.status).toBe(400);
+		expect(JSON.stringify(choice.json._diagnostics)).toMatch(/Select a valid choice/);
+		const zone = await put({ time_zone: 'Mars/Olympus' });
+		expect(JSON.stringify(zone.json._diagnostics)).toMatch(/Select a valid choice/);
+		const young = await put({ birthdate: '2025-01-01' });
+		expect(young.status).toBe(400);
+		expect(young.json._diagnostics.validation_failures).toEqual([
+			{ birthdate: ['You are ineligible to participate based on your birthdate.'] },
+		]);
+	});
+
+	test("nobody changes another member's profile", async () => {
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		const hidden = await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: bob.token,
+			body: { first_name: 'X' },
+		});
+		expect(hidden.status).toBe(404);
+		await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: ada.token,
+			body: { privacy: { profile: 3 } },
+		});
+		const visible = await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: bob.token,
+			body: { first_name: 'X' },
+		});
+		expect(visible.status).toBe(403);
+		expect(
+			(await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, { body: { first_name: 'X' } })).status,
+		).toBe(401);
+		const self = await callApi(app, 'GET', '/api/v7.1/user/self/', { token: ada.token });
+		expect(self.json.first_name).toBe('Ada');
+	});
+});
+
+describe('heart-rate zones', () => {
+	test('answer the SPEC defaults to their owner only', async () => {
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		const zones = await callApi(app, 'GET', `/api/v7.1/heart_rate_zones/?user=${ada.id}`, {
+			token: ada.token,
+		});
+		expect(zones.status).toBe(200);
+		expect(zones.json._embedded.heart_rate_zones[0].zones).toEqual([
+			{ name: 'zone1', start: 0, end: 108 },
+			{ name: 'zone2', start: 109, end: 125 },
+			{ name: 'zone3', start: 126, end: 144 },
+			{ name: 'zone4', start: 145, end: 162 },
+			{ name: 'zone5', start: 163, end: 180 },
+		]);
+		expect(zones.json._embedded.heart_rate_zones[0].created_date).toMatch(/\+00:00$/);
+		expect(
+			(await callApi(app, 'GET', `/api/v7.1/heart_rate_zones/?user=${ada.id}`, { token: bob.token })).status,
+		).toBe(404);
+		expect((await callApi(app, 'GET', `/api/v7.1/heart_rate_zones/?user=${ada.id}`)).status).toBe(401);
+		expect((await callApi(app, 'GET', '/api/v7.1/heart_rate_zones/', { token: ada.token })).status).toBe(400);
+	});
+
+	test('answer stored zones when the member has them', async () => {
+		const ada = await signupMember(app);
+		const custom = [{ name: 'zone1', start: 0, end: 100 }];
+		await deps.db.insert(heartRateZones).values({ userId: ada.id, zones: custom });
+		const zones = await callApi(app, 'GET', `/api/v7.1/heart_rate_zones?user=${ada.id}`, {
+			token: ada.token,
+		});
+		expect(zones.json._embedded.heart_rate_zones[0].zones).toEqual(custom);
+	});
+});
+
+describe('promotional preference', () => {
+	test('POST creates and PUT changes the member’s own choice', async () => {
+		const ada = await signupMember(app, { promotionalPreference: undefined });
+		const body = {
+			privacy_standard: 'gdpr',
+			region: 'EU1',
+			preference_type: 'ua-marketing-opt-in',
+			choice: true,
+			_links: { user: [{ id: String(ada.id) }] },
+		};
+		const created = await callApi(app, 'POST', '/api/v7.1/promotional_preference/', {
+			token: ada.token,
+			body,
+		});
+		expect(created.status).toBe(201);
+		expect(created.json).toMatchObject({
+			choice: true,
+			region: 'EU1',
+			_links: { user: [{ id: String(ada.id) }] },
+		});
+		const changed = await callApi(app, 'PUT', '/api/v7.1/promotional_preference/', {
+			token: ada.token,
+			body: { ...body, choice: false },
+		});
+		expect(changed.json).toMatchObject({ id: created.json.id, choice: false });
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		expect(
+			(await callApi(app, 'PUT', '/api/v7.1/promotional_preference/', { token: bob.token, body })).status,
+		).toBe(403);
+		expect(
+			(
+				await callApi(app, 'POST', '/api/v7.1/promotional_preference/', {
+					token: ada.token,
+					body: { choice: 'yes' },
+				})
+			).status,
+		).toBe(400);
+	});
+});
+
+describe('profile photo', () => {
+	test('re-encodes a photo without its metadata and serves it from the data folder', async () => {
+		const ada = await signupMember(app);
+		const jpeg = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#3a7' } })
+			.jpeg()
+			.withExif({ IFD0: { Copyright: 'secret-home-address' } })
+			.toBuffer();
+		expect((await sharp(jpeg).metadata()).exif).toBeDefined();
+		const response = await uploadPhoto(app, ada.id, ada.token, jpeg, 'holiday.png');
+		expect(response.status).toBe(200);
+		expect(response.json._links.small[0].href).toMatch(/\/picture\?size=Small$/);
+		const files = readdirSync(photoFolder(deps.config));
+		expect(files).toHaveLength(2);
+		for (const file of files) {
+			const meta = await sharp(path.join(photoFolder(deps.config), file)).metadata();
+			expect(meta.format).toBe('jpeg');
+			expect(meta.exif).toBeUndefined();
+		}
+		// A new photo replaces the old files.
+		const gif = await sharp({ create: { width: 50, height: 50, channels: 3, background: '#fff' } })
+			.gif()
+			.toBuffer();
+		expect((await uploadPhoto(app, ada.id, ada.token, gif)).status).toBe(200);
+		expect(readdirSync(photoFolder(deps.config))).toHaveLength(2);
+	});
+
+	test.each([
+		['SVG', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+		['HTML renamed .png', Buffer.from('<html><script>alert(1)</script></html>')],
+		['PHP', Buffer.from('<?php echo 1; ?>')],
+		['a GIF header with JavaScript after it', Buffer.from('GIF89a/*</script><script>alert(1)//*/')],
+	])("refuses %s as 'invalid-image-type'", async (_name, bytes) => {
+		const ada = await signupMember(app);
+		const response = await uploadPhoto(app, ada.id, ada.token, bytes);
+		expect(response.status).toBe(400);
+		expect(response.json.error).toBe('invalid-image-type');
+	});
+
+	test("refuses more than 1,000,000 bytes as 'too-big' and too many pixels", async () => {
+		const ada = await signupMember(app);
+		const big = Buffer.concat([
+			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+			Buffer.alloc(1_000_000 - 7),
+		]);
+		expect(big.byteLength).toBe(1_000_001);
+		const tooBig = await uploadPhoto(app, ada.id, ada.token, big);
+		expect(tooBig.status).toBe(413);
+		expect(tooBig.json.error).toBe('too-big');
+		const bomb = await uploadPhoto(app, ada.id, ada.token, pngClaiming(20_000, 20_000));
+		expect(bomb.status).toBe(413);
+		expect(bomb.json.error).toBe('too-big');
+		expect(existsSync(photoFolder(deps.config)) ? readdirSync(photoFolder(deps.config)) : []).toHaveLength(0);
+	});
+
+	test("nobody sets another member's photo", async () => {
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+			.png()
+			.toBuffer();
+		expect((await uploadPhoto(app, ada.id, bob.token, png)).status).toBe(403);
+	});
+});
+
+describe('account deletion', () => {
+	test('needs the password, then removes every row and file of the member and ends their sessions', async () => {
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+			.png()
+			.toBuffer();
+		await uploadPhoto(app, ada.id, ada.token, png);
+		await deps.db.insert(heartRateZones).values({ userId: ada.id, zones: [] });
+		await callApi(app, 'POST', '/api/auth/login', {
+			body: { email: 'ada@example.test', password: 'wrong-password-1' },
+		});
+		await callApi(app, 'POST', '/api/auth/password-reset', { body: { email: 'ada@example.test' } });
+
+		const del = (id: number, token: string | undefined, password: string) =>
+			callApi(app, 'DELETE', `/api/auth/deletion-request/${id}`, { token, body: { password } });
+		expect((await del(ada.id, undefined, PASSWORD)).status).toBe(401);
+		expect((await del(ada.id, bob.token, PASSWORD)).status).toBe(403);
+		const wrong = await del(ada.id, ada.token, 'not-my-password');
+		expect(wrong.status).toBe(403);
+		expect(wrong.json.error).toBe('access_denied');
+		const blank = await del(ada.id, ada.token, '');
+		expect(blank.json.error).toBe('blank_password');
+
+		const done = await del(ada.id, ada.token, PASSWORD);
+		expect(done.status).toBe(200);
+		expect(done.json).toEqual({ status: 'deleted', user_id: ada.id });
+
+		// Every column that names a member, in every table, no longer holds Ada's id.
+		const columns = await deps.db.execute<{ table_name: string; column_name: string }>(sql`
+			select table_name, column_name from information_schema.columns
+			where table_schema = 'public'
+			  and (column_name = 'user_id' or column_name like '%\\_user\\_id' or (table_name = 'users' and column_name = 'id'))`);
+		const rows = (columns as unknown as { rows: { table_name: string; column_name: string }[] }).rows;
+		expect(rows.length).toBeGreaterThanOrEqual(7);
+		for (const { table_name, column_name } of rows) {
+			const found = await deps.db.execute<{ n: number }>(
+				sql.raw(`select count(*)::int as n from "${table_name}" where "${column_name}" = ${ada.id}`),
+			);
+			expect((found as unknown as { rows: { n: number }[] }).rows[0].n, `${table_name}.${column_name}`).toBe(
+				0,
+			);
+		}
+		const attempts = await deps.db.execute<{ n: number }>(
+			sql`select count(*)::int as n from login_attempts where key like 'login:acct:%'`,
+		);
+		expect((attempts as unknown as { rows: { n: number }[] }).rows[0].n).toBe(0);
+		expect(await deps.db.select().from(profilePhotos)).toHaveLength(0);
+		expect(readdirSync(photoFolder(deps.config))).toHaveLength(0);
+		expect(
+			(await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: ada.cookie } })).status,
+		).toBe(401);
+		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token: ada.token })).status).toBe(401);
+		const login = await callApi(app, 'POST', '/api/auth/login', {
+			body: { email: 'ada@example.test', password: PASSWORD },
+		});
+		expect(login.status).toBe(401);
+		// Bob is untouched.
+		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token: bob.token })).status).toBe(200);
+	});
+});
