@@ -17,7 +17,7 @@ export type RouteMapProps = {
  * Leaflet's defaults; the start, finish and markers are plain circle markers so no icon images load.
  */
 export default function RouteMap({ path, markers, tileUrl, attribution, name }: RouteMapProps) {
-	const element = useRef<HTMLDivElement>(null);
+	const element = useRef<HTMLElement>(null);
 	useEffect(() => {
 		if (!element.current || path.length < 2) return;
 		const map = L.map(element.current, { scrollWheelZoom: false });
@@ -48,12 +48,6 @@ export default function RouteMap({ path, markers, tileUrl, attribution, name }: 
 		};
 	}, [path, markers, tileUrl, attribution]);
 	return (
-		<div
-			ref={element}
-			className="route-map"
-			role="region"
-			aria-label={`Map of ${name}`}
-			data-testid="route-leaflet"
-		/>
+		<section ref={element} className="route-map" aria-label={`Map of ${name}`} data-testid="route-leaflet" />
 	);
 }
