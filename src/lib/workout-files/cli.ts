@@ -41,7 +41,9 @@ async function main(argv: string[]): Promise<void> {
 			['elapsed_s', summary.elapsed_s],
 			['moving_s', summary.moving_s],
 			['distance_m', summary.distance_m],
-			['device_distance_m', summary.device_distance_m ?? '—'],
+			...(summary.device_distance_m === undefined
+				? []
+				: ([['device_distance_m', summary.device_distance_m]] as Array<[string, unknown]>)),
 			['point_count', summary.point_count],
 			['elevation_gain_m', summary.elevation_gain_m],
 			['elevation_loss_m', summary.elevation_loss_m],

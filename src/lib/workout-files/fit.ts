@@ -40,7 +40,7 @@ export function looksLikeFit(bytes: Uint8Array): boolean {
 	);
 }
 
-interface DecoderState {
+export interface DecoderState {
 	/** The last full timestamp seen (FIT seconds), which compressed timestamps count from. */
 	last: number;
 	/** Accumulated compressed distance in 1/16 m, -1 before the first. */
@@ -55,7 +55,7 @@ type RecordDecoder = (
 	state: DecoderState,
 ) => TrackPoint;
 
-interface Definition {
+export interface Definition {
 	global: number;
 	le: boolean;
 	size: number;
@@ -121,6 +121,72 @@ const recordFieldVariables: Record<number, string> = {
 };
 
 const compiledDecoders = new Map<string, RecordDecoder>();
+/** A hostile file could define thousands of distinct record layouts: compile only so many, cache only so many. */
+const MAX_COMPILED_PER_FILE = 32;
+const MAX_CACHED_DECODERS = 256;
+
+/** How many compiled record readers are cached (for tests of the caps). */
+export function countCompiledDecoders(): number {
+	return compiledDecoders.size;
+}
+
+/**
+ * The same decoding as the compiled readers, interpreted field by field. Used once a file has used up
+ * its compile budget, and by the tests as the reference the compiled code must match.
+ */
+export function decodeRecordInterpreted(
+	def: Definition,
+	dv: DataView,
+	bytes: Uint8Array,
+	pos: number,
+	compressedTime: number,
+	state: DecoderState,
+): TrackPoint {
+	let ts = compressedTime;
+	const v: Record<string, number> = {};
+	let cdist = Number.NaN;
+	for (let k = 0; k < def.nums.length; k++) {
+		const num = def.nums[k];
+		const off = pos + def.offsets[k];
+		if (num === 8) {
+			if (def.sizes[k] !== 3) continue;
+			const raw3 = bytes[off] | (bytes[off + 1] << 8) | (bytes[off + 2] << 16);
+			if (raw3 !== 0xffffff) {
+				v.spd = (raw3 & 0xfff) * 10;
+				const raw = raw3 >>> 12;
+				if (state.acc < 0) state.acc = raw;
+				else state.acc += (raw - (state.acc & 0xfff)) & 0xfff;
+				cdist = state.acc / 16;
+			}
+			continue;
+		}
+		const variable = recordFieldVariables[num];
+		if (variable === undefined) continue;
+		const value = readValue(dv, off, def.types[k], def.sizes[k], def.le);
+		if (Number.isNaN(value)) continue;
+		if (variable === 'ts') {
+			ts = value;
+			state.last = value;
+		} else v[variable] = value;
+	}
+	const p: TrackPoint = {};
+	if (ts >= 0) p.time = (ts + FIT_EPOCH_S) * 1000;
+	if (v.lat !== undefined && v.lng !== undefined) {
+		p.lat = v.lat * SEMICIRCLE_TO_DEG;
+		p.lng = v.lng * SEMICIRCLE_TO_DEG;
+	}
+	const a = v.ealt ?? v.alt;
+	if (a !== undefined) p.elevation = a / 5 - 500;
+	if (v.dist !== undefined) p.distance = v.dist / 100;
+	else if (!Number.isNaN(cdist)) p.distance = cdist;
+	const sp = v.espd ?? v.spd;
+	if (sp !== undefined) p.speed = sp / 1000;
+	if (v.hr !== undefined) p.heartRate = v.hr;
+	if (v.cad !== undefined) p.cadence = v.frac !== undefined ? v.cad + v.frac / 128 : v.cad;
+	if (v.pow !== undefined) p.power = v.pow;
+	if (v.temp !== undefined) p.temperature = v.temp;
+	return p;
+}
 
 /**
  * Turns a record definition into straight-line code: one typed read per field at a fixed offset,
@@ -180,6 +246,7 @@ function compileRecordDecoder(def: Definition): RecordDecoder {
 		'SEMI',
 		`return function decodeRecord(dv, bytes, pos, compressedTime, state) {\n${lines.join('\n')}\n};`,
 	)(SEMICIRCLE_TO_DEG) as RecordDecoder;
+	if (compiledDecoders.size >= MAX_CACHED_DECODERS) compiledDecoders.clear();
 	compiledDecoders.set(key, decode);
 	return decode;
 }
@@ -322,12 +389,18 @@ export function checkFitIntegrity(
  * and altitude win over the 16-bit fields; compressed speed/distance and compressed timestamps are
  * expanded as the FIT protocol defines.
  */
-export function readFit(bytes: Uint8Array, container: Container, limits: ReadLimits = {}): NormalisedWorkout {
+export function readFit(
+	bytes: Uint8Array,
+	container: Container,
+	limits: ReadLimits = {},
+	options: { interpret?: boolean } = {},
+): NormalisedWorkout {
 	const trailing = { bytes: 0 };
 	const files = checkFitIntegrity(bytes, trailing);
 	const b = new WorkoutBuilder('fit', container, limits);
 	if (trailing.bytes > 0)
 		b.warnOnce(`${trailing.bytes} bytes after the end of the FIT data were not readable and were ignored.`);
+	let compiled = 0;
 	const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 	const lapEnds: number[] = [];
 	const sessions: SessionTotals[] = [];
@@ -429,8 +502,15 @@ export function readFit(bytes: Uint8Array, container: Container, limits: ReadLim
 				continue;
 			}
 			if (g === 20) {
-				def.decodeRecord ??= compileRecordDecoder(def);
-				b.addPoint(def.decodeRecord(dv, bytes, pos, compressedTime, state));
+				if (def.decodeRecord === undefined && compiled < MAX_COMPILED_PER_FILE && !options.interpret) {
+					def.decodeRecord = compileRecordDecoder(def);
+					compiled++;
+				}
+				b.addPoint(
+					def.decodeRecord
+						? def.decodeRecord(dv, bytes, pos, compressedTime, state)
+						: decodeRecordInterpreted(def, dv, bytes, pos, compressedTime, state),
+				);
 			} else {
 				readOtherMessage(g, pos, def);
 			}

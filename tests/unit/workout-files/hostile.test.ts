@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Encoder, type Mesg, Profile } from '@garmin/fitsdk';
 import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { calculateFitCrc } from '~/lib/workout-files/fit';
+import { calculateFitCrc, countCompiledDecoders } from '~/lib/workout-files/fit';
 import { readWorkoutFileSync, WorkoutFileError, type WorkoutFileErrorCode } from '~/lib/workout-files/index';
 import { encode, gpxDoc, gzip, loadFixture } from './fixtures';
 
@@ -234,6 +234,35 @@ describe('FIT damage', () => {
 		const bad = good.slice();
 		bad[9] = 0x58;
 		expectRefused(bad, 'unsupported_format');
+	});
+
+	it('reads a file with 20,000 distinct record layouts in bounded time and memory', () => {
+		const parts: number[] = [];
+		const count = 20_000;
+		for (let i = 0; i < count; i++) {
+			// definition: timestamp, then a padding field whose number and size make every layout distinct
+			const pad = 1 + Math.floor(i / 100);
+			parts.push(0x40, 0, 0, 20, 0, 3, 253, 4, 0x86, 100 + (i % 100), pad, 0x0d, 3, 1, 0x02);
+			parts.push(0x00);
+			const ts = 1_000_000 + i;
+			parts.push(ts & 0xff, (ts >> 8) & 0xff, (ts >> 16) & 0xff, ts >>> 24, ...new Array(pad).fill(0), 120);
+		}
+		const data = Uint8Array.from(parts);
+		const file = new Uint8Array(14 + data.length + 2);
+		const view = new DataView(file.buffer);
+		file.set([14, 0x20, 0x34, 0x08], 0);
+		view.setUint32(4, data.length, true);
+		file.set([0x2e, 0x46, 0x49, 0x54], 8);
+		view.setUint16(12, calculateFitCrc(file, 0, 12), true);
+		file.set(data, 14);
+		view.setUint16(14 + data.length, calculateFitCrc(file, 0, 14 + data.length), true);
+		const started = performance.now();
+		const w = readWorkoutFileSync(file);
+		expect(performance.now() - started).toBeLessThan(2000);
+		expect(w.points).toHaveLength(count);
+		expect(w.points[count - 1]).toEqual({ time: (1_000_000 + count - 1 + 631065600) * 1000, heartRate: 120 });
+		// Only a handful were compiled; the rest were interpreted, and the cache stays capped.
+		expect(countCompiledDecoders()).toBeLessThanOrEqual(256);
 	});
 
 	it('refuses a data message with no definition even when the CRC is right', () => {

@@ -189,6 +189,14 @@ describe('FIT reader', () => {
 		expect(fast.startTime).toBe(sdk.startTime);
 	});
 
+	it.each(listFixtures('fit').filter((f) => !/strava-android/.test(f)))(
+		'%s: the compiled record readers match the interpreted ones',
+		(file) => {
+			const bytes = loadFixture(file);
+			expect(readFit(bytes, 'none')).toEqual(readFit(bytes, 'none', {}, { interpret: true }));
+		},
+	);
+
 	it('computes the same CRC as the SDK’s CrcCalculator', () => {
 		for (const file of listFixtures('fit')) {
 			const bytes = loadFixture(file);
