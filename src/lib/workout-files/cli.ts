@@ -37,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
 				summary.container === 'none' ? summary.format : `${summary.format} (in ${summary.container})`,
 			],
 			['activity_type', `${summary.activity_type}${summary.sport ? ` (${summary.sport})` : ''}`],
-			['start_time', summary.start_time ?? '—'],
+			['start_time', summary.start_time ?? 'null'],
 			['elapsed_s', summary.elapsed_s],
 			['moving_s', summary.moving_s],
 			['distance_m', summary.distance_m],
