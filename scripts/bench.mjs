@@ -8,9 +8,14 @@ const root = path.resolve(import.meta.dirname, '..');
 const all = ['http', 'routing', 'workout-files', 'auth'];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {
-	const script = ['bench.ts', 'login.bench.ts'].map((file) => path.join(root, 'tests/bench', name, file)).find(existsSync);
+	const script = ['bench.ts', 'login.bench.ts']
+		.map((file) => path.join(root, 'tests/bench', name, file))
+		.find(existsSync);
 	if (!script) continue;
 	console.log(`\n=== benchmark: ${name} ===`);
-	const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [script], { cwd: root, stdio: 'inherit' });
+	const result = spawnSync(path.join(root, 'node_modules/.bin/tsx'), [script], {
+		cwd: root,
+		stdio: 'inherit',
+	});
 	if (result.status !== 0) console.error(`benchmark ${name} exited with ${result.status}`);
 }

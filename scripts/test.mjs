@@ -27,13 +27,19 @@ let failed = 0;
 for (const [name, command, args, options = {}] of steps) {
 	if (only.length && !only.some((word) => name.includes(word))) continue;
 	if (options.needsChrome && !existsSync(chrome)) {
-		console.error(`\n✗ ${name}: Chromium not found at ${chrome}. Install Debian's chromium or set CHROME_PATH.`);
+		console.error(
+			`\n✗ ${name}: Chromium not found at ${chrome}. Install Debian's chromium or set CHROME_PATH.`,
+		);
 		failed++;
 		continue;
 	}
 	console.log(`\n▶ ${name}`);
 	const started = Date.now();
-	const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...env, CHROME_PATH: chrome } });
+	const result = spawnSync(command, args, {
+		cwd: root,
+		stdio: 'inherit',
+		env: { ...env, CHROME_PATH: chrome },
+	});
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 	if (result.status === 0) {
 		passed++;
