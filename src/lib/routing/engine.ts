@@ -1,14 +1,15 @@
-import type {
-	CitySearchItem,
-	GeocodeResponse,
-	HeightRequest,
-	HeightResponse,
-	LocateRequest,
-	LocateResponse,
-	Maneuver,
-	RouteRequest,
-	RouteResponse,
-	Summary,
+import {
+	type CitySearchItem,
+	type GeocodeResponse,
+	type HeightRequest,
+	type HeightResponse,
+	type LocateRequest,
+	type LocateResponse,
+	MAX_HEIGHT_POINTS,
+	type Maneuver,
+	type RouteRequest,
+	type RouteResponse,
+	type Summary,
 } from './contract.ts';
 import { type ElevationSource, resampleLine } from './elevation.ts';
 import { measureBearing, measureDistance } from './geo.ts';
@@ -191,8 +192,22 @@ export class RoutingEngine {
 			}
 		} else points = (request.shape ?? []).map((p) => [p.lat, p.lon]);
 		if (points.length === 0) throw new RoutingError(310, 'No shape provided');
-		if (request.resample_distance !== undefined) points = resampleLine(points, request.resample_distance);
-		if (points.length > 10_000) throw new RoutingError(314, 'Too many shape points (at most 10,000)');
+		if (request.resample_distance !== undefined) {
+			// Check the count before resampling, so a tiny spacing on a long line cannot allocate millions of points.
+			let length = 0;
+			for (let i = 1; i < points.length; i++) {
+				length += measureDistance(points[i - 1][0], points[i - 1][1], points[i][0], points[i][1]);
+			}
+			if (length / request.resample_distance > MAX_HEIGHT_POINTS) {
+				throw new RoutingError(
+					314,
+					`Too many shape points: resampling ${Math.round(length)} m every ${request.resample_distance} m exceeds ${MAX_HEIGHT_POINTS}`,
+				);
+			}
+			points = resampleLine(points, request.resample_distance);
+		}
+		if (points.length > MAX_HEIGHT_POINTS)
+			throw new RoutingError(314, `Too many shape points (at most ${MAX_HEIGHT_POINTS})`);
 		const heights = points.map(([lat, lon]) => this.elevation?.getHeight(lat, lon) ?? null);
 		const response: HeightResponse = {};
 		if (request.encoded_polyline !== undefined) response.encoded_polyline = request.encoded_polyline;

@@ -164,6 +164,13 @@ describe('POST /routing/route', () => {
 		expect(body.error).toContain('no road usable by auto');
 	});
 
+	it('answers a zero-length route when both locations are the same', async () => {
+		const response = await post('/routing/route', { locations: [CASINO, CASINO], costing: 'auto' });
+		expect(response.status).toBe(200);
+		const body = v.parse(RouteResponseSchema, await response.json());
+		expect(body.trip.summary.length).toBe(0);
+	});
+
 	it('refuses points in two regions', async () => {
 		await expectError(await post('/routing/route', { locations: [CASINO, ESCALDES], costing: 'auto' }), 170);
 	});
@@ -208,6 +215,14 @@ describe('POST /routing/height', () => {
 		expect(profile.length).toBeGreaterThan(10);
 		expect(profile[0][0]).toBe(0);
 		for (let i = 1; i < profile.length; i++) expect(profile[i][0]).toBeGreaterThan(profile[i - 1][0]);
+	});
+
+	it('refuses resampling into more than 10,000 points without building them', async () => {
+		const shape = [
+			{ lat: 42.4, lon: 1.4 },
+			{ lat: 42.7, lon: 1.8 },
+		];
+		await expectError(await post('/routing/height', { shape, resample_distance: 1 }), 314);
 	});
 
 	it('refuses a request without a shape', async () => {
