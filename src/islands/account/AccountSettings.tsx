@@ -1,0 +1,449 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import {
+	ageBand,
+	ageOn,
+	bmi,
+	displayWeight,
+	heightInFeetAndInches,
+	poundsToKilograms,
+} from '../../lib/account/derived';
+import type { SelfUser } from '../../lib/account/server/presenter';
+import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
+
+import { Field } from '../auth/ui';
+import '../auth/forms.scss';
+
+export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
+type Props = { tab: AccountTab; countries: { code: string; name: string }[] };
+type Zones = { _embedded: { heart_rate_zones: { zones: { name: string; start: number; end: number }[] }[] } };
+
+const PRIVACY_CHOICES = [
+	{ value: 0, label: 'Only me' },
+	{ value: 1, label: 'Friends' },
+	{ value: 3, label: 'Everyone' },
+];
+
+/** Turns the main API's validation failures into per-field messages. */
+function failuresOf(error: unknown): Record<string, string> {
+	const found: Record<string, string> = {};
+	for (const failure of errorData(error)._diagnostics?.validation_failures ?? [])
+		for (const [field, messages] of Object.entries(failure))
+			found[field.split('.').pop() ?? field] = messages[0];
+	return found;
+}
+
+/** SPEC §5's profile-update messages, as the member reads them. */
+function describeFailure(message: string): string {
+	if (/already in use/i.test(message)) return 'This value is already in use.';
+	if (/Select a valid choice/i.test(message)) return 'Select a valid choice.';
+	if (/ineligible to participate/i.test(message)) return 'You are not old enough to use this service.';
+	return message;
+}
+
+export default function AccountSettings({ tab, countries }: Props) {
+	const [user, setUser] = useState<SelfUser | null>(null);
+	const [draft, setDraft] = useState<Record<string, string>>({});
+	const [errors, setErrors] = useState<Record<string, string>>({});
+	const [status, setStatus] = useState('');
+	const [zones, setZones] = useState<Zones | null>(null);
+	const [photoError, setPhotoError] = useState('');
+	const [photoVersion, setPhotoVersion] = useState(0);
+
+	useEffect(() => {
+		ensureSession().then(async (session) => {
+			if (!session) return window.location.assign(loginPath());
+			try {
+				const self = await api<SelfUser>('/v7.1/user/self/');
+				setUser(self);
+				setDraft(toDraft(self));
+				if (tab === 'settings')
+					setZones(await api<Zones>('/v7.1/heart_rate_zones/', { query: { user: self.id } }));
+			} catch (error) {
+				// SPEC §4: failures of 500 and above are the member's to see; lower ones are swallowed.
+				const status = (error as { status?: number }).status ?? 500;
+				if (status >= 500) setStatus('We could not load your account. Please refresh and try again.');
+			}
+		});
+	}, [tab]);
+
+	if (!user) return <p role="status">{status || 'Loading your account…'}</p>;
+	const imperial = user.display_measurement_system === 'imperial';
+	const today = new Date();
+	const age = ageOn(user.birthdate, today);
+	const bodyMassIndex = bmi(user.weight, user.height);
+	const set = (name: string) => (event: { target: { value: string } }) =>
+		setDraft((current) => ({ ...current, [name]: event.target.value }));
+
+	async function save(body: Record<string, unknown>) {
+		setErrors({});
+		setStatus('');
+		try {
+			const updated = await api<SelfUser>(`/v7.1/user/${user?.id}/`, { method: 'PUT', body });
+			setUser(updated);
+			setDraft(toDraft(updated));
+			setStatus('Saved.');
+		} catch (error) {
+			const failures = failuresOf(error);
+			for (const key of Object.keys(failures)) failures[key] = describeFailure(failures[key]);
+			setErrors(failures);
+			const status = (error as { status?: number }).status ?? 500;
+			setStatus(
+				status >= 500
+					? 'Something went wrong on our side. Please try again.'
+					: 'Please check the highlighted fields.',
+			);
+		}
+	}
+
+	function submitProfile(event: FormEvent) {
+		event.preventDefault();
+		save({
+			first_name: draft.first_name,
+			last_name: draft.last_name,
+			display_name: draft.display_name,
+			gender: draft.gender || null,
+			...(draft.birthdate ? { birthdate: draft.birthdate } : {}),
+			location: { country: draft.country, region: draft.region, locality: draft.locality },
+			introduction: draft.introduction,
+			goal_statement: draft.goal_statement,
+		});
+	}
+
+	function submitSettings(event: FormEvent) {
+		event.preventDefault();
+		const height = imperial
+			? draft.height_ft || draft.height_in
+				? (Number(draft.height_ft || 0) * 12 + Number(draft.height_in || 0)) * 0.0254
+				: null
+			: draft.height
+				? Number(draft.height) / 100
+				: null;
+		const weight = draft.weight
+			? imperial
+				? poundsToKilograms(Number(draft.weight))
+				: Number(draft.weight)
+			: null;
+		save({
+			time_zone: draft.time_zone,
+			preferred_language: draft.preferred_language,
+			height: height === null ? null : Math.round(height * 1000) / 1000,
+			weight: weight === null ? null : Math.round(weight * 100) / 100,
+		});
+	}
+
+	async function uploadPhoto(file: File | undefined) {
+		setPhotoError('');
+		if (!file) return;
+		if (file.size > 1_000_000) return setPhotoError('The image must be at most 1,000,000 bytes.');
+		const form = new FormData();
+		form.append('image', file);
+		try {
+			await api(`/v7.1/user_profile_photo/${user?.id}/`, { method: 'PUT', body: form });
+			setPhotoVersion((version) => version + 1);
+		} catch (error) {
+			const code = (errorData(error) as { error?: string }).error;
+			setPhotoError(
+				code === 'too-big'
+					? 'The image is too big (at most 1,000,000 bytes).'
+					: code === 'invalid-image-type'
+						? 'Use a PNG, JPEG or GIF image.'
+						: 'The photo could not be saved.',
+			);
+		}
+	}
+
+	async function setPromotions(choice: boolean) {
+		await api('/v7.1/promotional_preference/', {
+			method: 'PUT',
+			body: { choice, preference_type: 'ua-marketing-opt-in', _links: { user: [{ id: String(user?.id) }] } },
+		});
+		setStatus(choice ? 'You will receive news and offers.' : 'You will no longer receive news and offers.');
+	}
+
+	const input = (
+		name: string,
+		label: string,
+		options: { type?: string; autoComplete?: string; required?: boolean } = {},
+	) => (
+		<Field label={label} required={options.required} error={errors[name]}>
+			{({ id, describedBy, invalid }) => (
+				<input
+					id={id}
+					name={name}
+					type={options.type ?? 'text'}
+					autoComplete={options.autoComplete}
+					value={draft[name] ?? ''}
+					onChange={set(name)}
+					aria-describedby={describedBy}
+					aria-invalid={invalid || undefined}
+				/>
+			)}
+		</Field>
+	);
+
+	const statusLine = status && (
+		<p className="form-note" role="status">
+			{status}
+		</p>
+	);
+
+	if (tab === 'my_profile')
+		return (
+			<div className="auth-form">
+				{statusLine}
+				<div className="field">
+					<img
+						src={`/profile/${encodeURIComponent(user.username)}/picture?size=Medium&v=${photoVersion}`}
+						alt={user.display_name}
+						width={128}
+						height={128}
+					/>
+					<label htmlFor="photo-upload">Change photo (PNG, JPEG or GIF, at most 1 MB)</label>
+					<input
+						id="photo-upload"
+						type="file"
+						accept="image/png,image/jpeg,image/gif"
+						onChange={(event) => uploadPhoto(event.target.files?.[0])}
+					/>
+					{photoError && (
+						<p className="field__error" role="alert">
+							{photoError}
+						</p>
+					)}
+				</div>
+				<form className="auth-form" onSubmit={submitProfile} noValidate>
+					{input('first_name', 'First name', { autoComplete: 'given-name', required: true })}
+					{input('last_name', 'Last name', { autoComplete: 'family-name', required: true })}
+					{input('display_name', 'Display name')}
+					<Field label="Gender" error={errors.gender}>
+						{({ id }) => (
+							<select id={id} value={draft.gender} onChange={set('gender')}>
+								<option value="" />
+								<option value="F">Female</option>
+								<option value="M">Male</option>
+							</select>
+						)}
+					</Field>
+					{input('birthdate', 'Birthdate', { type: 'date', autoComplete: 'bday' })}
+					<Field label="Country" error={errors.country}>
+						{({ id }) => (
+							<select id={id} value={draft.country} onChange={set('country')} autoComplete="country">
+								<option value="" />
+								{countries.map((country) => (
+									<option key={country.code} value={country.code}>
+										{country.name}
+									</option>
+								))}
+							</select>
+						)}
+					</Field>
+					{input('region', 'Region or state')}
+					{input('locality', 'City')}
+					{input('goal_statement', 'My goal')}
+					<Field label="About me" error={errors.introduction}>
+						{({ id }) => (
+							<textarea
+								id={id}
+								rows={4}
+								value={draft.introduction}
+								onChange={set('introduction')}
+								maxLength={2000}
+							/>
+						)}
+					</Field>
+					<button className="primary" type="submit">
+						Save profile
+					</button>
+				</form>
+				<dl>
+					<dt>Age</dt>
+					<dd>{age === null ? '—' : `${age} (${ageBand(age)})`}</dd>
+					<dt>Member since</dt>
+					<dd>{user.date_joined.slice(0, 4)}</dd>
+				</dl>
+			</div>
+		);
+
+	if (tab === 'settings') {
+		const feetInches = heightInFeetAndInches(user.height);
+		const weightShown = displayWeight(user.weight, imperial ? 'imperial' : 'metric');
+		return (
+			<form className="auth-form" onSubmit={submitSettings} noValidate>
+				{statusLine}
+				{input('time_zone', 'Time zone (for example Europe/London)')}
+				<Field label="Language" error={errors.preferred_language}>
+					{({ id }) => (
+						<select id={id} value={draft.preferred_language} onChange={set('preferred_language')}>
+							<option value="en-us">English (US)</option>
+							<option value="en-gb">English (UK)</option>
+							<option value="de-de">Deutsch</option>
+							<option value="fr-fr">Français</option>
+							<option value="es-es">Español</option>
+						</select>
+					)}
+				</Field>
+				{imperial ? (
+					<div className="field__row">
+						{input('height_ft', 'Height (feet)', { type: 'number' })}
+						{input('height_in', 'Height (inches)', { type: 'number' })}
+					</div>
+				) : (
+					input('height', 'Height (cm)', { type: 'number' })
+				)}
+				{input('weight', imperial ? 'Weight (lb)' : 'Weight (kg)', { type: 'number' })}
+				<p className="form-note">
+					{feetInches && imperial ? `Height ${feetInches.feet} ft ${feetInches.inches} in. ` : ''}
+					{weightShown ? `Weight ${weightShown.value} ${weightShown.unit}. ` : ''}
+					{bodyMassIndex
+						? `BMI ${bodyMassIndex.value} (${bodyMassIndex.category}).`
+						: 'Add height and weight to see your BMI.'}
+				</p>
+				<button className="primary" type="submit">
+					Save settings
+				</button>
+				{zones && (
+					<table>
+						<caption>Heart-rate zones (beats per minute)</caption>
+						<thead>
+							<tr>
+								<th scope="col">Zone</th>
+								<th scope="col">From</th>
+								<th scope="col">To</th>
+							</tr>
+						</thead>
+						<tbody>
+							{zones._embedded.heart_rate_zones[0]?.zones.map((zone) => (
+								<tr key={zone.name}>
+									<th scope="row">{zone.name}</th>
+									<td>{zone.start}</td>
+									<td>{zone.end}</td>
+								</tr>
+							))}
+						</tbody>
+					</table>
+				)}
+				<fieldset>
+					<legend>Email from us</legend>
+					<button type="button" className="secondary" onClick={() => setPromotions(true)}>
+						Send me news and offers
+					</button>{' '}
+					<button type="button" className="secondary" onClick={() => setPromotions(false)}>
+						No news or offers
+					</button>
+				</fieldset>
+			</form>
+		);
+	}
+
+	if (tab === 'display_settings')
+		return (
+			<form
+				className="auth-form"
+				onSubmit={(event) => {
+					event.preventDefault();
+					save({ display_measurement_system: draft.display_measurement_system });
+				}}
+			>
+				{statusLine}
+				<fieldset className="field">
+					<legend>Units</legend>
+					{(['metric', 'imperial'] as const).map((system) => (
+						<label className="check" key={system}>
+							<input
+								type="radio"
+								name="display_measurement_system"
+								value={system}
+								checked={draft.display_measurement_system === system}
+								onChange={set('display_measurement_system')}
+							/>
+							<span>{system === 'metric' ? 'Metric (km, kg)' : 'Imperial (miles, lb)'}</span>
+						</label>
+					))}
+				</fieldset>
+				<button className="primary" type="submit">
+					Save display settings
+				</button>
+			</form>
+		);
+
+	if (tab === 'privacy') {
+		const levels = Object.fromEntries(user._links.privacy.map((link) => [link.name, link.id]));
+		const rows = [
+			['profile', 'Who can see my profile'],
+			['workout', 'Who can see my workouts'],
+			['route', 'Who can see my routes'],
+			['email_search', 'Who can find me by email'],
+		] as const;
+		return (
+			<form
+				className="auth-form"
+				onSubmit={(event) => {
+					event.preventDefault();
+					const data = new FormData(event.currentTarget);
+					save({ privacy: Object.fromEntries(rows.map(([name]) => [name, Number(data.get(name))])) });
+				}}
+			>
+				{statusLine}
+				{rows.map(([name, label]) => (
+					<Field key={name} label={label} error={errors[name]}>
+						{({ id }) => (
+							<select id={id} name={name} defaultValue={levels[name]}>
+								{PRIVACY_CHOICES.map((choice) => (
+									<option key={choice.value} value={choice.value}>
+										{choice.label}
+									</option>
+								))}
+							</select>
+						)}
+					</Field>
+				))}
+				<button className="primary" type="submit">
+					Save privacy
+				</button>
+			</form>
+		);
+	}
+
+	return (
+		<div className="auth-form">
+			<dl>
+				<dt>Email</dt>
+				<dd>
+					{user.email} {user.email_verified ? '(confirmed)' : '(not confirmed yet — look for our mail)'}
+				</dd>
+			</dl>
+			<p>
+				To change your email address, contact support. Changing your password: use{' '}
+				<a href="/auth/forgot_password/">Forgot password</a>; every session is then signed out.
+			</p>
+			<p>
+				<a href="/account/delete">Delete my account</a>
+			</p>
+		</div>
+	);
+}
+
+function toDraft(user: SelfUser): Record<string, string> {
+	const feetInches = heightInFeetAndInches(user.height);
+	const imperial = user.display_measurement_system === 'imperial';
+	const weight = displayWeight(user.weight, imperial ? 'imperial' : 'metric');
+	return {
+		first_name: user.first_name,
+		last_name: user.last_name,
+		display_name: user.display_name,
+		gender: user.gender ?? '',
+		birthdate: user.birthdate ?? '',
+		country: user.location.country,
+		region: user.location.region,
+		locality: user.location.locality,
+		introduction: user.introduction,
+		goal_statement: user.goal_statement,
+		time_zone: user.time_zone,
+		preferred_language: user.preferred_language,
+		display_measurement_system: user.display_measurement_system,
+		height: user.height ? String(Math.round(user.height * 100)) : '',
+		height_ft: feetInches ? String(feetInches.feet) : '',
+		height_in: feetInches ? String(feetInches.inches) : '',
+		weight: weight ? String(weight.value) : '',
+	};
+}

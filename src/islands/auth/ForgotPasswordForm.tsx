@@ -1,0 +1,76 @@
+import { type FormEvent, useState } from 'react';
+import { api, errorCode } from '../../lib/api/client';
+import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
+import { Field } from './ui';
+import './forms.scss';
+
+export default function ForgotPasswordForm() {
+	const [email, setEmail] = useState('');
+	const [error, setError] = useState('');
+	const [alert, setAlert] = useState('');
+	const [sent, setSent] = useState(false);
+	const [busy, setBusy] = useState(false);
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		const value = email.trim();
+		if (!value) return setError('Email is required.');
+		if (!EMAIL_PATTERN.test(value)) return setError(MESSAGES.invalidEmail);
+		setError('');
+		setAlert('');
+		setBusy(true);
+		try {
+			await api('/auth/password-reset', {
+				method: 'POST',
+				body: { email: value, redirect_uri: '/auth/login' },
+				noRefresh: true,
+			});
+			setSent(true);
+		} catch (failure) {
+			const code = errorCode(failure);
+			setAlert(
+				code === 'too_many_attempts'
+					? 'Too many requests from here. Try again in an hour.'
+					: 'Something went wrong. Please try again.',
+			);
+		} finally {
+			setBusy(false);
+		}
+	}
+
+	if (sent)
+		return (
+			<p className="form-note" role="status">
+				If an account uses {email.trim()}, we have sent it a link to reset the password. The link works for 60
+				minutes.
+			</p>
+		);
+	return (
+		<form className="auth-form" onSubmit={submit} noValidate>
+			{alert && (
+				<p className="form-alert" role="alert">
+					{alert}
+				</p>
+			)}
+			<Field label="Email" required error={error}>
+				{({ id, describedBy, invalid }) => (
+					<input
+						id={id}
+						name="email"
+						type="email"
+						autoComplete="email"
+						value={email}
+						onChange={(event) => setEmail(event.target.value)}
+						aria-describedby={describedBy}
+						aria-invalid={invalid || undefined}
+						required
+					/>
+				)}
+			</Field>
+			<button className="primary" type="submit" disabled={busy}>
+				Send reset link
+			</button>
+			<a href="/auth/login">Back to log in</a>
+		</form>
+	);
+}

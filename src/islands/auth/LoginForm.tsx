@@ -1,0 +1,97 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
+import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
+import { applyToken, type TokenAnswer } from '../../lib/auth/store';
+import { Field, fieldErrors, PasswordInput } from './ui';
+import './forms.scss';
+
+function nextPath(): string {
+	return safeNextPath(new URLSearchParams(window.location.search).get('next'));
+}
+
+export default function LoginForm() {
+	const [email, setEmail] = useState('');
+	const [password, setPassword] = useState('');
+	const [errors, setErrors] = useState<Record<string, string>>({});
+	const [alert, setAlert] = useState('');
+	const [busy, setBusy] = useState(false);
+
+	// Someone with a live session (say, arriving from a mail link) goes straight on.
+	useEffect(() => {
+		ensureSession().then((session) => {
+			if (session) window.location.assign(nextPath());
+		});
+	}, []);
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		setBusy(true);
+		setAlert('');
+		setErrors({});
+		try {
+			const answer = await api<TokenAnswer>('/auth/login', {
+				method: 'POST',
+				body: { email, password },
+				noRefresh: true,
+			});
+			applyToken(answer);
+			window.location.assign(nextPath());
+		} catch (error) {
+			const code = errorCode(error);
+			const data = errorData(error);
+			if (code === 'access_denied') setAlert(MESSAGES.accessDenied);
+			else if (code === 'too_many_attempts')
+				setAlert('Too many attempts. Wait a few minutes, or reset your password to log in now.');
+			else if (data.fields?.length) setErrors(fieldErrors(data));
+			else setAlert('Something went wrong. Please try again.');
+			setBusy(false);
+		}
+	}
+
+	const next = typeof window === 'undefined' ? '' : new URLSearchParams(window.location.search).get('next');
+	const signupHref = next ? `/auth/signup?next=${encodeURIComponent(safeNextPath(next))}` : '/auth/signup';
+
+	return (
+		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
+			{alert && (
+				<p className="form-alert" role="alert">
+					{alert}
+				</p>
+			)}
+			<Field label="Email" required error={errors.email}>
+				{({ id, describedBy, invalid }) => (
+					<input
+						id={id}
+						name="email"
+						type="email"
+						autoComplete="email"
+						value={email}
+						onChange={(event) => setEmail(event.target.value)}
+						aria-describedby={describedBy}
+						aria-invalid={invalid || undefined}
+						required
+					/>
+				)}
+			</Field>
+			<Field label="Password" required error={errors.password}>
+				{({ id, describedBy, invalid }) => (
+					<PasswordInput
+						id={id}
+						value={password}
+						onChange={setPassword}
+						autoComplete="current-password"
+						describedBy={describedBy}
+						invalid={invalid}
+					/>
+				)}
+			</Field>
+			<button className="primary" type="submit" disabled={busy}>
+				{busy ? 'Logging in…' : 'Log in'}
+			</button>
+			<div className="form-links">
+				<a href="/auth/forgot_password/">Forgot password?</a>
+				<a href={signupHref}>Sign up</a>
+			</div>
+		</form>
+	);
+}

@@ -1,0 +1,81 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, errorCode, errorData } from '../../lib/api/client';
+import { safeNextPath } from '../../lib/auth/contract';
+import { Field, PasswordInput } from './ui';
+import './forms.scss';
+
+type Status = 'loading' | 'ready' | 'invalid' | 'success';
+
+export default function ResetPasswordForm(props: { token: string }) {
+	const [status, setStatus] = useState<Status>('loading');
+	const [password, setPassword] = useState('');
+	const [error, setError] = useState('');
+	const [busy, setBusy] = useState(false);
+	const [redirect, setRedirect] = useState('/auth/login');
+	const path = `/auth/password/reset/${encodeURIComponent(props.token)}`;
+
+	useEffect(() => {
+		api(path, { noRefresh: true })
+			.then(() => setStatus('ready'))
+			.catch(() => setStatus('invalid'));
+	}, [path]);
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		if (!password) return setError('Password is required.');
+		setBusy(true);
+		setError('');
+		try {
+			const answer = await api<{ redirect_uri: string | null }>(path, {
+				method: 'POST',
+				body: { password },
+				noRefresh: true,
+			});
+			setRedirect(safeNextPath(answer.redirect_uri, '/auth/login'));
+			setStatus('success');
+		} catch (failure) {
+			if (errorCode(failure) === 'invalid_token') setStatus('invalid');
+			else setError(errorData(failure).message ?? 'Something went wrong. Please try again.');
+		} finally {
+			setBusy(false);
+		}
+	}
+
+	if (status === 'loading') return <p role="status">Checking your link…</p>;
+	if (status === 'invalid')
+		return (
+			<p className="form-alert" role="alert">
+				This link is invalid or has expired. <a href="/auth/forgot_password/">Ask for a new one</a>.
+			</p>
+		);
+	if (status === 'success')
+		return (
+			<p className="form-note" role="status">
+				Your password is changed and you are signed out everywhere. <a href={redirect}>Log in</a> with your
+				new password.
+			</p>
+		);
+	return (
+		<form className="auth-form" onSubmit={submit} noValidate>
+			<input type="email" name="username" autoComplete="username" hidden readOnly />
+			<Field label="New password" required error={error}>
+				{({ id, describedBy, invalid }) => (
+					<PasswordInput
+						id={id}
+						value={password}
+						onChange={setPassword}
+						autoComplete="new-password"
+						describedBy={describedBy}
+						invalid={invalid}
+					/>
+				)}
+			</Field>
+			<p className="form-note">
+				At least 8 characters. Long passphrases are welcome; common passwords are not.
+			</p>
+			<button className="primary" type="submit" disabled={busy}>
+				Set new password
+			</button>
+		</form>
+	);
+}

@@ -1,0 +1,282 @@
+import { type FormEvent, useState } from 'react';
+import { api, errorCode, errorData } from '../../lib/api/client';
+import { birthYears, MESSAGES, requiredMessage, safeNextPath } from '../../lib/auth/contract';
+import { applyToken, type TokenAnswer } from '../../lib/auth/store';
+import { Field, fieldErrors, PasswordInput } from './ui';
+import './forms.scss';
+
+type Props = { countries: { code: string; name: string }[]; consentMatrixVersion: string };
+
+const MONTHS = ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'];
+const MONTH_NAMES = [
+	'January',
+	'February',
+	'March',
+	'April',
+	'May',
+	'June',
+	'July',
+	'August',
+	'September',
+	'October',
+	'November',
+	'December',
+];
+const DAYS = Array.from({ length: 31 }, (_, index) => String(index + 1).padStart(2, '0'));
+
+export default function SignupForm({ countries, consentMatrixVersion }: Props) {
+	const [values, setValues] = useState({
+		first_name: '',
+		last_name: '',
+		email: '',
+		password: '',
+		day: '',
+		month: '',
+		year: '',
+		gender: '',
+		country: '',
+	});
+	const [terms, setTerms] = useState(false);
+	const [promotions, setPromotions] = useState(false);
+	const [errors, setErrors] = useState<Record<string, string>>({});
+	const [alert, setAlert] = useState<React.ReactNode>('');
+	const [busy, setBusy] = useState(false);
+	const years = birthYears(new Date());
+	const set = (name: keyof typeof values) => (event: { target: { value: string } }) =>
+		setValues((current) => ({ ...current, [name]: event.target.value }));
+
+	function checkLocally(): Record<string, string> {
+		const found: Record<string, string> = {};
+		for (const field of ['first_name', 'last_name', 'email', 'password', 'gender', 'country'] as const)
+			if (!values[field].trim()) found[field] = requiredMessage(field);
+		if (!values.day || !values.month || !values.year) found.birthdate = MESSAGES.birthdateRequired;
+		if (!terms) found.consents = 'Please accept the Terms of Use and the Privacy Policy.';
+		return found;
+	}
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		setAlert('');
+		const local = checkLocally();
+		setErrors(local);
+		if (Object.keys(local).length) return;
+		setBusy(true);
+		try {
+			const answer = await api<TokenAnswer>('/auth/signup', {
+				method: 'POST',
+				noRefresh: true,
+				body: {
+					first_name: values.first_name,
+					last_name: values.last_name,
+					email: values.email,
+					password: values.password,
+					birthdate: `${values.year}-${values.month}-${values.day}`,
+					gender: values.gender === 'F' ? 'female' : 'male',
+					location: { country: values.country },
+					consent_matrix_version: consentMatrixVersion,
+					consents: { terms_of_use: true, privacy_policy: true },
+					gdpr_iso_code: values.country,
+					appName: 'mapstride-web',
+					promotionalPreference: promotions,
+				},
+			});
+			applyToken(answer);
+			window.location.assign(safeNextPath(new URLSearchParams(window.location.search).get('next')));
+		} catch (failure) {
+			const code = errorCode(failure);
+			if (code === 'email/used')
+				setAlert(
+					<>
+						An account already uses {values.email}.{' '}
+						<a href={`/auth/login?email=${encodeURIComponent(values.email)}`}>Log in</a> or{' '}
+						<a href="/auth/forgot_password/">reset your password</a>.
+					</>,
+				);
+			else if (code === 'too_many_attempts') setAlert('Too many signups from here. Try again in an hour.');
+			else if (errorData(failure).fields?.length) setErrors(fieldErrors(errorData(failure)));
+			else setAlert('Something went wrong. Please try again.');
+			setBusy(false);
+		}
+	}
+
+	const text = (name: 'first_name' | 'last_name', label: string, autoComplete: string) => (
+		<Field label={label} required error={errors[name]}>
+			{({ id, describedBy, invalid }) => (
+				<input
+					id={id}
+					name={name}
+					autoComplete={autoComplete}
+					value={values[name]}
+					onChange={set(name)}
+					aria-describedby={describedBy}
+					aria-invalid={invalid || undefined}
+					maxLength={60}
+					required
+				/>
+			)}
+		</Field>
+	);
+
+	return (
+		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
+			{alert && (
+				<p className="form-alert" role="alert">
+					{alert}
+				</p>
+			)}
+			{text('first_name', 'First name', 'given-name')}
+			{text('last_name', 'Last name', 'family-name')}
+			<Field label="Email" required error={errors.email}>
+				{({ id, describedBy, invalid }) => (
+					<input
+						id={id}
+						name="email"
+						type="email"
+						autoComplete="email"
+						value={values.email}
+						onChange={set('email')}
+						aria-describedby={describedBy}
+						aria-invalid={invalid || undefined}
+						required
+					/>
+				)}
+			</Field>
+			<Field label="Password" required error={errors.password}>
+				{({ id, describedBy, invalid }) => (
+					<PasswordInput
+						id={id}
+						value={values.password}
+						onChange={(password) => setValues((current) => ({ ...current, password }))}
+						autoComplete="new-password"
+						describedBy={describedBy}
+						invalid={invalid}
+					/>
+				)}
+			</Field>
+			<div className="field">
+				<fieldset aria-describedby={errors.birthdate ? 'birthdate-error' : undefined}>
+					<legend>
+						Birthdate
+						<span className="required" aria-hidden="true">
+							*
+						</span>
+					</legend>
+					<div className="field__row">
+						<select aria-label="Day" name="birth_day" value={values.day} onChange={set('day')} required>
+							<option value="">Day</option>
+							{DAYS.map((day) => (
+								<option key={day} value={day}>
+									{day}
+								</option>
+							))}
+						</select>
+						<select
+							aria-label="Month"
+							name="birth_month"
+							value={values.month}
+							onChange={set('month')}
+							required
+						>
+							<option value="">Month</option>
+							{MONTHS.map((month, index) => (
+								<option key={month} value={month}>
+									{MONTH_NAMES[index]}
+								</option>
+							))}
+						</select>
+						<select aria-label="Year" name="birth_year" value={values.year} onChange={set('year')} required>
+							<option value="">Year</option>
+							{years.map((year) => (
+								<option key={year} value={year}>
+									{year}
+								</option>
+							))}
+						</select>
+					</div>
+				</fieldset>
+				{errors.birthdate && (
+					<p className="field__error" id="birthdate-error" role="alert">
+						{errors.birthdate}
+					</p>
+				)}
+			</div>
+			<Field label="Gender" required error={errors.gender}>
+				{({ id, describedBy, invalid }) => (
+					<select
+						id={id}
+						name="gender"
+						value={values.gender}
+						onChange={set('gender')}
+						aria-describedby={describedBy}
+						aria-invalid={invalid || undefined}
+						required
+					>
+						<option value="" />
+						<option value="F">Female</option>
+						<option value="M">Male</option>
+					</select>
+				)}
+			</Field>
+			<Field label="Country" required error={errors.country}>
+				{({ id, describedBy, invalid }) => (
+					<select
+						id={id}
+						name="country"
+						autoComplete="country"
+						value={values.country}
+						onChange={set('country')}
+						aria-describedby={describedBy}
+						aria-invalid={invalid || undefined}
+						required
+					>
+						<option value="" />
+						{countries.map((country) => (
+							<option key={country.code} value={country.code}>
+								{country.name}
+							</option>
+						))}
+					</select>
+				)}
+			</Field>
+			<div className="field">
+				<label className="check">
+					<input
+						type="checkbox"
+						name="terms"
+						checked={terms}
+						onChange={(event) => setTerms(event.target.checked)}
+						aria-describedby={errors.consents ? 'consents-error' : undefined}
+						required
+					/>
+					<span>
+						I agree to the <a href="/privacy_center/help">Terms of Use</a> and the{' '}
+						<a href="/privacy_center/help">Privacy Policy</a>
+						<span className="required" aria-hidden="true">
+							*
+						</span>
+					</span>
+				</label>
+				{errors.consents && (
+					<p className="field__error" id="consents-error" role="alert">
+						{errors.consents}
+					</p>
+				)}
+			</div>
+			<label className="check">
+				<input
+					type="checkbox"
+					name="promotions"
+					checked={promotions}
+					onChange={(event) => setPromotions(event.target.checked)}
+				/>
+				<span>Send me news, training tips and offers by email. You can change this at any time.</span>
+			</label>
+			<button className="primary" type="submit" disabled={busy}>
+				{busy ? 'Creating your account…' : 'Sign up'}
+			</button>
+			<p>
+				Already a member? <a href="/auth/login">Log in</a>
+			</p>
+		</form>
+	);
+}

@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+import { api } from '../../lib/api/client';
+
+/** Confirms the address once the page has loaded (a POST, so mail scanners fetching the link confirm nothing). */
+export default function VerifyEmail(props: { token: string }) {
+	const [status, setStatus] = useState<'loading' | 'confirmed' | 'error'>('loading');
+	useEffect(() => {
+		api(`/auth/email/confirm/${encodeURIComponent(props.token)}`, { method: 'POST', noRefresh: true })
+			.then(() => {
+				setStatus('confirmed');
+				window.history.replaceState(null, '', '/email_verified');
+			})
+			.catch(() => setStatus('error'));
+	}, [props.token]);
+	if (status === 'loading') return <p role="status">Confirming your email address…</p>;
+	if (status === 'confirmed')
+		return (
+			<p className="form-note" role="status">
+				Thank you — your email address is confirmed. <a href="/dashboard">Go to your dashboard</a>.
+			</p>
+		);
+	return (
+		<p className="form-alert" role="alert">
+			This confirmation link is invalid, was already used or has expired.{' '}
+			<a href="/account/contact">Check your email settings</a>.
+		</p>
+	);
+}

@@ -1,0 +1,104 @@
+import { FetchError, ofetch } from 'ofetch';
+import { $refreshingToken, $session, applyToken, clearSession, type TokenAnswer } from '../auth/store';
+import { hideNotice, showNotice } from '../site/store';
+
+/**
+ * The islands' one way to the API: sends the bearer token, retries once on a gateway error
+ * (SPEC §7), and on a 401 refreshes the token once — the shell's "Refreshing auth token" modal
+ * shows meanwhile — then retries once. A failed refresh sends the member to log in again.
+ */
+
+let refreshing: Promise<boolean> | null = null;
+
+/** One refresh at a time per page: concurrent 401s wait on the same one (a reused token would end the session). */
+export function refreshToken(options: { quiet?: boolean } = {}): Promise<boolean> {
+	refreshing ??= (async () => {
+		if (!options.quiet) {
+			$refreshingToken.set(true);
+			showNotice('refreshingToken');
+		}
+		try {
+			const answer = await ofetch<TokenAnswer>('/api/auth/refresh-token', {
+				credentials: 'same-origin',
+				retry: 0,
+			});
+			applyToken(answer);
+			return true;
+		} catch {
+			clearSession();
+			return false;
+		} finally {
+			$refreshingToken.set(false);
+			hideNotice('refreshingToken');
+			refreshing = null;
+		}
+	})();
+	return refreshing;
+}
+
+/** The session for an island that needs one; null for a visitor. */
+export async function ensureSession() {
+	const current = $session.get();
+	if (current && current.expiresAt - Date.now() > 30_000) return current;
+	await refreshToken({ quiet: true });
+	return $session.get();
+}
+
+export function loginPath(current = `${window.location.pathname}${window.location.search}`): string {
+	return `/auth/login?next=${encodeURIComponent(current)}`;
+}
+
+export type ApiOptions = {
+	method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+	body?: Record<string, unknown> | FormData;
+	query?: Record<string, string | number | undefined>;
+	/** Auth endpoints answer 401 for a wrong password: that must not trigger a refresh. */
+	noRefresh?: boolean;
+};
+
+export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+	const call = () => {
+		const token = $session.get()?.accessToken;
+		return ofetch<T>(path, {
+			baseURL: '/api',
+			method: options.method ?? 'GET',
+			body: options.body,
+			query: options.query,
+			credentials: 'same-origin',
+			headers: token ? { authorization: `Bearer ${token}` } : {},
+			retry: 1,
+			retryDelay: 300,
+			retryStatusCodes: [502, 503, 504],
+		});
+	};
+	try {
+		return await call();
+	} catch (error) {
+		if (!(error instanceof FetchError) || error.status !== 401 || options.noRefresh) throw error;
+		if (!(await refreshToken())) {
+			window.location.assign(loginPath());
+			throw error;
+		}
+		return call();
+	}
+}
+
+/** The error code an API answer carries (`{ error }`), SPEC §8's unknown_error when none. */
+export function errorCode(error: unknown): string {
+	if (error instanceof FetchError) {
+		const data = error.data as { error?: unknown } | undefined;
+		if (typeof data?.error === 'string') return data.error;
+	}
+	return 'unknown_error';
+}
+
+export function errorData(error: unknown): {
+	error?: string;
+	message?: string;
+	fields?: { field: string; message: string; code?: string }[];
+	_diagnostics?: { validation_failures?: Record<string, string[]>[] };
+} {
+	return error instanceof FetchError && error.data && typeof error.data === 'object'
+		? (error.data as ReturnType<typeof errorData>)
+		: {};
+}
