@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import polyline from '@mapbox/polyline';
-import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
@@ -44,6 +44,25 @@ type Viewer = { id: number } | null;
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
 const ownerColumns = { ownerDisplayName: users.displayName, ownerUsername: users.username };
+
+/** Every column but the heavy ones, for summaries. */
+const {
+	path: _path,
+	elevations: _elevations,
+	segments: _segments,
+	cues: _cues,
+	markers: _markers,
+	travelModes: _modes,
+	...summaryColumns
+} = getTableColumns(routes);
+const EMPTY_HEAVY_COLUMNS = {
+	path: '',
+	elevations: null,
+	segments: [],
+	cues: [],
+	markers: [],
+	travelModes: [],
+};
 
 export function newLinkToken(): string {
 	return randomBytes(32).toString('base64url');
@@ -265,6 +284,7 @@ export type RoutePage = {
  * everything else by 20, newest first. The name filter uses only the first word (SPEC §5).
  */
 export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQuery): Promise<RoutePage> {
+	const detailed = query.field_set === 'detailed' || query.field_set === 'detailed_internal';
 	const word = firstWord(query.text_search);
 	const myTextSearch = word !== '' && viewer !== null && query.user === viewer.id;
 	const limit = query.limit ?? (myTextSearch ? MY_ROUTES_TEXT_SEARCH_PAGE_SIZE : ROUTE_SEARCH_PAGE_SIZE);
@@ -272,7 +292,9 @@ export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQue
 	let orderBy: RouteOrder = query.order_by ?? (myTextSearch ? '-text_match' : '-date_created');
 	if (orderBy === '-text_match' && !word) orderBy = '-date_created';
 
-	const conditions: SQL[] = [listableCondition(viewer)];
+	const conditions: SQL[] = [];
+	// A member listing their own routes sees all of them; everyone else what canList allows.
+	if (!(viewer && query.user === viewer.id)) conditions.push(listableCondition(viewer));
 	if (query.user !== undefined) conditions.push(eq(routes.ownerId, query.user));
 	if (word) conditions.push(sql`${routes.name} ilike ${`%${escapeLike(word)}%`}`);
 	if (query.activity_type !== undefined) conditions.push(eq(routes.activityTypeId, query.activity_type));
@@ -317,24 +339,31 @@ export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQue
 		}
 	})();
 
-	const [rows, counted] = await Promise.all([
-		deps.db
-			.select({ route: routes, ...ownerColumns })
-			.from(routes)
-			.innerJoin(users, eq(users.id, routes.ownerId))
-			.where(where)
-			.orderBy(...order)
-			.limit(limit)
-			.offset(offset),
-		deps.db.select({ count: sql<number>`count(*)::int` }).from(routes).where(where),
-	]);
+	// Lists without points leave the heavy columns (line, heights, segments, cues) in the table.
+	const columns = detailed ? routes : summaryColumns;
+	const counted = sql<number>`count(*) over ()`.mapWith(Number);
+	const rows = await deps.db
+		.select({ route: columns, ...ownerColumns, totalCount: counted })
+		.from(routes)
+		.innerJoin(users, eq(users.id, routes.ownerId))
+		.where(where)
+		.orderBy(...order)
+		.limit(limit)
+		.offset(offset);
+	// One query gives the page and the count; a page past the end needs the count on its own.
+	let totalCount = rows[0]?.totalCount ?? 0;
+	if (rows.length === 0 && offset > 0) {
+		const [row] = await deps.db.select({ count: sql<number>`count(*)::int` }).from(routes).where(where);
+		totalCount = Number(row?.count ?? 0);
+	}
 	return {
 		routes: rows.map((row) => ({
-			...row.route,
+			...EMPTY_HEAVY_COLUMNS,
+			...(row.route as Partial<RouteRow>),
 			ownerDisplayName: row.ownerDisplayName,
 			ownerUsername: row.ownerUsername,
-		})),
-		totalCount: Number(counted[0]?.count ?? 0),
+		})) as RouteWithOwner[],
+		totalCount,
 		limit,
 		offset,
 		orderBy,
