@@ -137,7 +137,11 @@ export type CityRoute = {
 	owner: string;
 	created: string;
 	path: string;
+	/** The line, thinned to at most CITY_ROUTE_SHAPE_POINTS [lat, lng] pairs, for maps of the city. */
+	shape: [number, number][];
 };
+
+export const CITY_ROUTE_SHAPE_POINTS = 48;
 
 export type CityRoutesResponse = {
 	geoname_id: number;

@@ -1,8 +1,9 @@
 import KDBush from 'kdbush';
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
-import { listRoutes } from '../../routes/server/service';
+import { decodePath, listRoutes } from '../../routes/server/service';
 import {
+	CITY_ROUTE_SHAPE_POINTS,
 	CITY_ROUTES_PAGE_SIZE,
 	type CitiesResponse,
 	type CityInfo,
@@ -393,10 +394,22 @@ export async function listRoutesNearCity(
 				owner: route.ownerDisplayName || route.ownerUsername,
 				created: route.createdAt.toISOString().replace('Z', '+00:00'),
 				path: `/routes/view/${route.id}`,
+				shape: thinLine(decodePath(route), CITY_ROUTE_SHAPE_POINTS),
 			}),
 		),
 		_links: links,
 	};
+}
+
+/** Every n-th point, keeping both ends; enough for a thumbnail of the line. */
+export function thinLine(points: [number, number][], max: number): [number, number][] {
+	const round = ([lat, lng]: [number, number]): [number, number] => [
+		Math.round(lat * 1e5) / 1e5,
+		Math.round(lng * 1e5) / 1e5,
+	];
+	if (points.length <= max) return points.map(round);
+	const step = (points.length - 1) / (max - 1);
+	return Array.from({ length: max }, (_, i) => round(points[Math.round(i * step)]));
 }
 
 function distanceM(lat1: number, lng1: number, lat2: number, lng2: number): number {

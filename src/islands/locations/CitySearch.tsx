@@ -1,0 +1,249 @@
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import {
+	CITY_SEARCH_DEBOUNCE_MS,
+	CITY_SEARCH_MIN_CHARS,
+	type LocationSuggestion,
+} from '../../lib/locations/contract';
+import { locateSuggestion, searchForCity } from '../../lib/locations/store';
+
+export type CitySearchProps = {
+	/** Unique on the page: the listbox and options are named after it. */
+	id: string;
+	/** `go` ("Go") or `view-city-route` ("View City Route"), the SPEC §2 variants. */
+	variant?: 'go' | 'view-city-route';
+	label?: string;
+	/**
+	 * What Go does with the chosen place. Without it the widget opens our page for that city,
+	 * state or country; route search passes its own to set the search location.
+	 */
+	onChoose?: (suggestion: LocationSuggestion) => void;
+	/** Text typed before the island took over (it was plain HTML until then). */
+	initialTerm?: string;
+};
+
+type Status = 'empty' | 'short' | 'loading' | 'suggestions' | 'no-results' | 'error' | 'selection';
+
+/**
+ * "Search Any City or State": a WAI-ARIA 1.2 combobox with a list popup. Searches from 3
+ * characters, 300 ms after typing stops; arrows move through the options, Enter picks one,
+ * Escape closes the list and then clears. Go is enabled only once a place is chosen.
+ */
+export default function CitySearch({
+	id,
+	variant = 'go',
+	label = 'Search Any City or State',
+	onChoose,
+	initialTerm = '',
+}: CitySearchProps) {
+	const [term, setTerm] = useState(initialTerm);
+	const [suggestions, setSuggestions] = useState<LocationSuggestion[]>([]);
+	const [status, setStatus] = useState<Status>(
+		initialTerm.trim().length >= CITY_SEARCH_MIN_CHARS ? 'loading' : 'empty',
+	);
+	const [open, setOpen] = useState(false);
+	const [active, setActive] = useState(-1);
+	const [chosen, setChosen] = useState<LocationSuggestion | null>(null);
+	const [going, setGoing] = useState(false);
+	const inputRef = useRef<HTMLInputElement>(null);
+	const listId = `${id}-listbox`;
+	const optionId = (index: number) => `${id}-option-${index}`;
+
+	// Debounced search; a newer term aborts the older request so answers never arrive out of order.
+	useEffect(() => {
+		if (chosen && chosen.label === term) return;
+		const query = term.trim();
+		if (query.length < CITY_SEARCH_MIN_CHARS) {
+			setSuggestions([]);
+			setStatus(query.length === 0 ? 'empty' : 'short');
+			setOpen(false);
+			return;
+		}
+		const controller = new AbortController();
+		setStatus('loading');
+		const timer = setTimeout(() => {
+			searchForCity(query, controller.signal)
+				.then((items) => {
+					setSuggestions(items);
+					setActive(-1);
+					setStatus(items.length ? 'suggestions' : 'no-results');
+					setOpen(true);
+				})
+				.catch((error: unknown) => {
+					if ((error as Error).name === 'AbortError') return;
+					setSuggestions([]);
+					setStatus('error');
+					setOpen(true);
+				});
+		}, CITY_SEARCH_DEBOUNCE_MS);
+		return () => {
+			clearTimeout(timer);
+			controller.abort();
+		};
+	}, [term, chosen]);
+
+	function choose(suggestion: LocationSuggestion) {
+		setChosen(suggestion);
+		setTerm(suggestion.label);
+		setStatus('selection');
+		setOpen(false);
+		setActive(-1);
+	}
+
+	function clear() {
+		setTerm('');
+		setChosen(null);
+		setSuggestions([]);
+		setStatus('empty');
+		setOpen(false);
+		setActive(-1);
+		inputRef.current?.focus();
+	}
+
+	async function go() {
+		if (!chosen) return;
+		if (onChoose) return onChoose(chosen);
+		setGoing(true);
+		try {
+			const place = await locateSuggestion(chosen);
+			window.location.assign(place.path);
+		} catch {
+			setGoing(false);
+			setStatus('error');
+			setOpen(true);
+		}
+	}
+
+	function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+		const count = suggestions.length;
+		switch (event.key) {
+			case 'ArrowDown':
+				event.preventDefault();
+				if (!open && count) setOpen(true);
+				if (count) setActive((index) => (index + 1) % count);
+				break;
+			case 'ArrowUp':
+				event.preventDefault();
+				if (!open && count) setOpen(true);
+				if (count) setActive((index) => (index <= 0 ? count - 1 : index - 1));
+				break;
+			case 'Enter':
+				if (open && active >= 0 && suggestions[active]) {
+					event.preventDefault();
+					choose(suggestions[active]);
+				} else if (chosen) {
+					event.preventDefault();
+					void go();
+				}
+				break;
+			case 'Escape':
+				event.preventDefault();
+				if (open) {
+					setOpen(false);
+					setActive(-1);
+				} else clear();
+				break;
+			case 'Tab':
+				setOpen(false);
+				break;
+		}
+	}
+
+	const expanded = open && suggestions.length > 0;
+	const showEmpty = open && (status === 'no-results' || status === 'error');
+	const message =
+		status === 'no-results'
+			? 'No results found'
+			: status === 'error'
+				? 'Search is not available right now. Please try again.'
+				: status === 'short'
+					? `Type at least ${CITY_SEARCH_MIN_CHARS} characters`
+					: status === 'suggestions'
+						? `${suggestions.length} results. Use the up and down arrows to choose.`
+						: status === 'selection' && chosen
+							? `${chosen.label} chosen`
+							: '';
+
+	return (
+		<form
+			className="city-search__form"
+			onSubmit={(event) => {
+				event.preventDefault();
+				void go();
+			}}
+		>
+			<label className="city-search__label" htmlFor={`${id}-input`}>
+				{label}
+			</label>
+			<div className="city-search__row">
+				<div className="city-search__field">
+					<input
+						ref={inputRef}
+						id={`${id}-input`}
+						className="city-search__input"
+						type="text"
+						role="combobox"
+						autoComplete="off"
+						spellCheck={false}
+						placeholder={label}
+						aria-autocomplete="list"
+						aria-expanded={expanded}
+						aria-controls={listId}
+						aria-activedescendant={expanded && active >= 0 ? optionId(active) : undefined}
+						aria-describedby={`${id}-status`}
+						value={term}
+						maxLength={100}
+						onChange={(event) => {
+							setTerm(event.target.value);
+							setChosen(null);
+						}}
+						onKeyDown={onKeyDown}
+						onBlur={() => setOpen(false)}
+						onFocus={() => {
+							if (suggestions.length && !chosen) setOpen(true);
+						}}
+					/>
+					{term ? (
+						<button type="button" className="city-search__clear" aria-label="Clear search" onClick={clear}>
+							×
+						</button>
+					) : null}
+					<div
+						id={listId}
+						className="city-search__listbox"
+						role="listbox"
+						aria-label={label}
+						hidden={!expanded}
+					>
+						{suggestions.map((suggestion, index) => (
+							// biome-ignore lint/a11y/useFocusableInteractive: combobox options stay unfocused; the input points at them with aria-activedescendant (WAI-ARIA combobox pattern).
+							// biome-ignore lint/a11y/useKeyWithClickEvents: the input's arrow keys and Enter choose options.
+							<div
+								key={`${suggestion.value}-${suggestion.label}`}
+								id={optionId(index)}
+								role="option"
+								aria-selected={index === active}
+								className={index === active ? 'city-search__option is-active' : 'city-search__option'}
+								// Keeps focus in the input so the blur does not close the list first.
+								onMouseDown={(event) => event.preventDefault()}
+								onClick={() => choose(suggestion)}
+							>
+								{suggestion.label}
+							</div>
+						))}
+					</div>
+					{showEmpty ? (
+						<div className="city-search__empty" aria-hidden="true">
+							{message}
+						</div>
+					) : null}
+				</div>
+				<button type="submit" className="city-search__go" disabled={!chosen || going}>
+					{variant === 'view-city-route' ? 'View City Route' : 'Go'}
+				</button>
+			</div>
+			<p id={`${id}-status`} className="city-search__status" aria-live="polite">
+				{message}
+			</p>
+		</form>
+	);
+}

@@ -1,0 +1,83 @@
+/**
+ * A city map drawn at build time as SVG: the city, its neighbours and its routes on a local
+ * equirectangular projection (metres east and north of the centre), which is exact enough across
+ * the tens of kilometres a city page shows. No tiles, no script.
+ */
+
+export type MapPlace = { name: string; lat: number; lng: number; population: number; main?: boolean };
+export type MapRoute = { name: string; shape: [number, number][] };
+
+export type CityMapDrawing = {
+	width: number;
+	height: number;
+	places: { name: string; x: number; y: number; r: number; main: boolean; anchor: 'start' | 'end' }[];
+	routes: { name: string; d: string; start: { x: number; y: number } }[];
+	/** A round distance and its length on the drawing, for the scale bar. */
+	scale: { label: string; px: number };
+};
+
+const EARTH_RADIUS_M = 6_371_000;
+
+export function drawCityMap(input: {
+	center: { lat: number; lng: number };
+	radiusM: number;
+	places: MapPlace[];
+	routes: MapRoute[];
+	width?: number;
+	height?: number;
+}): CityMapDrawing {
+	const width = input.width ?? 640;
+	const height = input.height ?? 400;
+	const { lat: lat0, lng: lng0 } = input.center;
+	const cosLat = Math.cos((lat0 * Math.PI) / 180);
+	const pxPerM = Math.min(width, height) / 2 / input.radiusM;
+	const project = (lat: number, lng: number) => {
+		const east = ((lng - lng0) * Math.PI * EARTH_RADIUS_M * cosLat) / 180;
+		const north = ((lat - lat0) * Math.PI * EARTH_RADIUS_M) / 180;
+		return { x: round1(width / 2 + east * pxPerM), y: round1(height / 2 - north * pxPerM) };
+	};
+	const inside = (p: { x: number; y: number }, margin = 0) =>
+		p.x >= margin && p.x <= width - margin && p.y >= margin && p.y <= height - margin;
+
+	const places = input.places
+		.map((place) => ({ place, at: project(place.lat, place.lng) }))
+		.filter(({ place, at }) => place.main || inside(at, 8))
+		.map(({ place, at }) => ({
+			name: place.name,
+			x: at.x,
+			y: at.y,
+			r: place.main ? 7 : Math.max(3, Math.min(6, Math.log10(Math.max(place.population, 10)) - 1)),
+			main: Boolean(place.main),
+			anchor: (at.x > width * 0.7 ? 'end' : 'start') as 'start' | 'end',
+		}));
+
+	const routes = input.routes
+		.filter((route) => route.shape.length >= 2)
+		.map((route) => {
+			const points = route.shape.map(([lat, lng]) => project(lat, lng));
+			return {
+				name: route.name,
+				d: `M${points.map((p) => `${p.x} ${p.y}`).join('L')}`,
+				start: points[0],
+			};
+		});
+
+	// The longest round distance that fits in a quarter of the width.
+	const maxM = width / 4 / pxPerM;
+	const steps = [100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000];
+	const scaleM = steps.filter((m) => m <= maxM).pop() ?? steps[0];
+	return {
+		width,
+		height,
+		places,
+		routes,
+		scale: {
+			label: scaleM >= 1000 ? `${scaleM / 1000} km` : `${scaleM} m`,
+			px: round1(scaleM * pxPerM),
+		},
+	};
+}
+
+function round1(value: number): number {
+	return Math.round(value * 10) / 10;
+}
