@@ -1,5 +1,6 @@
 import { assertReadyForProduction, getConfig } from '../core/config';
 import { openDb } from '../db/client';
+import { seedDemoWorld } from '../db/seed';
 import { createApi } from './app';
 import type { AppDeps } from './context';
 import { createLogger } from './logger';
@@ -7,6 +8,8 @@ import { loadApiModules } from './modules';
 
 export type Runtime = {
 	deps: AppDeps;
+	/** Lines the launcher prints once the server listens (the demo login). */
+	startupNotes: string[];
 	api: ReturnType<typeof createApi>;
 	close: () => Promise<void>;
 };
@@ -32,10 +35,13 @@ async function bootRuntime(): Promise<Runtime> {
 		log: (message) => logger.warn(message),
 	});
 	const deps: AppDeps = { db: handle.db, config, logger, clock: () => new Date() };
+	// Only the embedded default is a playground; a real database is never seeded.
+	const startupNotes = !config.databaseUrl && config.env !== 'production' ? await seedDemoWorld(deps) : [];
 	const modules = await loadApiModules(deps);
 	const api = createApi(deps, { routes: modules.routes });
 	return {
 		deps,
+		startupNotes,
 		api,
 		close: async () => {
 			await modules.close();

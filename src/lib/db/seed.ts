@@ -1,0 +1,60 @@
+import type { AppDeps } from '../api/context';
+import { signup } from '../auth/server/service';
+import { AppError } from '../core/errors';
+import { seedDemoRoutes } from '../routes/server/service';
+import { addFriendship } from '../social/server/service';
+
+/** Printed at start and in the README, so anyone can look around a populated product. */
+export const DEMO_LOGIN = { email: 'demo@mapstride.example', password: 'stride-demo-2026' };
+
+const DEMO_FRIEND = {
+	email: 'ana.runner@mapstride.example',
+	password: 'ana-runs-harrisburg-2026',
+	first_name: 'Ana',
+	last_name: 'Runner',
+};
+
+/**
+ * Seeds a demo world on an embedded development database: a member with a friend and routes
+ * in the bundled regions. Goes through the same use cases as real sign-ups, and does nothing when
+ * the demo member already exists.
+ */
+export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
+	const context = { ip: '127.0.0.1', userAgent: 'demo seed' };
+	const signUp = async (person: {
+		email: string;
+		password: string;
+		first_name: string;
+		last_name: string;
+	}) => {
+		try {
+			const signedIn = await signup(
+				deps,
+				{
+					...person,
+					birthdate: '1990-04-12',
+					gender: 'F',
+					location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+					promotionalPreference: false,
+				},
+				context,
+			);
+			return signedIn.viewer.id;
+		} catch (error) {
+			if (error instanceof AppError && error.detail === 'email/used') return null;
+			throw error;
+		}
+	};
+	const demoId = await signUp({ ...DEMO_LOGIN, first_name: 'Dana', last_name: 'Demo' });
+	if (demoId === null) return [`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`];
+	const friendId = await signUp(DEMO_FRIEND);
+	if (friendId !== null) {
+		await addFriendship(deps.db, demoId, friendId, 'active');
+		await seedDemoRoutes(deps, friendId);
+	}
+	const routeIds = await seedDemoRoutes(deps, demoId);
+	return [
+		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member.`,
+		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+	];
+}

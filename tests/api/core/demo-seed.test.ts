@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createAuthApi } from '../../../src/lib/auth/server/api';
+import { DEMO_LOGIN, seedDemoWorld } from '../../../src/lib/db/seed';
+import { createRoutesApi } from '../../../src/lib/routes/server/api';
+import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+
+let database: TestDatabase;
+let deps: ReturnType<typeof createTestDeps>;
+let app: ReturnType<typeof createTestApi>;
+
+beforeAll(async () => {
+	database = await openTestDb();
+	deps = createTestDeps(database.db);
+	app = createTestApi(deps, { routes: [createAuthApi(), createRoutesApi()] });
+});
+afterAll(() => database.close());
+
+describe('the demo world', () => {
+	test('lets the printed demo login in, with routes of its own, and seeds only once', async () => {
+		const notes = await seedDemoWorld(deps);
+		expect(notes.join('\n')).toContain(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+
+		const login = await callApi(app, 'POST', '/api/auth/login', {
+			body: { email: DEMO_LOGIN.email, password: DEMO_LOGIN.password },
+			headers: { origin: 'http://localhost:4321' },
+		});
+		expect(login.status).toBe(200);
+		const token = login.json.access_token as string;
+		const self = login.json.user as { id: number };
+
+		const mine = await callApi(app, 'GET', `/api/v7.1/route/?user=${self.id}`, { token });
+		expect(mine.status).toBe(200);
+		const firstCount = mine.json.total_count as number;
+		expect(firstCount).toBeGreaterThan(0);
+
+		await seedDemoWorld(deps);
+		const again = await callApi(app, 'GET', `/api/v7.1/route/?user=${self.id}`, { token });
+		expect(again.json.total_count).toBe(firstCount);
+	});
+});
