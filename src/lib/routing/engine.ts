@@ -25,7 +25,7 @@ import {
 	type Region,
 	snapInRegion,
 } from './region.ts';
-import { isHighwayClass, MODES, type Mode, ROAD_CLASSES } from './tags.ts';
+import { getRoadClassName, isRoundaboutClass, MODES, type Mode } from './tags.ts';
 
 /** An error with Valhalla's error code; the API answers it as { error_code, error, status_code: 400 }. */
 export class RoutingError extends Error {
@@ -168,7 +168,7 @@ export class RoutingEngine {
 						percent_along: length > 0 ? round3(snap.offset / length) : 0,
 						side_of_street: 'neither',
 						way_name: name >= 0 ? graph.names[name] : null,
-						road_class: ROAD_CLASSES[graph.segClass[snap.segment]],
+						road_class: getRoadClassName(graph.segClass[snap.segment]),
 					},
 				],
 				nodes: [],
@@ -314,7 +314,29 @@ interface PieceInfo {
 	length: number;
 	time: number;
 	name: string | null;
-	highway: boolean;
+	segment: number;
+	roundabout: boolean;
+	/** The junction the piece ends on, or -1 when it ends inside its segment. */
+	endNode: number;
+}
+
+const ORDINALS = ['1st', '2nd', '3rd', '4th', '5th', '6th', '7th', '8th', '9th', '10th'];
+
+function formatOrdinal(n: number): string {
+	return ORDINALS[n - 1] ?? `${n}th`;
+}
+
+/** Ways leaving a roundabout at junction j that the mode may take (the ring itself excluded). */
+function countExits(region: Region, modeIndex: number, j: number): number {
+	const graph = region.graph;
+	let exits = 0;
+	for (let i = graph.adjStart[j]; i < graph.adjStart[j + 1]; i++) {
+		const s = graph.adjSeg[i];
+		if (isRoundaboutClass(graph.segClass[s])) continue;
+		const direction = graph.segFrom[s] === j ? 0 : 1;
+		if (getSegmentTime(graph, modeIndex, s, direction) > 0) exits++;
+	}
+	return exits;
 }
 
 /** Heading at the start (or end) of a piece, skipping points closer than a metre. */
@@ -356,7 +378,16 @@ function describeLeg(
 			length,
 			time: full > 0 ? (time * length) / full / 1000 : 0,
 			name: name >= 0 ? graph.names[name] : null,
-			highway: isHighwayClass(graph.segClass[piece.segment]),
+			segment: piece.segment,
+			roundabout: isRoundaboutClass(graph.segClass[piece.segment]),
+			endNode:
+				piece.direction === 0
+					? piece.to >= graph.segLength[piece.segment] - 0.01
+						? graph.segTo[piece.segment]
+						: -1
+					: piece.to <= 0.01
+						? graph.segFrom[piece.segment]
+						: -1,
 		};
 	});
 	const shape: [number, number][] = [];
@@ -376,9 +407,46 @@ function describeLeg(
 	let current: Maneuver | null = null;
 	let currentName: string | null = null;
 	let previousHeading: number | null = null;
+	// A roundabout is told as one "enter and take the nth exit" maneuver, then "exit onto".
+	let roundabout: Maneuver | null = null;
+	let exitsPassed = 0;
 	for (let i = 0; i < infos.length; i++) {
 		const info = infos[i];
 		if (info.length < 0.01 && current) continue;
+		if (current && (info.roundabout || roundabout)) {
+			const entering: boolean = info.roundabout && !roundabout;
+			const leaving: boolean = !info.roundabout && roundabout !== null;
+			if (entering || leaving) {
+				current.end_shape_index = pieceStart[i];
+				if (leaving && roundabout) {
+					roundabout.instruction = `Enter the roundabout and take the ${formatOrdinal(exitsPassed + 1)} exit${info.name ? ` onto ${info.name}` : ''}.`;
+				}
+				current = {
+					type: entering ? 26 : 27,
+					instruction: entering
+						? 'Enter the roundabout.'
+						: `Exit the roundabout${info.name ? ` onto ${info.name}` : ''}.`,
+					length: 0,
+					time: 0,
+					begin_shape_index: pieceStart[i],
+					end_shape_index: pieceStart[i],
+					...(info.name ? { street_names: [info.name] } : {}),
+					travel_mode: TRAVEL_MODES[mode],
+				};
+				maneuvers.push(current);
+				currentName = info.name;
+				roundabout = entering ? current : null;
+				exitsPassed = 0;
+			}
+			if (info.roundabout && infos[i + 1]?.roundabout && info.endNode >= 0) {
+				exitsPassed += countExits(region, modeIndex, info.endNode);
+			}
+			current.length += info.length * scale;
+			current.time += info.time;
+			const end = findHeading(info.shape, true);
+			if (end !== null) previousHeading = end;
+			continue;
+		}
 		const heading = findHeading(info.shape, false);
 		let startNew = !current;
 		let turn: Turn = { type: 8, phrase: 'Continue' };

@@ -41,12 +41,25 @@ export const ROAD_CLASSES = [
 ] as const;
 const CLASS_INDEX = new Map<string, number>(ROAD_CLASSES.map((c, i) => [c, i]));
 
+/** Set on a road class when the way is part of a roundabout. */
+export const ROUNDABOUT_FLAG = 0x80;
+
 export function getRoadClass(tags: Tags): number {
-	return CLASS_INDEX.get(tags.highway ?? '') ?? 0;
+	const roundabout = tags.junction === 'roundabout' || tags.junction === 'circular';
+	return (CLASS_INDEX.get(tags.highway ?? '') ?? 0) | (roundabout ? ROUNDABOUT_FLAG : 0);
+}
+
+export function getRoadClassName(roadClass: number): string {
+	return ROAD_CLASSES[roadClass & ~ROUNDABOUT_FLAG] ?? 'other';
 }
 
 export function isHighwayClass(roadClass: number): boolean {
-	return roadClass >= 1 && roadClass <= 4;
+	const base = roadClass & ~ROUNDABOUT_FLAG;
+	return base >= 1 && base <= 4;
+}
+
+export function isRoundaboutClass(roadClass: number): boolean {
+	return (roadClass & ROUNDABOUT_FLAG) !== 0;
 }
 
 const FOOT_SPEED: Record<string, number> = {

@@ -81,3 +81,31 @@ describe('maneuvers on a hand-written crossroads', () => {
 		expect(leg.summary.length).toBeCloseTo(0.379, 2);
 	});
 });
+
+describe('maneuvers through a hand-written roundabout', () => {
+	let roundabout: RoutingEngine;
+	const WEST_END = { lat: 45.01, lon: 7.0052 };
+	beforeAll(async () => {
+		const xml = readFileSync(join(import.meta.dirname, '../../fixtures/routing/roundabout.osm'), 'utf8');
+		roundabout = new RoutingEngine({ regions: [buildRegion('roundabout', await readOsmXmlText(xml))] });
+	});
+
+	it('counts the exits passed, in the direction of travel', () => {
+		const cases: [{ lat: number; lon: number }, string, string][] = [
+			[{ lat: 45.0052, lon: 7.01 }, '1st', 'South Road'],
+			[{ lat: 45.01, lon: 7.0148 }, '2nd', 'East Road'],
+			[{ lat: 45.0148, lon: 7.01 }, '3rd', 'North Road'],
+		];
+		for (const [to, ordinal, road] of cases) {
+			const response = roundabout.route({ locations: [WEST_END, to], costing: 'auto' });
+			const maneuvers = response.trip.legs[0].maneuvers;
+			expect(maneuvers.map((m) => m.instruction)).toEqual([
+				'Drive east on West Road.',
+				`Enter the roundabout and take the ${ordinal} exit onto ${road}.`,
+				`Exit the roundabout onto ${road}.`,
+				'You have arrived at your destination.',
+			]);
+			expect(maneuvers.map((m) => m.type)).toEqual([1, 26, 27, 4]);
+		}
+	});
+});
