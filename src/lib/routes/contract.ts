@@ -131,6 +131,14 @@ export const RouteSaveSchema = v.strictObject({
 });
 export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;
 
+/** PUT replaces the route, except that privacy and activity type stay as they are when left out. */
+export const RouteUpdateSchema = v.strictObject({
+	...RouteSaveSchema.entries,
+	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+	privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES)),
+});
+export type RouteUpdateInput = v.InferOutput<typeof RouteUpdateSchema>;
+
 const IntString = (min: number, max: number, name: string) =>
 	v.pipe(
 		v.string(),

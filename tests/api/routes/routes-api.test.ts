@@ -166,6 +166,43 @@ describe('saving a route (SPEC §7 payload)', () => {
 		expect((await api('DELETE', `/api/v7.1/route/${id}/`, { token: alice.token })).status).toBe(404);
 	});
 
+	test('PUT keeps privacy and activity type when the body leaves them out', async () => {
+		const created = await api('POST', '/api/v7.1/route/', {
+			token: alice.token,
+			body: linePayload('Keep', { privacy: 6, activity_type: 11 }),
+		});
+		const { privacy: _privacy, activity_type: _type, ...withoutBoth } = linePayload('Kept');
+		const put = await api('PUT', `/api/v7.1/route/${created.json.id}/`, {
+			token: alice.token,
+			body: withoutBoth,
+		});
+		expect(put.json.privacy).toBe(6);
+		expect(put.json.activity_type).toBe(11);
+		expect(put.json.share_token).toBe(created.json.share_token);
+	});
+
+	test('keeps markup in names as text, and describes every route endpoint in OpenAPI', async () => {
+		const name = '<img src=x onerror=alert(1)>';
+		const created = await api('POST', '/api/v7.1/route/', { token: alice.token, body: linePayload(name) });
+		expect(created.json.name).toBe(name);
+		expect(created.headers.get('content-type')).toContain('application/json');
+		const spec = await api('GET', '/api/openapi.json');
+		expect(Object.keys(spec.json.paths)).toEqual(
+			expect.arrayContaining([
+				'/api/v7.1/route/',
+				'/api/v7.1/route/{id}/',
+				'/api/v7.1/route/{id}/gpx/',
+				'/api/v7.1/route/upload/',
+				'/api/v7.1/route_bookmark/',
+				'/api/v7.1/route_bookmark/{id}/',
+				'/api/_api/social/privacy_toggle/',
+			]),
+		);
+		const post = spec.json.paths['/api/v7.1/route/'].post.requestBody.content['application/json'].schema;
+		expect(post.required).toEqual(expect.arrayContaining(['name', 'points']));
+		expect(post.additionalProperties).toBe(false);
+	});
+
 	test('two tabs saving the same version: one 200, the other 412 with the server copy (security test 48)', async () => {
 		const created = await api('POST', '/api/v7.1/route/', {
 			token: alice.token,

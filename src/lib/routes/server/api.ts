@@ -14,6 +14,7 @@ import {
 	RouteItemQuerySchema,
 	RouteListQuerySchema,
 	RouteSaveSchema,
+	RouteUpdateSchema,
 } from '../contract';
 import { pageLinks, representBookmark, representRoute } from './represent';
 import {
@@ -157,7 +158,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			path,
 			requireViewer,
 			validate('param', singleId),
-			validate('json', RouteSaveSchema),
+			validate('json', RouteUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
 				const ifMatch = readIfMatch(c.req.header('if-match'));

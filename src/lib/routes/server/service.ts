@@ -29,6 +29,7 @@ import {
 	type RouteListQuery,
 	type RouteOrder,
 	type RouteSaveInput,
+	type RouteUpdateInput,
 	type TravelModeRun,
 } from '../contract';
 import { boundingBox, cumulativeDistances, nearestPointIndex, summariseElevation } from '../geo';
@@ -199,10 +200,15 @@ export async function updateRoute(
 	deps: Deps,
 	viewer: Viewer,
 	id: number,
-	input: RouteSaveInput,
+	update: RouteUpdateInput,
 	expectedVersion: number | null,
 ): Promise<UpdateOutcome> {
 	const current = await getOwnRoute(deps, viewer, id);
+	const input: RouteSaveInput = {
+		...update,
+		privacy: update.privacy ?? (current.privacy as RouteSaveInput['privacy']),
+		activity_type: update.activity_type ?? current.activityTypeId,
+	};
 	const conditions = [eq(routes.id, id), eq(routes.ownerId, current.ownerId)];
 	if (expectedVersion !== null) conditions.push(eq(routes.version, expectedVersion));
 	const updated = await deps.db
