@@ -14,6 +14,15 @@ const REDACTED = [
 	'*.lng',
 ];
 
+/**
+ * Buffered, asynchronous writes keep logging off the request path; `flushLogger` runs at shutdown
+ * so the last lines are not lost.
+ */
 export function createLogger(level: string): Logger {
-	return pino({ level, redact: { paths: REDACTED, censor: '[redacted]' }, base: undefined });
+	const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+	return pino({ level, redact: { paths: REDACTED, censor: '[redacted]' }, base: undefined }, destination);
+}
+
+export function flushLogger(logger: Logger): void {
+	logger.flush();
 }

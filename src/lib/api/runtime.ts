@@ -3,7 +3,7 @@ import { openDb } from '../db/client';
 import { seedDemoWorld } from '../db/seed';
 import { createApi } from './app';
 import type { AppDeps } from './context';
-import { createLogger } from './logger';
+import { createLogger, flushLogger } from './logger';
 import { loadApiModules } from './modules';
 
 export type Runtime = {
@@ -46,6 +46,7 @@ async function bootRuntime(): Promise<Runtime> {
 		close: async () => {
 			await modules.close();
 			await handle.close();
+			flushLogger(logger);
 		},
 	};
 }

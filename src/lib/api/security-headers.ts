@@ -22,10 +22,20 @@ export function buildSecurityHeaders(pathname: string, isProduction: boolean): R
 	return headers;
 }
 
+// Built once per kind of path: this runs on every response.
+let prebuilt: { framed: [string, string][]; unframed: [string, string][] } | undefined;
+
 export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
 	await next();
-	const headers = buildSecurityHeaders(c.req.path, getConfig().env === 'production');
-	for (const [name, value] of Object.entries(headers)) {
+	if (!prebuilt) {
+		const isProduction = getConfig().env === 'production';
+		prebuilt = {
+			framed: Object.entries(buildSecurityHeaders('/embed/', isProduction)),
+			unframed: Object.entries(buildSecurityHeaders('/', isProduction)),
+		};
+	}
+	const headers = EMBEDDABLE.test(c.req.path) ? prebuilt.framed : prebuilt.unframed;
+	for (const [name, value] of headers) {
 		if (!c.res.headers.has(name)) c.header(name, value);
 	}
 };
