@@ -9,7 +9,13 @@ import { readTcx } from './tcx';
 export * from './contract';
 export { isWorkoutFileError, WorkoutFileError, type WorkoutFileErrorCode } from './errors';
 export { writeFit } from './fit-writer';
-export { computeMetrics, summariseWorkout, type WorkoutMetrics } from './metrics';
+export {
+	computeMetrics,
+	matchRecordDistances,
+	RECORD_DISTANCES,
+	summariseWorkout,
+	type WorkoutMetrics,
+} from './metrics';
 export { mileMarkerSpacing, offroadTolerance, simplifyOffroadSegment } from './route-tools';
 export { formatUtc, parseIsoTime } from './time';
 export { writeGpx, writeTcx } from './writers';

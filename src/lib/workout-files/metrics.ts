@@ -35,6 +35,16 @@ export const RECORD_DISTANCES: ReadonlyArray<{ name: string; metres: number }> =
 /** SPEC §9: an effort counts for a record distance when it covers 99–105 % of it. */
 export const RECORD_WINDOW = { min: 0.99, max: 1.05 } as const;
 
+/**
+ * The record distances a whole workout counts for (SPEC §9): those whose 99–105 % window holds the
+ * workout's distance, e.g. a 5.1 km run is a 5 km effort, a 5.3 km run is not.
+ */
+export function matchRecordDistances(distanceM: number): Array<{ name: string; metres: number }> {
+	return RECORD_DISTANCES.filter(
+		(r) => distanceM >= r.metres * RECORD_WINDOW.min && distanceM <= r.metres * RECORD_WINDOW.max,
+	);
+}
+
 export interface Split {
 	index: number;
 	distanceM: number;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { NormalisedWorkout, TrackPoint } from '~/lib/workout-files/index';
-import { computeMetrics, readWorkoutFileSync, summariseWorkout } from '~/lib/workout-files/index';
+import {
+	computeMetrics,
+	matchRecordDistances,
+	readWorkoutFileSync,
+	summariseWorkout,
+} from '~/lib/workout-files/index';
 import { computeElevationChange, ELEVATION_THRESHOLD_M, RECORD_DISTANCES } from '~/lib/workout-files/metrics';
 import { encode, equatorTrack, loadFixture } from './fixtures';
 
@@ -181,6 +186,17 @@ describe('splits and best efforts', () => {
 		expect(best['10 km'].timeS).toBe(2000 + 1250 - 40);
 		expect(best['1 mi'].distanceM).toBeGreaterThanOrEqual(1609.344 * 0.99);
 		expect(best['half marathon']).toBeUndefined();
+	});
+
+	it('matches a whole workout to the record distances whose window holds it', () => {
+		expect(matchRecordDistances(5100).map((r) => r.name)).toEqual(['5 km']);
+		expect(matchRecordDistances(5300)).toEqual([]);
+		expect(matchRecordDistances(4950).map((r) => r.name)).toEqual(['5 km']);
+		expect(matchRecordDistances(4949)).toEqual([]);
+		expect(matchRecordDistances(42195 * 1.05).map((r) => r.name)).toEqual(['marathon']);
+		// A mile is far outside 1 km's window (at most 1,050 m).
+		expect(matchRecordDistances(1609.344).map((r) => r.name)).toEqual(['1 mi']);
+		expect(matchRecordDistances(10_000).map((r) => r.name)).toEqual(['10 km']);
 	});
 
 	it('applies the 99–105 % window of SPEC §9', () => {
