@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireViewer } from '../../api/app';
+import { DEFAULT_BODY_LIMIT, requireViewer } from '../../api/app';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
@@ -35,7 +35,8 @@ import {
 
 const singleId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a route id')) });
 const bookmarkId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a bookmark id')) });
-const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** The API's body limit applies to uploads too; a route's GPX is far smaller. */
+const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
 
 /** Both spellings of an item path: SPEC §7 paths end in `/`, clients also call them without. */
 const both = (path: string) => [path, path.replace(/\/$/, '')];
@@ -94,7 +95,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 				);
 			}
 			if (bytes.length > IMPORT_MAX_BYTES)
-				throw new AppError('payload_too_large', 'The file is larger than 5 MB.');
+				throw new AppError('payload_too_large', `The file is larger than ${IMPORT_MAX_BYTES} bytes.`);
 			const route = await importRoute(c.var.deps, c.var.viewer, bytes, {
 				name: query.name,
 				privacy: query.privacy,

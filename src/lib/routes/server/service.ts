@@ -421,7 +421,7 @@ export async function listBookmarks(
 	const where = and(eq(routeBookmarks.userId, viewer.id), listableCondition(viewer));
 	const [rows, counted] = await Promise.all([
 		deps.db
-			.select({ bookmark: routeBookmarks, route: routes, ...ownerColumns })
+			.select({ bookmark: routeBookmarks, route: summaryColumns, ...ownerColumns })
 			.from(routeBookmarks)
 			.innerJoin(routes, eq(routes.id, routeBookmarks.routeId))
 			.innerJoin(users, eq(users.id, routes.ownerId))
@@ -438,7 +438,12 @@ export async function listBookmarks(
 	return {
 		bookmarks: rows.map((row) => ({
 			...row.bookmark,
-			route: { ...row.route, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername },
+			route: {
+				...EMPTY_HEAVY_COLUMNS,
+				...(row.route as Partial<RouteRow>),
+				ownerDisplayName: row.ownerDisplayName,
+				ownerUsername: row.ownerUsername,
+			} as RouteWithOwner,
 		})),
 		totalCount: Number(counted[0]?.count ?? 0),
 		limit,
