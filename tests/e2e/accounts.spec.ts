@@ -1,0 +1,125 @@
+import { expect, type Page, test } from '@playwright/test';
+import { expectNoSeriousA11yIssues, open } from './helpers';
+
+/**
+ * The account journey on the real server: sign up, confirm the email from the mail, log out,
+ * log in through a guarded page's `next`, reset the password by mail, delete the account.
+ * Mail is read from the development mailbox (the outbox the server writes every message to).
+ */
+
+async function mailLink(page: Page, to: string, subject: string): Promise<string> {
+	await open(page, '/dev/mailbox');
+	const message = page.locator(`article[data-mail-to="${to}"]`, { hasText: subject }).first();
+	await expect(message).toBeVisible();
+	const text = (await message.locator('pre').textContent()) ?? '';
+	const link = text.match(/https?:\/\/\S+/)?.[0];
+	expect(link).toBeTruthy();
+	return new URL(link as string).pathname;
+}
+
+test('sign up, verify, log out, log in via next, reset by mail, delete', async ({ page }, testInfo) => {
+	test.setTimeout(90_000);
+	const email = `journey-${testInfo.project.name}-${Date.now()}@example.test`;
+	const first = 'Plum-Harbour-Lantern-81';
+	const second = 'Quiet-Orchard-Comet-27';
+
+	// Sign up
+	await open(page, '/auth/signup?next=%2Faccount%2Fmy_profile');
+	await expect(page.getByRole('heading', { name: 'Sign up' })).toBeVisible();
+	const year = page.getByLabel('Year');
+	const years = await year.locator('option').allTextContents();
+	const now = new Date().getFullYear();
+	expect(years[1]).toBe(String(now - 11));
+	expect(years.at(-1)).toBe(String(now - 120));
+	await page.getByRole('button', { name: 'Sign up' }).click();
+	await expect(page.getByText('First name is required.')).toBeVisible();
+	await expect(page.getByText('Gender is required.')).toBeVisible();
+	await page.getByLabel('First name').fill('Jo');
+	await page.getByLabel('Last name').fill('Journey');
+	await page.getByRole('textbox', { name: 'Email' }).fill(email);
+	await page.locator('input[name="password"]').fill(first);
+	await page.getByRole('button', { name: 'Show password' }).click();
+	await expect(page.locator('input[name="password"]')).toHaveAttribute('type', 'text');
+	await page.getByLabel('Day').selectOption('07');
+	await page.getByLabel('Month').selectOption('03');
+	await year.selectOption(String(now - 30));
+	await page.getByLabel('Gender').selectOption('F');
+	await page.getByLabel('Country').selectOption('NL');
+	await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+	await page.getByRole('button', { name: 'Sign up' }).click();
+	await page.waitForURL('**/account/my_profile');
+	await expect(page.getByRole('heading', { name: 'Account settings' })).toBeVisible();
+	await expect(page.getByLabel('First name')).toHaveValue('Jo');
+
+	// Verify the email from the mail
+	const verify = await mailLink(page, email, 'Confirm your email address');
+	expect(verify).toMatch(/^\/verify_email\/[A-Za-z0-9_-]{43}$/);
+	await open(page, verify);
+	await expect(page.getByText('your email address is confirmed')).toBeVisible();
+
+	// Log out; the guarded page now sends us to log in with `next`
+	await page.goto('/auth/logout');
+	await page.goto('/account/settings');
+	await page.waitForURL('**/auth/login?next=%2Faccount%2Fsettings');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await page.getByRole('textbox', { name: 'Email' }).fill(email);
+	await page.locator('input[name="password"]').fill('not-my-password-1');
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await expect(page.getByText('Incorrect email or password.')).toBeVisible();
+	await page.locator('input[name="password"]').fill(first);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await page.waitForURL('**/account/settings');
+	await expect(page.getByText(/zone5/)).toBeVisible();
+
+	// Reset the password by mail
+	await page.goto('/auth/logout');
+	await open(page, '/auth/forgot_password/');
+	await page.getByRole('textbox', { name: 'Email' }).fill(email);
+	await page.getByRole('button', { name: 'Send reset link' }).click();
+	await expect(page.getByText(/we have sent it a link/)).toBeVisible();
+	const reset = await mailLink(page, email, 'Reset your password');
+	await open(page, reset);
+	await page.getByLabel('New password').fill('password1');
+	await page.getByRole('button', { name: 'Set new password' }).click();
+	await expect(page.getByRole('alert')).toContainText('commonly used password');
+	await page.getByLabel('New password').fill(second);
+	await page.getByRole('button', { name: 'Set new password' }).click();
+	await expect(page.getByText(/Your password is changed/)).toBeVisible();
+
+	// Log in with the new password, straight to deletion
+	await open(page, '/auth/login?next=%2Faccount%2Fdelete');
+	await page.getByRole('textbox', { name: 'Email' }).fill(email);
+	await page.locator('input[name="password"]').fill(second);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await page.waitForURL('**/account/delete');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await page.getByLabel('Your password').fill(second);
+	await page.getByRole('checkbox', { name: /permanently/ }).check();
+	await page.getByRole('button', { name: 'Delete my account' }).click();
+	await expect(page.getByText(/everything in it are deleted/)).toBeVisible();
+
+	// The account is gone
+	await open(page, '/auth/login');
+	await page.getByRole('textbox', { name: 'Email' }).fill(email);
+	await page.locator('input[name="password"]').fill(second);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await expect(page.getByText('Incorrect email or password.')).toBeVisible();
+});
+
+for (const path of [
+	'/auth/login',
+	'/auth/signup',
+	'/auth/forgot_password/',
+	'/password_reset/not-a-valid-token-000000000000',
+]) {
+	test(`${path} has labelled fields and no serious accessibility issues`, async ({ page }) => {
+		await open(page, path);
+		await expectNoSeriousA11yIssues(page);
+	});
+}
+
+test('the development mailbox lists what the server sent', async ({ page }) => {
+	const response = await open(page, '/dev/mailbox');
+	expect(response?.status()).toBe(200);
+	await expect(page.getByRole('heading', { name: 'Development mailbox' })).toBeVisible();
+});
