@@ -1,5 +1,15 @@
 import { FetchError, ofetch } from 'ofetch';
-import { $refreshingToken, $session, applyToken, clearSession, type TokenAnswer } from '../auth/store';
+import type { SelfUser } from '../account/server/presenter';
+import {
+	$premiumStatus,
+	$refreshingToken,
+	$session,
+	$userError,
+	applyToken,
+	clearSession,
+	premiumStatusFrom,
+	type TokenAnswer,
+} from '../auth/store';
 import { hideNotice, showNotice } from '../site/store';
 
 /**
@@ -101,4 +111,31 @@ export function errorData(error: unknown): {
 	return error instanceof FetchError && error.data && typeof error.data === 'object'
 		? (error.data as ReturnType<typeof errorData>)
 		: {};
+}
+
+/**
+ * SPEC §4 "Reload user": the profile and the paid subscriptions, fetched in parallel. A failure
+ * of 500 or above becomes the member's error; lower ones (no billing yet, 404) are swallowed.
+ */
+export async function reloadUser(): Promise<void> {
+	const [self, subscriptions] = await Promise.allSettled([
+		api<SelfUser>('/v7.1/user/self/'),
+		api<{ _embedded?: { paid_subscriptions?: { subscription_status?: string }[] } }>(
+			'/billing/paid-subscriptions',
+		),
+	]);
+	$userError.set(null);
+	for (const result of [self, subscriptions]) {
+		if (result.status === 'rejected') {
+			const status = result.reason instanceof FetchError ? (result.reason.status ?? 500) : 500;
+			if (status >= 500) $userError.set('We could not load your account. Please refresh and try again.');
+		}
+	}
+	const session = $session.get();
+	if (self.status === 'fulfilled' && session) $session.set({ ...session, user: self.value });
+	$premiumStatus.set(
+		premiumStatusFrom(
+			subscriptions.status === 'fulfilled' ? (subscriptions.value._embedded?.paid_subscriptions ?? []) : [],
+		),
+	);
 }

@@ -27,3 +27,15 @@ export function applyToken(answer: TokenAnswer, now = Date.now()): Session {
 export function clearSession(): void {
 	$session.set(null);
 }
+
+/** SPEC §4: ad-free with days_remaining -1 (lifetime) when any subscription is active. */
+export type PremiumStatus = { is_ad_free: boolean; days_remaining: number };
+export const $premiumStatus = atom<PremiumStatus>({ is_ad_free: false, days_remaining: 0 });
+/** A reload failure the member should see (status 500 or above); lower ones are swallowed. */
+export const $userError = atom<string | null>(null);
+
+export function premiumStatusFrom(subscriptions: { subscription_status?: string }[]): PremiumStatus {
+	return subscriptions.some((subscription) => subscription.subscription_status === 'active')
+		? { is_ad_free: true, days_remaining: -1 }
+		: { is_ad_free: false, days_remaining: 0 };
+}
