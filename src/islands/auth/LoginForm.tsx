@@ -10,7 +10,12 @@ function nextPath(): string {
 }
 
 export default function LoginForm() {
-	const [email, setEmail] = useState('');
+	// The signup form's "email/used" link hands the address over.
+	const [email, setEmail] = useState(() =>
+		typeof window === 'undefined'
+			? ''
+			: (new URLSearchParams(window.location.search).get('email') ?? '').slice(0, 254),
+	);
 	const [password, setPassword] = useState('');
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState('');

@@ -81,7 +81,9 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 				},
 			});
 			applyToken(answer);
-			window.location.assign(safeNextPath(new URLSearchParams(window.location.search).get('next')));
+			window.location.assign(
+				safeNextPath(new URLSearchParams(window.location.search).get('next'), '/account/personalization/'),
+			);
 		} catch (failure) {
 			const code = errorCode(failure);
 			if (code === 'email/used')

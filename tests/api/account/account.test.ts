@@ -402,3 +402,29 @@ describe('account deletion', () => {
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token: bob.token })).status).toBe(200);
 	});
 });
+
+describe('avatar look-up', () => {
+	test('finds the photo only for those who may see the profile', async () => {
+		const { findProfilePhoto } = await import('../../../src/lib/account/server/service');
+		const ada = await signupMember(app);
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+			.png()
+			.toBuffer();
+		await uploadPhoto(app, ada.id, ada.token, png);
+		const username = ada.user.username as string;
+		expect(await findProfilePhoto(deps, ada.id, username, 'Small')).toMatchObject({
+			file: expect.stringMatching(/-small\.jpg$/),
+		});
+		expect(await findProfilePhoto(deps, bob.id, username, 'Medium')).toBeNull();
+		expect(await findProfilePhoto(deps, null, username, 'Medium')).toBeNull();
+		await callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, {
+			token: ada.token,
+			body: { privacy: { profile: 3 } },
+		});
+		expect(await findProfilePhoto(deps, null, username.toUpperCase(), 'Medium')).toMatchObject({
+			file: expect.stringMatching(/-medium\.jpg$/),
+		});
+		expect(await findProfilePhoto(deps, null, 'nobody-here', 'Small')).toBeNull();
+	});
+});
