@@ -7,8 +7,9 @@ import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import type { AppDeps } from './context';
 
-/** Anything Hono can mount under /api. */
-export type SubApp = Parameters<Hono['route']>[1];
+/** Anything Hono can mount under /api; sub-apps declare their own (narrower) context types. */
+// biome-ignore lint/suspicious/noExplicitAny: Hono's route() accepts any sub-app environment
+export type SubApp = Hono<any, any, any>;
 
 /**
  * Every domain's API sub-app, listed once. Domains that need start-up work (loading the routing
