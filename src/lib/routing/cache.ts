@@ -7,7 +7,7 @@ import type { RoadGraph } from './graph.ts';
 import type { Region } from './region.ts';
 
 // A built region on disk: a JSON header, then every typed array 8-byte aligned, so loading is one read plus views.
-export const CACHE_VERSION = 5;
+export const CACHE_VERSION = 6;
 const MAGIC = 'MSRG';
 
 type Typed = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array;
@@ -25,6 +25,9 @@ interface Header {
 	roadNodeCount: number;
 	names: string[];
 	features: Place[];
+	/** Hierarchy slot → the earlier slot it shares its arrays with. */
+	aliases: Record<string, number>;
+	hierarchyCount: number;
 	arrays: { key: string; type: string; offset: number; length: number }[];
 }
 
@@ -34,6 +37,8 @@ function listArrays(region: Region): [string, Typed][] {
 		if (ArrayBuffer.isView(value)) arrays.push([`graph.${key}`, value as Typed]);
 	}
 	region.hierarchies.forEach((ch, m) => {
+		// A hierarchy shared with an earlier slot is stored once (see Header.aliases).
+		if (region.hierarchies.indexOf(ch) !== m) return;
 		for (const [key, value] of Object.entries(ch)) {
 			if (ArrayBuffer.isView(value)) arrays.push([`ch${m}.${key}`, value as Typed]);
 		}
@@ -57,6 +62,12 @@ export function writeRegionCache(path: string, region: Region): void {
 		roadNodeCount: region.roadNodeCount,
 		names: region.graph.names,
 		features: region.features,
+		aliases: Object.fromEntries(
+			region.hierarchies
+				.map((ch, m) => [String(m), region.hierarchies.indexOf(ch)] as const)
+				.filter(([m, first]) => Number(m) !== first),
+		),
+		hierarchyCount: region.hierarchies.length,
 		arrays: entries,
 	};
 	const headerBytes = Buffer.from(JSON.stringify(header));
@@ -123,8 +134,14 @@ export function readRegionCache(path: string): Region | null {
 		names: header.names,
 	} as unknown as RoadGraph;
 	const hierarchies: ContractionHierarchy[] = [];
-	for (let m = 0; arrays.has(`ch${m}.head`); m++) {
+	for (let m = 0; m < header.hierarchyCount; m++) {
+		const alias = header.aliases[String(m)];
+		if (alias !== undefined) {
+			hierarchies.push(hierarchies[alias]);
+			continue;
+		}
 		const ch = pick(`ch${m}.`);
+		if (!ch.head) return null;
 		hierarchies.push({
 			...ch,
 			nodeCount: (ch.upStart as Uint32Array).length - 1,

@@ -27,8 +27,18 @@ export const AUTO_AVOIDING_HIGHWAYS = MODES.length;
 export function buildRegion(name: string, osm: OsmData, options: { witnessLimit?: number } = {}): Region {
 	const graph = buildRoadGraph(osm);
 	const hierarchies = MODES.map((_, m) => contractGraph(graph, m, options));
+	// Without motorways or trunks open to cars the weights are the same, and so is the hierarchy.
+	const auto = MODES.indexOf('auto');
+	let hasHighways = false;
+	for (let s = 0; s < graph.segmentCount && !hasHighways; s++) {
+		hasHighways =
+			isHighwayClass(graph.segClass[s]) &&
+			(getSegmentTime(graph, auto, s, 0) > 0 || getSegmentTime(graph, auto, s, 1) > 0);
+	}
 	hierarchies.push(
-		contractGraph(graph, MODES.indexOf('auto'), { ...options, highwayFactor: HIGHWAY_AVOID_FACTOR }),
+		hasHighways
+			? contractGraph(graph, auto, { ...options, highwayFactor: HIGHWAY_AVOID_FACTOR })
+			: hierarchies[auto],
 	);
 	const snapIndex = buildSnapIndex(graph);
 	return {
@@ -84,7 +94,7 @@ export function measureRegionBytes(region: Region): number {
 	};
 	for (const value of Object.values(region.graph)) add(value);
 	for (const name of region.graph.names) bytes += name.length * 2;
-	for (const ch of region.hierarchies) for (const value of Object.values(ch)) add(value);
+	for (const ch of new Set(region.hierarchies)) for (const value of Object.values(ch)) add(value);
 	bytes += region.snapIndex.tree.data.byteLength;
 	add(region.snapIndex.extra);
 	return bytes;

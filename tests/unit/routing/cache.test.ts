@@ -47,4 +47,15 @@ describe('on-disk graph cache', () => {
 		expect((await loadRegion(MONACO, cacheDir)).fromCache).toBe(true);
 		expect(readdirSync(cacheDir)).toEqual([file]);
 	});
+
+	it('stores the highway-avoiding car hierarchy once when no highway is open to cars', async () => {
+		const cacheDir = mkdtempSync(join(tmpdir(), 'routing-cache-'));
+		// Monaco has no motorways or trunks: the fourth hierarchy is the car one.
+		await loadRegion(MONACO, cacheDir);
+		const monaco = (await loadRegion(MONACO, cacheDir)).region;
+		expect(monaco.hierarchies).toHaveLength(4);
+		expect(monaco.hierarchies[3]).toBe(monaco.hierarchies[2]);
+		const harrisburg = (await loadRegion(join(REGIONS_DIR, 'harrisburg.osm.pbf'), cacheDir)).region;
+		expect(harrisburg.hierarchies[3]).not.toBe(harrisburg.hierarchies[2]);
+	});
 });
