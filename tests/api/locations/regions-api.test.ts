@@ -181,6 +181,12 @@ describe('GET /api/internal/regions/city/routes/{id}', () => {
 			path: expect.stringMatching(/^\/routes\/view\/\d+$/),
 		});
 		expect(first.json.routes[0].created).toMatch(/\+00:00$/);
+		// The line, thinned, for the city map: the first point is the start.
+		expect(first.json.routes[0].shape.length).toBe(4);
+		expect(first.json.routes[0].shape[0]).toEqual([
+			first.json.routes[0].start.lat,
+			first.json.routes[0].start.lng,
+		]);
 		expect(first.json._links.next[0].href).toBe(
 			`/api/internal/regions/city/routes/${HARRISBURG_PA}/?limit=2&offset=2`,
 		);

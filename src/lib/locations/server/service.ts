@@ -371,6 +371,8 @@ export async function listRoutesNearCity(
 		search_radius: radius,
 		limit,
 		offset,
+		// The line itself, for the map of the city; summaries leave it out.
+		field_set: 'detailed',
 	} as Parameters<typeof listRoutes>[2]);
 	const base = `/api/internal/regions/city/routes/${city.geonameId}/`;
 	const href = (at: number) => `${base}?limit=${limit}&offset=${at}`;
