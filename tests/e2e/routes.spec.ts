@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, open } from './helpers';
 
 /**
@@ -29,7 +30,7 @@ test('a visitor views a public route: map with markers, stats, elevation and cue
 	baseURL,
 }) => {
 	const { external } = await openClimb(page, baseURL as string);
-	await expect(page.getByText('Public', { exact: true })).toBeVisible();
+	await expect(page.getByTestId('privacy-badge')).toHaveText('Public');
 	await expect(page.getByTestId('route-distance')).toHaveText(/^\d+\.\d{2} (km|mi)$/);
 	const map = page.getByTestId('route-leaflet');
 	await expect(map).toBeVisible();
@@ -96,4 +97,65 @@ test('the embed page frames anywhere, sets no cookie, and refuses private routes
 test('searching routes asks a visitor to log in first', async ({ page }) => {
 	await page.goto('/routes/search?place=Andorra');
 	await expect(page).toHaveURL(/\/auth\/login\?next=%2Froutes%2Fsearch%3Fplace%3DAndorra/);
+});
+
+test('the demo member searches, bookmarks and shares a route by link', async ({
+	page,
+	baseURL,
+}, testInfo) => {
+	// It changes the shared demo data, so one viewport runs it; it walks several on-demand pages.
+	test.skip(testInfo.project.name !== 'desktop', 'changes shared demo data; run once');
+	test.setTimeout(120_000);
+	await forbidExternalRequests(page, baseURL as string);
+	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
+	await open(page, '/auth/login?next=%2Froutes%2Fsearch%2F');
+	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
+	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await page.waitForURL('**/routes/search/');
+
+	await page.getByLabel('Near (city)').fill('Andorra la Vella');
+	await page.getByLabel('Sort by').selectOption('-total_ascent');
+	await page.getByLabel('Route name').fill('Sant Julià');
+	await page.getByRole('button', { name: 'Search' }).click();
+	const results = page.getByTestId('route-search-results');
+	await expect(results.getByRole('heading')).toContainText('near Andorra la Vella');
+	// The first word only: "Sant" finds the climb.
+	await expect(results.getByRole('link', { name: CLIMB }).first()).toBeVisible();
+	await expect(page.locator('nav[aria-label="Result pages"]')).toHaveCount(0);
+	await expectNoSeriousA11yIssues(page);
+
+	await page.getByLabel('Route name').fill('nothing-like-this');
+	await page.getByRole('button', { name: 'Search' }).click();
+	await expect(results).toContainText('No results found');
+
+	// Bookmark one of the demo member's own routes, then find it among the bookmarks.
+	await open(page, '/routes/my_routes/');
+	await page.getByTestId('my-routes').getByRole('link', { name: 'Private tempo run' }).click();
+	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
+	const bookmark = page.getByTestId('bookmark-button');
+	if ((await bookmark.textContent())?.includes('Remove')) {
+		await bookmark.click();
+		await expect(bookmark).toHaveText('Bookmark');
+	}
+	await bookmark.click();
+	await expect(bookmark).toHaveText('Remove bookmark');
+	await open(page, '/routes/my_routes/bookmarks/');
+	await expect(page.getByTestId('bookmarks').getByRole('link', { name: 'Private tempo run' })).toBeVisible();
+
+	// Share it by link: a visitor with the link sees it, without the token they do not.
+	await page.getByTestId('bookmarks').getByRole('link', { name: 'Private tempo run' }).click();
+	await page.getByLabel('Who can see this route').selectOption('6');
+	await page.getByRole('button', { name: 'Save' }).click();
+	const link = await page.getByLabel('Anyone with this link can see the route:').inputValue();
+	expect(link).toMatch(/\/routes\/view\/\d+\?token=[A-Za-z0-9_-]{43}$/);
+	const visitor = await page.context().browser()?.newContext();
+	const stranger = await visitor?.newPage();
+	const path = new URL(link).pathname;
+	expect((await stranger?.goto(`${baseURL}${path}${new URL(link).search}`))?.status()).toBe(200);
+	expect((await stranger?.goto(`${baseURL}${path}`))?.status()).toBe(404);
+	await visitor?.close();
+	await page.getByLabel('Who can see this route').selectOption('0');
+	await page.getByRole('button', { name: 'Save' }).click();
+	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
 });

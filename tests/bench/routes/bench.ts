@@ -106,7 +106,7 @@ function percentile(sorted: number[], p: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function time(label: string, call: (i: number) => Promise<Response>) {
+async function time(label: string, call: (i: number) => Response | Promise<Response>) {
 	for (let i = 0; i < 20; i++) await (await call(i)).text();
 	const samples: number[] = [];
 	for (let i = 0; i < RUNS; i++) {
