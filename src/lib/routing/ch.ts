@@ -272,10 +272,12 @@ export class HierarchyQuery {
 	private readonly parentB: Int32Array;
 	private stamp = 0;
 
-	constructor(
-		private readonly ch: ContractionHierarchy,
-		private readonly graph: RoadGraph,
-	) {
+	private readonly ch: ContractionHierarchy;
+	private readonly graph: RoadGraph;
+
+	constructor(ch: ContractionHierarchy, graph: RoadGraph) {
+		this.ch = ch;
+		this.graph = graph;
 		const n = ch.nodeCount;
 		this.forwardHeap = new IndexedHeap(n);
 		this.backwardHeap = new IndexedHeap(n);

@@ -21,7 +21,10 @@ export class PlainQuery {
 	private readonly parent: Int32Array;
 	private stamp = 0;
 
-	constructor(private readonly graph: RoadGraph) {
+	private readonly graph: RoadGraph;
+
+	constructor(graph: RoadGraph) {
+		this.graph = graph;
 		const n = graph.junctionCount;
 		this.heap = new IndexedHeap(n);
 		this.dist = new Float64Array(n);

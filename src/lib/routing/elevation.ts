@@ -36,7 +36,11 @@ export function parseHgt(bytes: Uint8Array): HgtTile {
 export class ElevationSource {
 	private readonly tiles = new Map<string, HgtTile | null>();
 
-	constructor(private readonly folders: string[]) {}
+	private readonly folders: string[];
+
+	constructor(folders: string[]) {
+		this.folders = folders;
+	}
 
 	/** Whether a tile covers the point (loading it if needed). */
 	getTile(lat: number, lon: number): HgtTile | null {

@@ -29,12 +29,13 @@ import { getRoadClassName, isRoundaboutClass, MODES, type Mode } from './tags.ts
 
 /** An error with Valhalla's error code; the API answers it as { error_code, error, status_code: 400 }. */
 export class RoutingError extends Error {
-	constructor(
-		readonly code: number,
-		message: string,
-		readonly status = 400,
-	) {
+	readonly code: number;
+	readonly status: number;
+
+	constructor(code: number, message: string, status = 400) {
 		super(message);
+		this.code = code;
+		this.status = status;
 	}
 }
 

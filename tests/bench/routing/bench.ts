@@ -358,11 +358,10 @@ async function measureHttp(
 	}
 	let port = 0;
 	const ready = new Promise<void>((resolve) => {
-		const child = spawn(
-			process.execPath,
-			['--import', 'tsx', import.meta.filename, '--child', 'serve', cacheDir],
-			{ cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-		);
+		const child = spawn(process.execPath, [import.meta.filename, '--child', 'serve', cacheDir], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
 		child.stdout.on('data', (chunk: Buffer) => {
 			const match = /"port":(\d+)/.exec(chunk.toString());
 			if (match) {
@@ -500,7 +499,9 @@ async function printHttp(cacheDir: string): Promise<string> {
 	console.log(
 		'\nHTTP: POST /api/routing/route, short city routes (0.5–2 km, Harrisburg and Monaco, all modes),',
 	);
-	console.log('      @hono/node-server in its own process, autocannon 16 connections on loopback');
+	console.log(
+		'      @hono/node-server in its own process (plain Node type stripping, no tsx), autocannon 16 connections on loopback',
+	);
 	const http = await measureHttp(cacheDir);
 	console.log(
 		`  ${http.requests.average.toFixed(0)} requests/s (total ${http.requests.total}, ${http.routes} distinct routes), latency p50 ${http.latency.p50} ms, p99 ${http.latency.p99} ms, non-2xx ${http.non2xx}, errors ${http.errors}  [goal ≥ 3,000/s]`,
