@@ -96,7 +96,9 @@ function isInitialisedCluster(folder: string): boolean {
 
 function moveAside(folder: string, log: (message: string) => void, reason: string): void {
 	const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-	const target = `${folder.replace(/\.initialising$/, '')}.broken-${stamp}`;
+	// Keep the source name in the target: two folders may be moved aside in the same millisecond.
+	let target = `${folder}.broken-${stamp}`;
+	for (let n = 2; existsSync(target); n++) target = `${folder}.broken-${stamp}-${n}`;
 	renameSync(folder, target);
 	log(
 		`Database folder ${folder} was moved to ${target} because ${reason}. Nothing was deleted; a new database is being created.`,

@@ -15,7 +15,8 @@ afterEach(() => {
 	for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-describe('the embedded database', () => {
+// Each case runs initdb on disk, which takes seconds (more on a busy machine).
+describe('the embedded database', { timeout: 180_000 }, () => {
 	test('is created, migrated, locked to one process and reopened with its data', async () => {
 		const dataDir = newDataDir();
 		const first = await openDb({ dataDir, log: () => {} });
