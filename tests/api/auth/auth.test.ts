@@ -549,3 +549,37 @@ describe('look-ups and small endpoints', () => {
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token })).status).toBe(200);
 	});
 });
+
+describe('session list', () => {
+	test('a member sees their sign-ins and ends one; nobody else can', async () => {
+		const member = await signupMember(app);
+		const second = await callApi(app, 'POST', '/api/auth/login', {
+			body: { email: 'ada@example.test', password: PASSWORD },
+			headers: { 'user-agent': 'Phone browser' },
+		});
+		const list = await callApi(app, 'GET', '/api/auth/sessions', { token: member.token });
+		expect(list.status).toBe(200);
+		expect(list.json.sessions).toHaveLength(2);
+		expect(list.json.sessions[0].created_datetime).toMatch(/\+00:00$/);
+		const phone = list.json.sessions.find((s: { user_agent: string }) => s.user_agent === 'Phone browser');
+		const bob = await signupMember(app, { email: 'bob@example.test' });
+		expect(
+			(await callApi(app, 'DELETE', `/api/auth/sessions/${phone.id}`, { token: bob.token })).status,
+		).toBe(404);
+		expect((await callApi(app, 'GET', '/api/auth/sessions')).status).toBe(401);
+		expect(
+			(await callApi(app, 'DELETE', `/api/auth/sessions/${phone.id}`, { token: member.token })).status,
+		).toBe(200);
+		const phoneCookie = sessionCookie(second.headers);
+		expect(
+			(await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: phoneCookie as string } }))
+				.status,
+		).toBe(401);
+		expect(
+			(await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: member.cookie } })).status,
+		).toBe(200);
+		expect(
+			(await callApi(app, 'DELETE', '/api/auth/sessions/not-a-uuid', { token: member.token })).status,
+		).toBe(400);
+	});
+});

@@ -7,6 +7,7 @@ import { requireViewer } from '../../api/app';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Config } from '../../core/config';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import {
 	DeletionRequestSchema,
@@ -29,7 +30,7 @@ import {
 	resetPassword,
 	signup,
 } from './service';
-import { sessionCookieName } from './session';
+import { listSessions, revokeSessionById, sessionCookieName } from './session';
 
 /** Cookies we set before this API existed; /clear-legacy removes them. */
 const LEGACY_COOKIES = ['auth-token', 'access_token', 'mmf_auth', 'uacf_auth', 'ms_token'];
@@ -106,6 +107,7 @@ const refuseCrossSite: MiddlewareHandler<ApiEnv> = async (c, next) => {
 
 const tokenParam = v.object({ token: v.pipe(v.string(), v.maxLength(200)) });
 const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
+const sessionParam = v.object({ sessionId: v.pipe(v.string(), v.uuid('not a session id')) });
 const emailParam = v.object({ email: v.pipe(v.string(), v.maxLength(254)) });
 
 export function createAuthApi(): Hono<ApiEnv> {
@@ -232,6 +234,32 @@ export function createAuthApi(): Hono<ApiEnv> {
 		for (const name of LEGACY_COOKIES) deleteCookie(c, name, { path: '/' });
 		return c.body(null, 204);
 	});
+
+	app.get('/auth/sessions', requireViewer, async (c) => {
+		const viewer = c.var.viewer as Viewer;
+		const sessions = await listSessions(c.var.deps, viewer.id);
+		return c.json({
+			sessions: sessions.map((session) => ({
+				id: session.id,
+				created_datetime: formatApiDateTime(session.createdAt),
+				last_used_datetime: formatApiDateTime(session.lastUsedAt),
+				expires_datetime: formatApiDateTime(session.expiresAt),
+				user_agent: session.userAgent,
+			})),
+		});
+	});
+
+	app.delete(
+		'/auth/sessions/:sessionId',
+		requireViewer,
+		validate('param', sessionParam, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			if (!(await revokeSessionById(c.var.deps, viewer.id, c.req.valid('param').sessionId)))
+				throw new AppError('not_found', 'No such session.', { detail: 'not_found' });
+			return c.json({ status: 'revoked' });
+		},
+	);
 
 	app.delete(
 		'/auth/deletion-request/:id',

@@ -147,3 +147,54 @@ export async function findViewerBySessionCookie(
 	if (!row || row.familyExpiresAt <= deps.clock()) return null;
 	return findViewerById(deps, row.userId);
 }
+
+export type SessionSummary = {
+	id: string;
+	createdAt: Date;
+	lastUsedAt: Date;
+	expiresAt: Date;
+	userAgent: string;
+};
+
+/** The member's live sign-ins (one per refresh-token family), newest first, for "Where you're logged in". */
+export async function listSessions(deps: SessionDeps, userId: number): Promise<SessionSummary[]> {
+	const rows = await deps.db
+		.select()
+		.from(refreshTokens)
+		.where(
+			and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), isNull(refreshTokens.rotatedAt)),
+		);
+	const now = deps.clock();
+	const families = new Map<string, SessionSummary>();
+	for (const row of rows) {
+		if (row.familyExpiresAt <= now) continue;
+		families.set(row.familyId, {
+			id: row.familyId,
+			createdAt: new Date(row.familyExpiresAt.getTime() - SESSION_ABSOLUTE_SECONDS * 1000),
+			lastUsedAt: row.createdAt,
+			expiresAt: row.familyExpiresAt,
+			userAgent: row.userAgent,
+		});
+	}
+	return [...families.values()].sort((a, b) => b.lastUsedAt.getTime() - a.lastUsedAt.getTime());
+}
+
+/** Ends one sign-in of the member's; false when no such live session of theirs exists. */
+export async function revokeSessionById(
+	deps: SessionDeps,
+	userId: number,
+	familyId: string,
+): Promise<boolean> {
+	const revoked = await deps.db
+		.update(refreshTokens)
+		.set({ revokedAt: deps.clock() })
+		.where(
+			and(
+				eq(refreshTokens.userId, userId),
+				eq(refreshTokens.familyId, familyId),
+				isNull(refreshTokens.revokedAt),
+			),
+		)
+		.returning({ id: refreshTokens.id });
+	return revoked.length > 0;
+}
