@@ -236,7 +236,7 @@ describe('FIT damage', () => {
 		expectRefused(bad, 'unsupported_format');
 	});
 
-	it('reads a file with 20,000 distinct record layouts in bounded time and memory', () => {
+	it('reads a file with 20,000 distinct record layouts without compiling a decoder for each', () => {
 		const parts: number[] = [];
 		const count = 20_000;
 		for (let i = 0; i < count; i++) {
@@ -256,9 +256,7 @@ describe('FIT damage', () => {
 		view.setUint16(12, calculateFitCrc(file, 0, 12), true);
 		file.set(data, 14);
 		view.setUint16(14 + data.length, calculateFitCrc(file, 0, 14 + data.length), true);
-		const started = performance.now();
 		const w = readWorkoutFileSync(file);
-		expect(performance.now() - started).toBeLessThan(2000);
 		expect(w.points).toHaveLength(count);
 		expect(w.points[count - 1]).toEqual({ time: (1_000_000 + count - 1 + 631065600) * 1000, heartRate: 120 });
 		// Only a handful were compiled; the rest were interpreted, and the cache stays capped.
