@@ -406,6 +406,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 
 	return (
 		<div className="auth-form">
+			<SessionList />
 			<dl>
 				<dt>Email</dt>
 				<dd>
@@ -446,4 +447,39 @@ function toDraft(user: SelfUser): Record<string, string> {
 		height_in: feetInches ? String(feetInches.inches) : '',
 		weight: weight ? String(weight.value) : '',
 	};
+}
+
+type SessionRow = { id: string; last_used_datetime: string; user_agent: string };
+
+/** Where the member is logged in, each with a way to end it. */
+function SessionList() {
+	const [sessions, setSessions] = useState<SessionRow[] | null>(null);
+	const load = () =>
+		api<{ sessions: SessionRow[] }>('/auth/sessions')
+			.then((answer) => setSessions(answer.sessions))
+			.catch(() => setSessions([]));
+	useEffect(() => {
+		load();
+	}, []);
+	async function end(id: string) {
+		await api(`/auth/sessions/${id}`, { method: 'DELETE' }).catch(() => undefined);
+		await load();
+	}
+	if (!sessions) return null;
+	return (
+		<section aria-labelledby="sessions-heading">
+			<h3 id="sessions-heading">Where you're logged in</h3>
+			<ul>
+				{sessions.map((session) => (
+					<li key={session.id}>
+						{session.user_agent || 'Unknown browser'} — last active{' '}
+						{session.last_used_datetime.slice(0, 16).replace('T', ' ')} UTC{' '}
+						<button type="button" className="secondary" onClick={() => end(session.id)}>
+							Log out
+						</button>
+					</li>
+				))}
+			</ul>
+		</section>
+	);
 }
