@@ -55,7 +55,8 @@ test('the print page hides the chrome and keeps map, elevation table and cue she
 }) => {
 	const { id } = await openClimb(page, baseURL as string);
 	await page.getByRole('link', { name: 'Print' }).click();
-	await expect(page).toHaveURL(new RegExp(`/routes/print/${id}`));
+	// The page renders on demand; on a busy machine that can take a while.
+	await page.waitForURL(new RegExp(`/routes/print/${id}`), { timeout: 20_000 });
 	await page.emulateMedia({ media: 'print' });
 	await expect(page.locator('body > header')).toBeHidden();
 	await expect(page.locator('body > footer')).toBeHidden();
