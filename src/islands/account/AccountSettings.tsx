@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import {
 	ageBand,
 	ageOn,
@@ -454,13 +454,16 @@ type SessionRow = { id: string; last_used_datetime: string; user_agent: string }
 /** Where the member is logged in, each with a way to end it. */
 function SessionList() {
 	const [sessions, setSessions] = useState<SessionRow[] | null>(null);
-	const load = () =>
-		api<{ sessions: SessionRow[] }>('/auth/sessions')
-			.then((answer) => setSessions(answer.sessions))
-			.catch(() => setSessions([]));
+	const load = useCallback(
+		() =>
+			api<{ sessions: SessionRow[] }>('/auth/sessions')
+				.then((answer) => setSessions(answer.sessions))
+				.catch(() => setSessions([])),
+		[],
+	);
 	useEffect(() => {
 		load();
-	}, []);
+	}, [load]);
 	async function end(id: string) {
 		await api(`/auth/sessions/${id}`, { method: 'DELETE' }).catch(() => undefined);
 		await load();
