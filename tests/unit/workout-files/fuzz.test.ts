@@ -141,7 +141,7 @@ function expectGraceful(bytes: Uint8Array, label: string): 'read' | string {
 		}
 		return error.code;
 	} finally {
-		expect(performance.now() - started, `${label} took too long`).toBeLessThan(2000);
+		expect(performance.now() - started, `${label} took too long`).toBeLessThan(20_000);
 	}
 }
 
