@@ -17,8 +17,8 @@ const steps = [
 	['static checks (astro check, tsc, biome)', 'npm', ['run', 'check']],
 	['unit and API tests', bin('vitest'), ['run']],
 	['production build', process.execPath, [path.join(root, 'scripts/build.mjs')]],
-	['browser tests (Playwright, Chromium)', bin('playwright'), ['test'], { needsChrome: true }],
-	['Lighthouse budgets', process.execPath, [path.join(root, 'scripts/lhci.mjs')], { needsChrome: true }],
+	['browser tests (Playwright, Chromium)', 'npm', ['run', 'test:e2e'], { needsChrome: true }],
+	['Lighthouse budgets', 'npm', ['run', 'lhci'], { needsChrome: true }],
 ];
 
 const only = process.argv.slice(2);
