@@ -123,3 +123,34 @@ test('the development mailbox lists what the server sent', async ({ page }) => {
 	expect(response?.status()).toBe(200);
 	await expect(page.getByRole('heading', { name: 'Development mailbox' })).toBeVisible();
 });
+
+test('a new member is onboarded through personalization and sees where they are logged in', async ({
+	page,
+	request,
+}, testInfo) => {
+	const email = `onboard-${testInfo.project.name}-${Date.now()}@example.test`;
+	const signup = await request.post('/api/auth/signup', {
+		data: {
+			first_name: 'Olu',
+			last_name: 'Onboard',
+			email,
+			password: 'Velvet-Canyon-Drift-64',
+			birthdate: '1985-09-09',
+			gender: 'M',
+			location: { country: 'US' },
+		},
+	});
+	expect(signup.status()).toBe(201);
+	await page.request.post('/api/auth/login', { data: { email, password: 'Velvet-Canyon-Drift-64' } });
+	await open(page, '/account/personalization/');
+	await expect(page.getByRole('heading', { name: 'Make it yours' })).toBeVisible();
+	await page.getByRole('radio', { name: 'Miles and pounds' }).check();
+	await page.getByLabel('What is your goal?').fill('Ride 100 miles');
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await page.waitForURL('**/dashboard');
+	await open(page, '/account/display_settings');
+	await expect(page.getByRole('radio', { name: /Imperial/ })).toBeChecked();
+	await open(page, '/account/contact');
+	await expect(page.getByRole('heading', { name: "Where you're logged in" })).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible();
+});
