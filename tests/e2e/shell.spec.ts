@@ -177,8 +177,12 @@ test.describe('signed-in header on a pre-rendered page', () => {
 		const toggle = header.getByRole('button', { name: /account menu/ });
 		await expect(toggle).toBeVisible();
 		if (!isMobile(info.project.name)) await expect(toggle).toContainText('Ana Runner');
-		// The demo server has no picture for this member, so the default image stands in.
-		await expect(toggle.locator('img')).toHaveAttribute('src', '/images/default-avatar.svg');
+		// The picture endpoint answers with the default image when the member has no photo.
+		const avatar = toggle.locator('img');
+		await expect(avatar).toHaveAttribute('src', '/profile/ana.runner/picture?size=Small');
+		await expect
+			.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+			.toBe(true);
 		await toggle.click();
 		await expect(toggle).toHaveAttribute('aria-expanded', 'true');
 		const menu = page.locator('#profile-menu-list');

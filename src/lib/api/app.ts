@@ -11,6 +11,7 @@ import type { SubApp } from './modules';
 
 /** JSON bodies above this are refused before they are read; upload routes set their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const PHOTO_BODY_LIMIT = 2 * 1024 * 1024;
 
 export type ApiModules = {
 	/** Sub-apps with paths relative to /api, mounted in this order. */
@@ -40,16 +41,24 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 		);
 	});
 	api.use(requireKnownBodyType);
-	api.use(
-		bodyLimit({
-			maxSize: DEFAULT_BODY_LIMIT,
-			onError: () => {
-				throw new AppError(
-					'payload_too_large',
-					`The request body is larger than ${DEFAULT_BODY_LIMIT} bytes`,
-				);
-			},
-		}),
+	const defaultLimit = bodyLimit({
+		maxSize: DEFAULT_BODY_LIMIT,
+		onError: () => {
+			throw new AppError('payload_too_large', `The request body is larger than ${DEFAULT_BODY_LIMIT} bytes`);
+		},
+	});
+	// Photos may be up to 1,000,000 bytes plus multipart framing; the photo endpoint itself answers
+	// 'too-big' past 1,000,000 bytes, so the member sees the product's own message.
+	const photoLimit = bodyLimit({
+		maxSize: PHOTO_BODY_LIMIT,
+		onError: () => {
+			throw new AppError('payload_too_large', 'The photo is larger than 1,000,000 bytes', {
+				detail: 'too-big',
+			});
+		},
+	});
+	api.use((c, next) =>
+		c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next),
 	);
 	api.use(readBearerToken);
 	api.onError((error, c) => respondWithError(error, c));

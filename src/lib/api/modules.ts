@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { createAccountApi } from '../account/server/api';
 import { createAuthApi } from '../auth/server/api';
 import { createLocationsApi } from '../locations/server/api';
+import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
@@ -28,6 +29,7 @@ export async function loadApiModules(
 	const routes: SubApp[] = [
 		createAuthApi(),
 		createAccountApi(),
+		createRoutesApi(),
 		siteApi,
 		createRoutingApi({ engine, routingUrl: config.routingUrl ?? null }),
 		createLocationsApi(),

@@ -48,10 +48,7 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	const demoId = await signUp({ ...DEMO_LOGIN, first_name: 'Dana', last_name: 'Demo' });
 	if (demoId === null) return [`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`];
 	const friendId = await signUp(DEMO_FRIEND);
-	if (friendId !== null) {
-		await addFriendship(deps.db, demoId, friendId, 'active');
-		await seedDemoRoutes(deps, friendId);
-	}
+	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
 	const routeIds = await seedDemoRoutes(deps, demoId);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member.`,
