@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { startSmtpSink } from './tests/e2e/smtp-sink';
 
 /**
  * End-to-end tests drive Debian's Chromium (or CHROME_PATH), never a downloaded browser, against
@@ -22,6 +23,13 @@ if (!process.env.E2E_DATA_DIR) {
 	process.env.E2E_DATA_DIR = dataDir;
 	// Only the process that made the folder removes it, after the web server has stopped.
 	process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
+// The server under test delivers its mail over SMTP to a real sink that the main process runs;
+// workers read the delivered messages from E2E_MAIL_DIR.
+if (!process.env.E2E_SMTP_PORT) {
+	process.env.E2E_SMTP_PORT = findFreePort();
+	process.env.E2E_MAIL_DIR = path.join(process.env.E2E_DATA_DIR, 'delivered-mail');
+	startSmtpSink(Number(process.env.E2E_SMTP_PORT), process.env.E2E_MAIL_DIR);
 }
 const port = process.env.E2E_PORT;
 const externalServer = process.env.E2E_BASE_URL;
@@ -75,6 +83,7 @@ export default defineConfig({
 					HOST: '127.0.0.1',
 					DATA_DIR: process.env.E2E_DATA_DIR,
 					PUBLIC_URL: baseURL,
+					SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
 					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
 					SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-only-session-secret-not-for-production-0000',
 					ASTRO_TELEMETRY_DISABLED: '1',

@@ -1,19 +1,29 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectNoSeriousA11yIssues, open } from './helpers';
+import { readDeliveredMail } from './smtp-sink';
 
 /**
  * The account journey on the real server: sign up, confirm the email from the mail, log out,
  * log in through a guarded page's `next`, reset the password by mail, delete the account.
- * Mail is read from the development mailbox (the outbox the server writes every message to).
+ * Mail is read as delivered over SMTP to the test sink that playwright.config.ts runs.
  */
 
-async function mailLink(page: Page, to: string, subject: string): Promise<string> {
-	await open(page, '/dev/mailbox');
-	const message = page.locator(`article[data-mail-to="${to}"]`, { hasText: subject }).first();
-	await expect(message).toBeVisible();
-	const text = (await message.locator('pre').textContent()) ?? '';
+async function mailLink(_page: Page, to: string, subject: string): Promise<string> {
+	const folder = process.env.E2E_MAIL_DIR as string;
+	let text = '';
+	await expect
+		.poll(
+			() => {
+				const mail = readDeliveredMail(folder, to)
+					.filter((message) => message.subject.includes(subject))
+					.at(-1);
+				text = mail?.text ?? '';
+				return text;
+			},
+			{ timeout: 15_000 },
+		)
+		.toMatch(/https?:\/\//);
 	const link = text.match(/https?:\/\/\S+/)?.[0];
-	expect(link).toBeTruthy();
 	return new URL(link as string).pathname;
 }
 

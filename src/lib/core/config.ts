@@ -36,7 +36,12 @@ const EnvSchema = v.object({
 	),
 	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}.png'),
 	TILE_ATTRIBUTION: v.optional(v.string(), '© OpenStreetMap contributors'),
-	SMTP_URL: v.optional(urlString('SMTP_URL')),
+	SMTP_URL: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^smtps?:\/\/[^\s]+$/, 'SMTP_URL must look like smtp://host:port or smtps://user:pass@host'),
+		),
+	),
 	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
 	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
 	SESSION_SECRET: v.optional(
