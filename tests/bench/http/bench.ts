@@ -4,7 +4,6 @@
  * Goal: the full server keeps at least 85 % of the bare server's requests per second.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
