@@ -81,3 +81,21 @@ export function drawCityMap(input: {
 function round1(value: number): number {
 	return Math.round(value * 10) / 10;
 }
+
+/**
+ * How far the map reaches: far enough for every route to show in full (plus a margin), never
+ * further than the city's search radius and never closer than 2 km.
+ */
+export function fitRadiusM(center: { lat: number; lng: number }, routes: MapRoute[], maxM: number): number {
+	const cosLat = Math.cos((center.lat * Math.PI) / 180);
+	let furthest = 0;
+	for (const route of routes) {
+		for (const [lat, lng] of route.shape) {
+			const east = ((lng - center.lng) * Math.PI * EARTH_RADIUS_M * cosLat) / 180;
+			const north = ((lat - center.lat) * Math.PI * EARTH_RADIUS_M) / 180;
+			furthest = Math.max(furthest, Math.abs(east) * 0.625, Math.abs(north));
+		}
+	}
+	if (furthest === 0) return maxM;
+	return Math.min(maxM, Math.max(2000, furthest * 1.15));
+}

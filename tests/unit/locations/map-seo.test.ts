@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { formatAscent, formatRouteDistance } from '../../../src/lib/locations/format';
-import { drawCityMap } from '../../../src/lib/locations/map';
+import { drawCityMap, fitRadiusM } from '../../../src/lib/locations/map';
 import { toJsonLd } from '../../../src/lib/locations/seo';
 import { thinLine } from '../../../src/lib/locations/server/service';
 
@@ -59,4 +59,55 @@ test('climb in feet for the US, metres elsewhere, nothing when unknown', () => {
 	expect(formatAscent(100, 'us')).toBe('328 ft climb');
 	expect(formatAscent(100, 'ca')).toBe('100 m climb');
 	expect(formatAscent(null, 'us')).toBeNull();
+});
+
+test('the map reaches just past the furthest route point, within 2 km and the city radius', () => {
+	const center = { lat: 40.27, lng: -76.88 };
+	// 0.03° north is about 3.34 km.
+	expect(
+		fitRadiusM(
+			center,
+			[
+				{
+					name: 'a',
+					shape: [
+						[40.27, -76.88],
+						[40.3, -76.88],
+					],
+				},
+			],
+			10_000,
+		),
+	).toBeCloseTo(3336 * 1.15, -1);
+	expect(
+		fitRadiusM(
+			center,
+			[
+				{
+					name: 'b',
+					shape: [
+						[40.271, -76.88],
+						[40.272, -76.88],
+					],
+				},
+			],
+			10_000,
+		),
+	).toBe(2000);
+	expect(
+		fitRadiusM(
+			center,
+			[
+				{
+					name: 'c',
+					shape: [
+						[41.27, -76.88],
+						[40.27, -76.88],
+					],
+				},
+			],
+			10_000,
+		),
+	).toBe(10_000);
+	expect(fitRadiusM(center, [], 10_000)).toBe(10_000);
 });
