@@ -73,3 +73,12 @@ test.describe('headers', () => {
 		expect(await response.json()).toMatchObject({ error: 'unsupported_media_type' });
 	});
 });
+
+test('an on-demand page keeps its hashed script policy and still refuses framing', async ({ request }) => {
+	// Rendered on demand so that it can answer 404.
+	const response = await request.get('/error/notfound');
+	expect(response.status()).toBe(404);
+	const policy = response.headers()['content-security-policy'];
+	expect(policy).toContain("frame-ancestors 'none'");
+	expect(policy).toMatch(/script-src[^;]*'sha256-/);
+});

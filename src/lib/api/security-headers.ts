@@ -36,6 +36,11 @@ export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
 	}
 	const headers = EMBEDDABLE.test(c.req.path) ? prebuilt.framed : prebuilt.unframed;
 	for (const [name, value] of headers) {
-		if (!c.res.headers.has(name)) c.header(name, value);
+		const existing = c.res.headers.get(name);
+		if (existing === null) c.header(name, value);
+		else if (name === 'Content-Security-Policy' && !existing.includes('frame-ancestors')) {
+			// On-demand pages carry Astro's hashed policy as a header; add the header-only directives to it.
+			c.header(name, `${existing.trim().replace(/;$/, '')}; ${value}`);
+		}
 	}
 };
