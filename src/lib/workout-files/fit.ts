@@ -1,6 +1,13 @@
 import { Decoder, type Mesg, Profile, Stream } from '@garmin/fitsdk';
 import { type Container, WorkoutBuilder } from './builder';
-import type { Lap, NormalisedWorkout, ReadLimits, TrackPoint } from './contract';
+import {
+	defaultLimits,
+	type Lap,
+	type NormalisedWorkout,
+	type ReadLimits,
+	type TrackPoint,
+	type Waypoint,
+} from './contract';
 import { WorkoutFileError } from './errors';
 import { mapFitSport, nameFitSport } from './sport';
 import { FIT_EPOCH_S } from './time';
@@ -416,6 +423,7 @@ export function readFit(
 	};
 	let maxHr: number | undefined;
 	let avgHr: number | undefined;
+	const maxWaypoints = limits.maxPoints ?? defaultLimits.maxPoints;
 
 	for (const file of files) {
 		const defs: Array<Definition | undefined> = new Array(16);
@@ -490,7 +498,7 @@ export function readFit(
 				pos += def.size;
 				continue;
 			}
-			if (g !== 20 && g !== 18 && g !== 19 && g !== 0 && g !== 12 && g !== 34) {
+			if (g !== 20 && g !== 18 && g !== 19 && g !== 0 && g !== 12 && g !== 34 && g !== 31 && g !== 32) {
 				// Still track timestamps so later compressed timestamps resolve correctly.
 				for (let k = 0; k < def.nums.length; k++) {
 					if (def.nums[k] === 253) {
@@ -551,6 +559,29 @@ export function readFit(
 				if (nums[k] === 3 && types[k] === 0x07)
 					b.name ??= readString(bytes, pos + offsets[k], sizes[k]) || undefined;
 			}
+		} else if (g === 31) {
+			// A course file names itself and its sport in the course message.
+			const sport = field(4);
+			if (!Number.isNaN(sport)) sportFromSportMesg ??= sport;
+			for (let k = 0; k < nums.length; k++) {
+				if (nums[k] === 5 && types[k] === 0x07)
+					b.name ??= readString(bytes, pos + offsets[k], sizes[k]) || undefined;
+			}
+		} else if (g === 32) {
+			// Course points (turns, water, summits) are the course's waypoints, as in GPX.
+			const lat = field(2) * SEMICIRCLE_TO_DEG;
+			const lng = field(3) * SEMICIRCLE_TO_DEG;
+			if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180) || b.waypoints.length >= maxWaypoints) return;
+			const waypoint: Waypoint = { lat, lng };
+			const time = timeOf(1);
+			if (time !== undefined) waypoint.time = time;
+			for (let k = 0; k < nums.length; k++) {
+				if (nums[k] === 6 && types[k] === 0x07) {
+					const name = readString(bytes, pos + offsets[k], sizes[k]);
+					if (name) waypoint.name = name;
+				}
+			}
+			b.waypoints.push(waypoint);
 		} else if (g === 19) {
 			const lap: Lap = { firstPoint: 0, endPoint: 0 };
 			const start = timeOf(2);
@@ -806,8 +837,25 @@ export function readFitWithSdk(
 	const avgHr = sessionMesgs.length === 1 ? numberOf(sessionMesgs[0].avgHeartRate) : undefined;
 	if (avgHr) totals.avgHeartRate = avgHr;
 	const sportMesg = ((messages.sportMesgs ?? []) as SdkMessage[])[0];
+	const courseMesg = ((messages.courseMesgs ?? []) as SdkMessage[])[0];
 	const sportFromSportMesg =
-		typeof sportMesg?.sport === 'string' ? sportByName.get(sportMesg.sport) : undefined;
+		typeof sportMesg?.sport === 'string'
+			? sportByName.get(sportMesg.sport)
+			: typeof courseMesg?.sport === 'string'
+				? sportByName.get(courseMesg.sport)
+				: undefined;
+	if (typeof courseMesg?.name === 'string' && courseMesg.name) b.name ??= courseMesg.name;
+	const maxWaypoints = limits.maxPoints ?? defaultLimits.maxPoints;
+	for (const point of (messages.coursePointMesgs ?? []) as SdkMessage[]) {
+		const lat = (numberOf(point.positionLat) ?? Number.NaN) * SEMICIRCLE_TO_DEG;
+		const lng = (numberOf(point.positionLong) ?? Number.NaN) * SEMICIRCLE_TO_DEG;
+		if (!(Math.abs(lat) <= 90 && Math.abs(lng) <= 180) || b.waypoints.length >= maxWaypoints) continue;
+		const waypoint: Waypoint = { lat, lng };
+		const time = timeOfSdk(point.timestamp);
+		if (time !== undefined) waypoint.time = time;
+		if (typeof point.name === 'string' && point.name) waypoint.name = point.name;
+		b.waypoints.push(waypoint);
+	}
 	finishFit(b, { sessions, sportFromSportMesg, lapEnds });
 	return b.finish();
 }

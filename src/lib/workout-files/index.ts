@@ -8,6 +8,7 @@ import { readTcx } from './tcx';
 
 export * from './contract';
 export { isWorkoutFileError, WorkoutFileError, type WorkoutFileErrorCode } from './errors';
+export { coursePointType, type FitCourseInput, writeFitCourse } from './fit-course';
 export { writeFit } from './fit-writer';
 export {
 	computeMetrics,
