@@ -75,15 +75,11 @@ describe('writeFitCourse', () => {
 		expect(decoder.checkIntegrity()).toBe(true);
 		const { messages, errors } = decoder.read();
 		expect(errors).toEqual([]);
-		expect(messages.fileIdMesgs[0].type).toBe('course');
-		expect(messages.courseMesgs[0]).toMatchObject({ name: 'River Loop', sport: 'cycling' });
-		expect(messages.lapMesgs[0]).toMatchObject({ totalAscent: 58, totalDescent: 8, sport: 'cycling' });
+		expect(messages.fileIdMesgs?.[0]?.type).toBe('course');
+		expect(messages.courseMesgs?.[0]).toMatchObject({ name: 'River Loop', sport: 'cycling' });
+		expect(messages.lapMesgs?.[0]).toMatchObject({ totalAscent: 58, totalDescent: 8, sport: 'cycling' });
 		expect(messages.recordMesgs).toHaveLength(31);
-		expect(messages.coursePointMesgs.map((p: { type: unknown }) => p.type)).toEqual([
-			'generic',
-			'left',
-			'generic',
-		]);
+		expect(messages.coursePointMesgs?.map((p) => p.type)).toEqual(['generic', 'left', 'generic']);
 		// The SDK path of our reader agrees with the fast one.
 		const fast = readWorkoutFileSync(bytes);
 		const sdk = readFitWithSdk(bytes, 'none');
