@@ -198,4 +198,16 @@ test.describe('city search widget', () => {
 		await expect(go).toBeDisabled();
 		await expect(page.getByRole('listbox')).toBeHidden();
 	});
+
+	test('the home page offers the same search and takes a visitor to the chosen city', async ({ page }) => {
+		await open(page, '/');
+		const band = page.getByRole('region', { name: 'Routes in your city' });
+		const input = band.getByRole('combobox', { name: 'Search Any City or State' });
+		await input.click();
+		await input.pressSequentially('Andorra la', { delay: 20 });
+		await band.getByRole('option', { name: /^Andorra la Vella/ }).click();
+		await band.getByRole('button', { name: 'Go', exact: true }).click();
+		await page.waitForURL(/\/ad\/[\w-]+\/andorra-la-vella\/$/);
+		await expect(page.getByRole('heading', { level: 1 })).toContainText('Andorra la Vella');
+	});
 });
