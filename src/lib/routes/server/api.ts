@@ -18,23 +18,31 @@ import {
 } from '../contract';
 import { pageLinks, representBookmark, representRoute } from './represent';
 import {
+	copyRoute,
 	createBookmark,
 	createRoute,
 	deleteBookmark,
 	deleteRoute,
-	exportRouteGpx,
+	exportRoute,
 	getRoutesByIds,
 	getVisibleRoute,
 	importRoute,
 	listBookmarks,
 	listRoutes,
+	ROUTE_EXPORT_FORMATS,
 	rotateLinkToken,
+	routeFileHeaders,
 	setRoutePrivacy,
 	updateRoute,
 } from './service';
 
 const singleId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a route id')) });
 const bookmarkId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a bookmark id')) });
+/**
+ * A copy takes nothing from the caller: owner, privacy and name are decided by the server, so any
+ * field sent (owner, privacy, link token…) is refused rather than silently dropped.
+ */
+const RouteCopyBodySchema = v.strictObject({});
 /** The API's body limit applies to uploads too; a route's GPX is far smaller. */
 const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
 
@@ -105,20 +113,38 @@ export function createRoutesApi(): Hono<ApiEnv> {
 		});
 	}
 
-	for (const path of both('/v7.1/route/:id/gpx/')) {
-		app.get(path, validate('param', singleId), validate('query', RouteItemQuerySchema), async (c) => {
-			const { fileName, body } = await exportRouteGpx(
-				c.var.deps,
-				c.var.viewer,
-				Number(c.req.valid('param').id),
-				c.req.valid('query').token,
-			);
-			return c.body(body, 200, {
-				'Content-Type': 'application/gpx+xml; charset=utf-8',
-				'Content-Disposition': `attachment; filename="${fileName}"`,
-				'Cache-Control': 'private, no-store',
+	// GPX and FIT (a course for GPS devices) downloads, for whoever may see the route.
+	for (const format of ROUTE_EXPORT_FORMATS) {
+		for (const path of both(`/v7.1/route/:id/${format}/`)) {
+			app.get(path, validate('param', singleId), validate('query', RouteItemQuerySchema), async (c) => {
+				const file = await exportRoute(
+					c.var.deps,
+					c.var.viewer,
+					Number(c.req.valid('param').id),
+					c.req.valid('query').token,
+					format,
+				);
+				return c.body(file.body, 200, routeFileHeaders(file));
 			});
-		});
+		}
+	}
+
+	// Copy a route the caller can see into a new private route of theirs (a link holder passes the token).
+	for (const path of both('/v7.1/route/:id/copy/')) {
+		app.post(
+			path,
+			requireViewer,
+			validate('param', singleId),
+			validate('query', RouteItemQuerySchema),
+			validate('json', RouteCopyBodySchema),
+			async (c) => {
+				const query = c.req.valid('query');
+				const copy = await copyRoute(c.var.deps, c.var.viewer, Number(c.req.valid('param').id), query.token);
+				c.header('ETag', `"${copy.version}"`);
+				c.header('Location', `/api/v7.1/route/${copy.id}/`);
+				return c.json(representRoute(copy, c.var.viewer, query.field_set ?? 'detailed_internal'), 201);
+			},
+		);
 	}
 
 	for (const path of both('/v7.1/route/:id/rotate_link/')) {

@@ -13,6 +13,7 @@ import {
 	type NormalisedWorkout,
 	readWorkoutFileSync,
 	simplifyOffroadSegment,
+	writeFitCourse,
 	writeGpx,
 } from '../../workout-files';
 import { simplifyDouglasPeucker } from '../../workout-files/route-tools';
@@ -502,6 +503,18 @@ export function decodePath(route: Pick<RouteRow, 'path'>): [number, number][] {
 
 const FILE_ACTIVITY_TYPES = new Set<number>(Object.values(ActivityTypeId));
 
+/** An ASCII file name for a route: its name as a slug and its id, never anything a header or a path could misread. */
+export function routeFileName(route: Pick<RouteRow, 'id' | 'name'>, extension: RouteExportFormat): string {
+	const slug = route.name
+		.normalize('NFKD')
+		// Accents go (é → e) rather than becoming dashes.
+		.replace(/[\u0300-\u036f]/g, '')
+		.replace(/[^A-Za-z0-9]+/g, '-')
+		.replace(/^-+|-+$/g, '')
+		.slice(0, 60);
+	return `${slug || 'route'}-${route.id}.${extension}`;
+}
+
 /** A route as GPX 1.1 (a track, custom notes as waypoints), written by the workout-files writer. */
 export function routeToGpx(route: RouteRow): { fileName: string; body: string } {
 	const path = decodePath(route);
@@ -524,17 +537,112 @@ export function routeToGpx(route: RouteRow): { fileName: string; body: string } 
 		deviceTotals: {},
 		warnings: [],
 	};
-	const slug = route.name
-		.normalize('NFKD')
-		.replace(/[^A-Za-z0-9]+/g, '-')
-		.replace(/^-+|-+$/g, '')
-		.slice(0, 60);
-	return { fileName: `${slug || 'route'}-${route.id}.gpx`, body: writeGpx(workout) };
+	return { fileName: routeFileName(route, 'gpx'), body: writeGpx(workout) };
 }
 
-export async function exportRouteGpx(deps: Deps, viewer: Viewer, id: number, token?: string | null) {
+/**
+ * A route as a FIT course for GPS devices: every cue becomes a course point, and the records are
+ * timed from the route's creation at a nominal pace for its activity.
+ */
+export function routeToFit(route: RouteRow): { fileName: string; body: Uint8Array<ArrayBuffer> } {
+	const path = decodePath(route);
+	const body = writeFitCourse({
+		name: route.name,
+		activityType: route.activityTypeId,
+		points: path.map(([lat, lng], i) => ({ lat, lng, elevation: route.elevations?.[i] ?? null })),
+		cuePoints: route.cues.map((cue) => ({
+			lat: cue.lat,
+			lng: cue.lng,
+			distance: cue.distance,
+			name: cue.instructions,
+		})),
+		startTime: route.createdAt.getTime(),
+	});
+	return { fileName: routeFileName(route, 'fit'), body };
+}
+
+export const ROUTE_EXPORT_FORMATS = ['gpx', 'fit'] as const;
+export type RouteExportFormat = (typeof ROUTE_EXPORT_FORMATS)[number];
+const EXPORT_CONTENT_TYPES: Record<RouteExportFormat, string> = {
+	gpx: 'application/gpx+xml; charset=utf-8',
+	fit: 'application/vnd.ant.fit',
+};
+
+export type RouteFile = { fileName: string; contentType: string; body: string | Uint8Array<ArrayBuffer> };
+
+/** The one export path for every format, behind the same canView decision as the detail (404 otherwise). */
+export async function exportRoute(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	token: string | null | undefined,
+	format: RouteExportFormat,
+): Promise<RouteFile> {
 	const route = await getVisibleRoute(deps, viewer, id, token);
-	return routeToGpx(route);
+	const file = format === 'fit' ? routeToFit(route) : routeToGpx(route);
+	return { ...file, contentType: EXPORT_CONTENT_TYPES[format] };
+}
+
+/** Download headers for an exported route; the name is already ASCII, `filename*` states the encoding. */
+export function routeFileHeaders(file: RouteFile): Record<string, string> {
+	return {
+		'Content-Type': file.contentType,
+		'Content-Disposition': `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+		'Cache-Control': 'private, no-store',
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Copy
+
+/** Longest route name the save payload accepts; "Copy of " must not push a copy past it. */
+const MAX_ROUTE_NAME = 100;
+
+/**
+ * Copies a route the viewer can see (canView, so a link holder with the token too) into a new
+ * private route of theirs. Only the route's shape is copied, column by column: owner, privacy,
+ * link token, version and dates are the new route's own, whatever the source or the caller says.
+ */
+export async function copyRoute(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	token?: string | null,
+): Promise<RouteWithOwner> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to copy a route');
+	const source = await getVisibleRoute(deps, viewer, id, token);
+	const now = deps.clock();
+	const [row] = await deps.db
+		.insert(routes)
+		.values({
+			ownerId: viewer.id,
+			privacy: 0,
+			linkToken: newLinkToken(),
+			name: `Copy of ${source.name}`.slice(0, MAX_ROUTE_NAME).replace(/[\uD800-\uDBFF]$/, ''),
+			description: source.description,
+			activityTypeId: source.activityTypeId,
+			distanceM: source.distanceM,
+			ascentM: source.ascentM,
+			descentM: source.descentM,
+			minElevationM: source.minElevationM,
+			maxElevationM: source.maxElevationM,
+			path: source.path,
+			pointCount: source.pointCount,
+			elevations: source.elevations,
+			travelModes: source.travelModes,
+			segments: source.segments,
+			cues: source.cues,
+			markers: source.markers,
+			startLat: source.startLat,
+			startLng: source.startLng,
+			city: source.city,
+			region: source.region,
+			country: source.country,
+			createdAt: now,
+			updatedAt: now,
+		})
+		.returning({ id: routes.id });
+	return (await findRoute(deps.db, row.id)) as RouteWithOwner;
 }
 
 /** Reads a GPX (or TCX/FIT) file into a new private route of the viewer's. */
