@@ -158,6 +158,17 @@ const NumberString = (min: number, max: number, name: string) =>
 
 export const FieldSetQuery = v.optional(v.picklist(FIELD_SETS));
 
+/** A place as `lat,lng` text, as search_for_city gives it and close_to_location takes it. */
+const LatLngText = v.pipe(
+	v.string(),
+	v.regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, 'close_to_location is "lat,lng".'),
+	v.transform((text) => text.split(',').map(Number) as [number, number]),
+	v.check(
+		([lat, lng]) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180,
+		'close_to_location is outside the world.',
+	),
+);
+
 export const RouteListQuerySchema = v.object({
 	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),
 	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
@@ -168,17 +179,7 @@ export const RouteListQuerySchema = v.object({
 	minimum_distance: v.optional(NumberString(0, 100_000_000, 'minimum_distance')),
 	maximum_distance: v.optional(NumberString(0, 100_000_000, 'maximum_distance')),
 	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
-	close_to_location: v.optional(
-		v.pipe(
-			v.string(),
-			v.regex(/^\s*-?\d{1,3}(\.\d+)?\s*,\s*-?\d{1,3}(\.\d+)?\s*$/, 'close_to_location is "lat,lng".'),
-			v.transform((text) => text.split(',').map(Number) as [number, number]),
-			v.check(
-				([lat, lng]) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180,
-				'close_to_location is outside the world.',
-			),
-		),
-	),
+	close_to_location: v.optional(LatLngText),
 	field_set: FieldSetQuery,
 });
 export type RouteListQuery = v.InferOutput<typeof RouteListQuerySchema>;
@@ -275,6 +276,11 @@ export type RouteSearchForm = {
 	offset?: number;
 };
 
+/** SPEC §9's 'at least' maximum distance in the member's unit: 2000 mi or 3219 km. */
+export function maxDistanceAtLeast(unit: 'mi' | 'km'): number {
+	return Math.round(MAX_DISTANCE_AT_LEAST_M / (unit === 'mi' ? METRES_PER_MILE_ROUTE_SEARCH : METRES_PER_KM));
+}
+
 /** Turns the form into API query parameters: metres, with the route search's 1609.34 m mile. */
 export function buildRouteSearchParams(form: RouteSearchForm): URLSearchParams {
 	const perUnit = form.unit === 'mi' ? METRES_PER_MILE_ROUTE_SEARCH : METRES_PER_KM;
@@ -288,7 +294,9 @@ export function buildRouteSearchParams(form: RouteSearchForm): URLSearchParams {
 		if (form.radius) params.set('search_radius', metres(form.radius));
 	}
 	if (form.distanceMinimum) params.set('minimum_distance', metres(form.distanceMinimum));
-	if (form.distanceMaximum) params.set('maximum_distance', metres(form.distanceMaximum));
+	// From the 'at least' value up the maximum is no bound at all, so it is left out.
+	if (form.distanceMaximum && form.distanceMaximum < maxDistanceAtLeast(form.unit))
+		params.set('maximum_distance', metres(form.distanceMaximum));
 	if (form.activityType) params.set('activity_type', String(form.activityType));
 	const word = firstWord(form.routeName);
 	if (word) params.set('text_search', word);
@@ -306,4 +314,171 @@ export function paginationButtons(totalCount: number, pageSize: number, currentP
 	let first = Math.max(1, currentPage - 1);
 	first = Math.min(first, pages - count + 1);
 	return Array.from({ length: count }, (_, i) => first + i);
+}
+
+/** The radius choices of the route search, in the member's unit. */
+export const ROUTE_SEARCH_RADII = [1, 5, 10, 25, 50] as const;
+export const DEFAULT_ROUTE_SEARCH_RADIUS = 10;
+/** The activity choices of the route search: SPEC activity type ids. */
+export const ROUTE_SEARCH_ACTIVITIES = [
+	[16, 'Run'],
+	[9, 'Walk'],
+	[11, 'Bike Ride'],
+	[24, 'Hike'],
+] as const;
+/** Deeper pages than this are refused; the API's offset bound is far above it. */
+const MAX_SEARCH_PAGE = 1000;
+/** Longer distances than this, in miles or km, are no search anyone means; it keeps the query valid. */
+const MAX_SEARCH_DISTANCE = 50_000;
+
+/**
+ * The route search page's URL (`place`, `near`, `radius`, `min`, `max`, `activity`, `name`,
+ * `order`, `page`): what the server renders from and the island writes back, so a search can be
+ * shared and Back works. `place` is the name shown; `near` the `lat,lng` of a place chosen from
+ * suggestions, and without it the server looks the name up.
+ */
+export type RouteSearchFilters = {
+	place: string;
+	near: string | null;
+	radius: number;
+	min: number | null;
+	max: number | null;
+	activity: number | null;
+	name: string;
+	order: keyof typeof ROUTE_ORDERS;
+	page: number;
+};
+
+export const EMPTY_ROUTE_SEARCH: RouteSearchFilters = {
+	place: '',
+	near: null,
+	radius: DEFAULT_ROUTE_SEARCH_RADIUS,
+	min: null,
+	max: null,
+	activity: null,
+	name: '',
+	order: '-date_created',
+	page: 1,
+};
+
+/** Reads the URL leniently: a value out of range or malformed falls back to its default. */
+export function parseRouteSearchParams(query: URLSearchParams): RouteSearchFilters {
+	const number = (name: string, max: number) => {
+		const text = query.get(name)?.trim();
+		const value = Number(text);
+		return text && Number.isFinite(value) && value > 0 && value <= max ? value : null;
+	};
+	const radius = number('radius', 1000);
+	const activity = number('activity', 100_000);
+	const near = query.get('near') ?? '';
+	return {
+		place: (query.get('place') ?? '').trim().slice(0, 100),
+		near: v.is(LatLngText, near) ? near.replace(/\s/g, '') : null,
+		radius: ROUTE_SEARCH_RADII.find((choice) => choice === radius) ?? DEFAULT_ROUTE_SEARCH_RADIUS,
+		min: number('min', MAX_SEARCH_DISTANCE),
+		max: number('max', MAX_SEARCH_DISTANCE),
+		activity: activity !== null && Number.isInteger(activity) ? activity : null,
+		name: (query.get('name') ?? '').trim().slice(0, 100),
+		order:
+			(Object.keys(ROUTE_ORDERS) as (keyof typeof ROUTE_ORDERS)[]).find(
+				(key) => key === query.get('order'),
+			) ?? '-date_created',
+		page: Math.max(1, Math.floor(number('page', MAX_SEARCH_PAGE) ?? 1)),
+	};
+}
+
+/** The shareable URL query of a search: only what differs from the defaults, page 1 left out. */
+export function routeSearchQuery(filters: RouteSearchFilters): URLSearchParams {
+	const params = new URLSearchParams();
+	const put = (name: string, value: string | number | null, empty: string | number | null = null) => {
+		if (value !== null && value !== '' && value !== empty) params.set(name, String(value));
+	};
+	put('place', filters.place);
+	put('near', filters.near);
+	put('radius', filters.radius, DEFAULT_ROUTE_SEARCH_RADIUS);
+	put('min', filters.min);
+	put('max', filters.max);
+	put('activity', filters.activity);
+	put('name', filters.name);
+	put('order', filters.order, '-date_created');
+	put('page', filters.page, 1);
+	return params;
+}
+
+/** The form behind one page of a search; `location` is the place resolved to `lat,lng`, if any. */
+export function routeSearchForm(
+	filters: RouteSearchFilters,
+	unit: 'mi' | 'km',
+	location: string | null,
+): RouteSearchForm {
+	return {
+		unit,
+		radius: filters.radius,
+		distanceMinimum: filters.min,
+		distanceMaximum: filters.max,
+		activityType: filters.activity,
+		routeName: filters.name,
+		location,
+		order: filters.order,
+		offset: (filters.page - 1) * ROUTE_SEARCH_PAGE_SIZE,
+	};
+}
+
+/** One row of a route list, whichever page shows it and whether it came from the database or the API. */
+export type RouteListItem = {
+	id: number;
+	name: string;
+	distanceM: number;
+	ascentM: number | null;
+	city: string;
+	ownerName: string;
+	privacy: RoutePrivacyValue;
+	/** Set on a bookmark list: the bookmark a Remove button deletes. */
+	bookmarkId?: number;
+};
+
+/** A route row as the server's service gives it (only the fields a list shows). */
+export function routeListItem(route: {
+	id: number;
+	name: string;
+	distanceM: number;
+	ascentM: number | null;
+	city: string;
+	privacy: number;
+	ownerDisplayName: string;
+	ownerUsername: string;
+}): RouteListItem {
+	return {
+		id: route.id,
+		name: route.name,
+		distanceM: route.distanceM,
+		ascentM: route.ascentM,
+		city: route.city,
+		ownerName: route.ownerDisplayName || route.ownerUsername,
+		privacy: route.privacy as RoutePrivacyValue,
+	};
+}
+
+/** A route of GET /api/v7.1/route/ in the summary field set (what a list reads of it). */
+export type RouteSummaryJson = {
+	id: number;
+	name: string;
+	distance: number;
+	total_ascent: number | null;
+	city: string;
+	privacy: number;
+	user_display_name: string;
+};
+export type RouteListJson = { _embedded: { routes: RouteSummaryJson[] }; total_count: number };
+
+export function routeListItemFromJson(route: RouteSummaryJson): RouteListItem {
+	return {
+		id: route.id,
+		name: route.name,
+		distanceM: route.distance,
+		ascentM: route.total_ascent,
+		city: route.city,
+		ownerName: route.user_display_name,
+		privacy: route.privacy as RoutePrivacyValue,
+	};
 }

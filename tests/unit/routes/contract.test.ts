@@ -1,13 +1,26 @@
+import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import {
 	buildRouteSearchParams,
+	EMPTY_ROUTE_SEARCH,
 	firstWord,
 	formatNotesString,
+	maxDistanceAtLeast,
 	paginationButtons,
 	parseNotesString,
+	parseRouteSearchParams,
+	RouteListQuerySchema,
+	type RouteSearchFilters,
+	type RouteSummaryJson,
+	routeListItem,
+	routeListItemFromJson,
+	routeSearchForm,
+	routeSearchQuery,
 } from '../../../src/lib/routes/contract';
 import { boundingBox, haversineM, summariseElevation } from '../../../src/lib/routes/geo';
 import { canList, canView } from '../../../src/lib/routes/policy';
+import { representRoute } from '../../../src/lib/routes/server/represent';
+import type { RouteWithOwner } from '../../../src/lib/routes/server/service';
 
 describe('notes string (SPEC §7)', () => {
 	test('parses instructions:lat:lng:distance joined by ~, colons inside instructions included', () => {
@@ -76,6 +89,110 @@ describe('route search form', () => {
 		expect(paginationButtons(100, 20, 1)).toEqual([1, 2, 3]);
 		expect(paginationButtons(100, 20, 4)).toEqual([3, 4, 5]);
 		expect(paginationButtons(100, 20, 5)).toEqual([3, 4, 5]);
+		expect(paginationButtons(40, 20, 2)).toEqual([1, 2]);
+		expect(paginationButtons(0, 20, 1)).toEqual([]);
+	});
+
+	test("a maximum from the 'at least' value up (3218688 m) sets no upper bound", () => {
+		expect(maxDistanceAtLeast('mi')).toBe(2000);
+		expect(maxDistanceAtLeast('km')).toBe(3219);
+		expect(buildRouteSearchParams({ unit: 'mi', distanceMaximum: 2000 }).has('maximum_distance')).toBe(false);
+		expect(buildRouteSearchParams({ unit: 'mi', distanceMaximum: 1999 }).get('maximum_distance')).toBe(
+			'3217070.66',
+		);
+		expect(buildRouteSearchParams({ unit: 'km', distanceMaximum: 3219 }).has('maximum_distance')).toBe(false);
+		expect(buildRouteSearchParams({ unit: 'km', distanceMaximum: 3218 }).get('maximum_distance')).toBe(
+			'3218000',
+		);
+	});
+});
+
+describe('route search URL', () => {
+	const full: RouteSearchFilters = {
+		place: 'Harrisburg, PA, US',
+		near: '40.2737,-76.88442',
+		radius: 25,
+		min: 1.5,
+		max: 12,
+		activity: 11,
+		name: 'Capitol loop',
+		order: '-total_ascent',
+		page: 3,
+	};
+
+	test('reads every field, and writes back what it read', () => {
+		const query = routeSearchQuery(full);
+		expect(query.toString()).toBe(
+			'place=Harrisburg%2C+PA%2C+US&near=40.2737%2C-76.88442&radius=25&min=1.5&max=12&activity=11&name=Capitol+loop&order=-total_ascent&page=3',
+		);
+		expect(parseRouteSearchParams(query)).toEqual(full);
+	});
+
+	test('leaves the defaults out of a shared URL', () => {
+		expect(routeSearchQuery(EMPTY_ROUTE_SEARCH).toString()).toBe('');
+		expect(routeSearchQuery({ ...EMPTY_ROUTE_SEARCH, order: 'distance' }).toString()).toBe('order=distance');
+		expect(parseRouteSearchParams(new URLSearchParams())).toEqual(EMPTY_ROUTE_SEARCH);
+	});
+
+	test('falls back to the default of any value out of range or malformed', () => {
+		const parsed = parseRouteSearchParams(
+			new URLSearchParams({
+				place: `  ${'x'.repeat(120)} `,
+				near: '95,10',
+				radius: '7',
+				min: '-1',
+				max: 'lots',
+				activity: '1.5',
+				order: 'name',
+				page: '0',
+			}),
+		);
+		expect(parsed).toEqual({ ...EMPTY_ROUTE_SEARCH, place: 'x'.repeat(100) });
+		expect(parseRouteSearchParams(new URLSearchParams('max=60000&page=5000&near=1,2')).max).toBeNull();
+		expect(parseRouteSearchParams(new URLSearchParams('page=5000')).page).toBe(1);
+		expect(parseRouteSearchParams(new URLSearchParams('page=2.7')).page).toBe(2);
+		expect(parseRouteSearchParams(new URLSearchParams('near= 1.5 , -2 ')).near).toBe('1.5,-2');
+	});
+
+	test('every URL the parser accepts makes a query the API accepts', () => {
+		const form = routeSearchForm({ ...full, min: 50_000, max: 50_000, page: 1000 }, 'mi', full.near);
+		const params = Object.fromEntries(buildRouteSearchParams(form));
+		expect(v.safeParse(RouteListQuerySchema, params).success).toBe(true);
+		expect(params.offset).toBe('19980');
+		expect(params.close_to_location).toBe(full.near);
+	});
+});
+
+describe('route list rows', () => {
+	test('read the same from a database row and from its API summary', () => {
+		const row = {
+			id: 7,
+			name: 'River loop',
+			distanceM: 5123.456,
+			ascentM: 42,
+			city: 'Harrisburg',
+			privacy: 3,
+			ownerId: 1,
+			ownerDisplayName: '',
+			ownerUsername: 'ana.runner',
+			activityTypeId: 16,
+			startLat: 40.26,
+			startLng: -76.88,
+			createdAt: new Date('2026-01-02T03:04:05Z'),
+			updatedAt: new Date('2026-01-02T03:04:05Z'),
+		} as unknown as RouteWithOwner;
+		const fromRow = routeListItem(row);
+		expect(fromRow).toEqual({
+			id: 7,
+			name: 'River loop',
+			distanceM: 5123.456,
+			ascentM: 42,
+			city: 'Harrisburg',
+			ownerName: 'ana.runner',
+			privacy: 3,
+		});
+		const json = representRoute(row, null) as unknown as RouteSummaryJson;
+		expect(routeListItemFromJson(json)).toEqual({ ...fromRow, distanceM: 5123.46 });
 	});
 });
 
