@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAP_TYPES, type MapTileLayer } from './map-types';
 
 /** Site variants change the product's name and wording; see lib/site/variants.ts. */
 export const SITE_VARIANTS = ['fitness', 'walk', 'run', 'ride', 'uarun'] as const;
@@ -14,6 +15,42 @@ const port = v.pipe(
 );
 
 const urlString = (name: string) => v.pipe(v.string(), v.url(`${name} must be a URL`));
+
+/** Tiles come from https:// or from this server (a path, never `//host`); Leaflet fills {z}, {x}, {y} (and {s}). */
+const TileUrlTemplate = v.pipe(
+	v.string(),
+	v.maxLength(500),
+	v.regex(
+		/^(https:\/\/[^\s"'<>]+|\/(?!\/)[^\s"'<>]*)$/,
+		'url must start with https:// or / and contain no spaces',
+	),
+	v.check(
+		(url) => ['{z}', '{x}', '{y}'].every((part) => url.includes(part)),
+		'url must contain {z}, {x} and {y}',
+	),
+);
+
+const MapTileLayerSchema = v.strictObject({
+	type: v.picklist(MAP_TYPES, `type must be one of ${MAP_TYPES.join(', ')}`),
+	url: TileUrlTemplate,
+	attribution: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(300))),
+	maxZoom: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(22))),
+});
+
+/**
+ * MAP_TILE_LAYERS: a JSON array of `{ type, url, attribution?, maxZoom? }`, one per map type the
+ * map offers, the first being the default. Unset, the map has one layer: TILE_URL as OSM.
+ */
+const MapTileLayersJson = v.pipe(
+	v.string(),
+	v.parseJson(undefined, 'MAP_TILE_LAYERS must be JSON'),
+	v.array(MapTileLayerSchema, 'MAP_TILE_LAYERS must be a JSON array'),
+	v.minLength(1, 'MAP_TILE_LAYERS must list at least one layer'),
+	v.check(
+		(layers) => new Set(layers.map((layer) => layer.type)).size === layers.length,
+		'MAP_TILE_LAYERS lists a map type twice',
+	),
+);
 
 const EnvSchema = v.object({
 	NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
@@ -36,6 +73,7 @@ const EnvSchema = v.object({
 	),
 	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}.png'),
 	TILE_ATTRIBUTION: v.optional(v.string(), '© OpenStreetMap contributors'),
+	MAP_TILE_LAYERS: v.optional(MapTileLayersJson),
 	SMTP_URL: v.optional(
 		v.pipe(
 			v.string(),
@@ -64,6 +102,8 @@ export type Config = {
 	databaseUrl: string | undefined;
 	siteVariant: (typeof SITE_VARIANTS)[number];
 	tiles: { url: string; attribution: string };
+	/** The map types the route map offers, the default first. */
+	mapLayers: MapTileLayer[];
 	smtpUrl: string | undefined;
 	mailFrom: string;
 	routingUrl: string | undefined;
@@ -94,6 +134,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		databaseUrl: e.DATABASE_URL,
 		siteVariant: e.SITE_VARIANT,
 		tiles: { url: e.TILE_URL, attribution: e.TILE_ATTRIBUTION },
+		mapLayers: (e.MAP_TILE_LAYERS ?? [{ type: 'OSM', url: e.TILE_URL }]).map((layer) => ({
+			type: layer.type,
+			url: layer.url,
+			attribution: layer.attribution ?? (layer.url === e.TILE_URL ? e.TILE_ATTRIBUTION : ''),
+			maxZoom: layer.maxZoom ?? 19,
+		})),
 		smtpUrl: e.SMTP_URL,
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,
