@@ -1,0 +1,350 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { api, ensureSession } from '../../lib/api/client';
+import type { LocationSuggestion } from '../../lib/locations/contract';
+import { searchForCity } from '../../lib/locations/store';
+import {
+	buildRouteSearchParams,
+	maxDistanceAtLeast,
+	parseRouteSearchParams,
+	ROUTE_ORDERS,
+	ROUTE_SEARCH_ACTIVITIES,
+	ROUTE_SEARCH_PAGE_SIZE,
+	ROUTE_SEARCH_RADII,
+	type RouteListItem,
+	type RouteListJson,
+	type RouteSearchFilters,
+	routeListItemFromJson,
+	routeSearchForm,
+	routeSearchQuery,
+} from '../../lib/routes/contract';
+import type { Unit } from '../../lib/routes/render';
+import CitySearch from '../locations/CitySearch';
+import { RouteList, RoutePages } from './RouteList';
+import './route-search.scss';
+
+/** A place the search is near: its name and `lat,lng`. */
+export type SearchPlace = { label: string; near: string };
+export type SearchResults = {
+	routes: RouteListItem[];
+	totalCount: number;
+	page: number;
+	/** The place the results are near, for the heading. */
+	place: string | null;
+};
+
+export type RouteSearchProps = {
+	unit: Unit;
+	/** The search in the page's URL, and what the server found for it. */
+	filters: RouteSearchFilters;
+	place: SearchPlace | null;
+	results: SearchResults | null;
+	notice: string | null;
+};
+
+/** The form's fields as typed; the URL parser turns them into a search, as on the server. */
+type Draft = Record<'radius' | 'min' | 'max' | 'activity' | 'name' | 'order', string>;
+
+const draftOf = (filters: RouteSearchFilters): Draft => ({
+	radius: String(filters.radius),
+	min: filters.min === null ? '' : String(filters.min),
+	max: filters.max === null ? '' : String(filters.max),
+	activity: filters.activity === null ? '' : String(filters.activity),
+	name: filters.name,
+	order: filters.order,
+});
+
+const filtersOf = (draft: Draft, place: SearchPlace | null, page: number) =>
+	parseRouteSearchParams(
+		new URLSearchParams({ ...draft, place: place?.label ?? '', near: place?.near ?? '', page: String(page) }),
+	);
+
+/** The best match for a typed name, as the city widget's first suggestion. */
+async function resolvePlace(text: string): Promise<SearchPlace | null> {
+	const [first] = await searchForCity(text);
+	return first ? { label: first.label, near: first.value } : null;
+}
+
+const LOAD_FAILED = 'The routes could not be loaded. Check your connection and try again.';
+const PLACE_FAILED = 'Places cannot be looked up right now. Please try again.';
+
+/**
+ * Find routes (SPEC §3 route search form). The server renders the first results from the URL,
+ * and the form is a plain GET form until this hydrates; then filters, sort and pages fetch
+ * /api/v7.1/route/ in place and write the search into the URL, so it can be shared and Back works.
+ */
+export default function RouteSearch(props: RouteSearchProps) {
+	const { unit } = props;
+	const [hydrated, setHydrated] = useState(false);
+	const [draft, setDraft] = useState(() => draftOf(props.filters));
+	const [place, setPlace] = useState(props.place);
+	const [results, setResults] = useState(props.results);
+	const [notice, setNotice] = useState(props.notice);
+	const [error, setError] = useState<string | null>(null);
+	const [busy, setBusy] = useState(false);
+	/** Remounts the city widget to empty it. */
+	const [nearKey, setNearKey] = useState(0);
+	const latest = useRef(0);
+	const focusHeading = useRef(false);
+	const headingRef = useRef<HTMLHeadingElement>(null);
+	const nearRef = useRef<HTMLDivElement>(null);
+	/** The search the results on show answer; their pages continue it. */
+	const shown = useRef({ filters: props.filters, place: props.place });
+
+	// The city widget needs script, so the server renders a plain field in its place.
+	useEffect(() => setHydrated(true), []);
+
+	useEffect(() => {
+		if (results && focusHeading.current) {
+			focusHeading.current = false;
+			headingRef.current?.focus();
+		}
+	}, [results]);
+
+	async function run(filters: RouteSearchFilters, nextPlace: SearchPlace | null, moveFocus = false) {
+		const request = ++latest.current;
+		setBusy(true);
+		setError(null);
+		try {
+			await ensureSession();
+			const form = routeSearchForm(filters, unit, nextPlace?.near ?? null);
+			const answer = await api<RouteListJson>('/v7.1/route/', {
+				query: Object.fromEntries(buildRouteSearchParams(form)),
+			});
+			// An answer to a search the member has since replaced is dropped.
+			if (request !== latest.current) return;
+			focusHeading.current = moveFocus;
+			shown.current = { filters, place: nextPlace };
+			setNotice(null);
+			setResults({
+				routes: answer._embedded.routes.map(routeListItemFromJson),
+				totalCount: answer.total_count,
+				page: filters.page,
+				place: nextPlace?.label ?? null,
+			});
+		} catch {
+			if (request === latest.current) setError(LOAD_FAILED);
+		} finally {
+			if (request === latest.current) setBusy(false);
+		}
+	}
+
+	/** A new search from the member: it becomes a history entry. */
+	function search(filters: RouteSearchFilters, nextPlace: SearchPlace | null, moveFocus = false) {
+		window.history.pushState(null, '', `${window.location.pathname}?${routeSearchQuery(filters)}`);
+		void run(filters, nextPlace, moveFocus);
+	}
+
+	useEffect(() => {
+		// Back and Forward show the search of that entry again.
+		const onPopState = async () => {
+			const filters = parseRouteSearchParams(new URLSearchParams(window.location.search));
+			setDraft(draftOf(filters));
+			setNearKey((key) => key + 1);
+			setNotice(null);
+			if (!window.location.search) {
+				latest.current++;
+				setPlace(null);
+				setResults(null);
+				setBusy(false);
+				return;
+			}
+			let nextPlace: SearchPlace | null = null;
+			try {
+				if (filters.near) nextPlace = { label: filters.place || filters.near, near: filters.near };
+				else if (filters.place) nextPlace = await resolvePlace(filters.place);
+			} catch {
+				return setError(PLACE_FAILED);
+			}
+			setPlace(nextPlace);
+			void run(filters, nextPlace);
+		};
+		window.addEventListener('popstate', onPopState);
+		return () => window.removeEventListener('popstate', onPopState);
+	});
+
+	async function submit(event: FormEvent) {
+		event.preventDefault();
+		// The widget reports only a place chosen from its list; a name typed and not chosen is
+		// looked up here, as the server does without script.
+		const typed = (nearRef.current?.querySelector('input')?.value ?? '').trim();
+		let nextPlace = place;
+		if (typed && typed !== place?.label) {
+			try {
+				nextPlace = await resolvePlace(typed);
+			} catch {
+				return setError(PLACE_FAILED);
+			}
+			if (!nextPlace) return setNotice(`No place matches “${typed}”.`);
+			setPlace(nextPlace);
+		}
+		search(filtersOf(draft, nextPlace, 1), nextPlace);
+	}
+
+	function choosePlace(suggestion: LocationSuggestion) {
+		const nextPlace = { label: suggestion.label, near: suggestion.value };
+		setPlace(nextPlace);
+		search(filtersOf(draft, nextPlace, 1), nextPlace);
+	}
+
+	function clearPlace() {
+		setPlace(null);
+		setNearKey((key) => key + 1);
+		search(filtersOf(draft, null, 1), null);
+	}
+
+	/** Choices apply at once; typed values wait for Search. */
+	function choose(field: 'radius' | 'activity' | 'order', value: string) {
+		const next = { ...draft, [field]: value };
+		setDraft(next);
+		if (results) search(filtersOf(next, place, 1), place);
+	}
+
+	const type = (field: 'min' | 'max' | 'name') => ({
+		value: draft[field],
+		onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value }),
+	});
+	const pageHref = (page: number) => `?${routeSearchQuery({ ...shown.current.filters, page })}`;
+
+	return (
+		<div className="route-search">
+			<div className="route-search__near" ref={nearRef}>
+				{hydrated ? (
+					<div className="city-search">
+						<CitySearch key={nearKey} id="route-search-place" label="Near (city)" onChoose={choosePlace} />
+					</div>
+				) : (
+					<p className="route-search__field">
+						<label htmlFor="place">Near (city)</label>
+						<input
+							id="place"
+							name="place"
+							form="route-search-form"
+							type="text"
+							minLength={3}
+							maxLength={100}
+							defaultValue={props.filters.place}
+							autoComplete="address-level2"
+						/>
+					</p>
+				)}
+				{hydrated && place && (
+					<p className="route-search__place">
+						Searching near <strong>{place.label}</strong>{' '}
+						<button type="button" onClick={clearPlace}>
+							Any place
+						</button>
+					</p>
+				)}
+			</div>
+			<form
+				id="route-search-form"
+				method="get"
+				className="route-search__form"
+				data-testid="route-search-form"
+				onSubmit={submit}
+			>
+				<p className="route-search__field">
+					<label htmlFor="radius">Within ({unit})</label>
+					<select
+						id="radius"
+						name="radius"
+						value={draft.radius}
+						onChange={(event) => choose('radius', event.target.value)}
+					>
+						{ROUTE_SEARCH_RADII.map((radius) => (
+							<option key={radius} value={radius}>
+								{radius}
+							</option>
+						))}
+					</select>
+				</p>
+				<p className="route-search__field">
+					<label htmlFor="min">Distance at least ({unit})</label>
+					<input id="min" name="min" type="number" min="0" step="any" {...type('min')} />
+				</p>
+				<p className="route-search__field">
+					<label htmlFor="max">Distance at most ({unit})</label>
+					<input
+						id="max"
+						name="max"
+						type="number"
+						min="0"
+						step="any"
+						aria-describedby="max-hint"
+						{...type('max')}
+					/>
+					<small id="max-hint">{maxDistanceAtLeast(unit)} or more: any length</small>
+				</p>
+				<p className="route-search__field">
+					<label htmlFor="activity">Activity</label>
+					<select
+						id="activity"
+						name="activity"
+						value={draft.activity}
+						onChange={(event) => choose('activity', event.target.value)}
+					>
+						<option value="">All Activities</option>
+						{ROUTE_SEARCH_ACTIVITIES.map(([id, label]) => (
+							<option key={id} value={id}>
+								{label}
+							</option>
+						))}
+					</select>
+				</p>
+				<p className="route-search__field">
+					<label htmlFor="name">Route name</label>
+					<input id="name" name="name" type="text" maxLength={100} {...type('name')} />
+				</p>
+				<p className="route-search__field">
+					<label htmlFor="order">Sort by</label>
+					<select
+						id="order"
+						name="order"
+						value={draft.order}
+						onChange={(event) => choose('order', event.target.value)}
+					>
+						{Object.entries(ROUTE_ORDERS).map(([value, label]) => (
+							<option key={value} value={value}>
+								{label}
+							</option>
+						))}
+					</select>
+				</p>
+				<p className="route-search__field">
+					<button type="submit">Search</button>
+				</p>
+			</form>
+
+			<p className="route-search__status" role="status">
+				{busy ? 'Searching…' : (notice ?? '')}
+			</p>
+			{error && (
+				<p className="route-search__error" role="alert">
+					{error}
+				</p>
+			)}
+			{results && (
+				<section aria-labelledby="results-title" aria-busy={busy} data-testid="route-search-results">
+					<h2 id="results-title" ref={headingRef} tabIndex={-1}>
+						{results.totalCount} {results.totalCount === 1 ? 'route' : 'routes'}
+						{results.place && ` near ${results.place}`}
+					</h2>
+					<RouteList
+						routes={results.routes}
+						unit={unit}
+						details={['climb', 'owner']}
+						testId="route-search-list"
+					/>
+					<RoutePages
+						label="Result pages"
+						totalCount={results.totalCount}
+						pageSize={ROUTE_SEARCH_PAGE_SIZE}
+						page={results.page}
+						href={pageHref}
+						onPage={(page) => search({ ...shown.current.filters, page }, shown.current.place, true)}
+					/>
+				</section>
+			)}
+		</div>
+	);
+}

@@ -1,0 +1,168 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import RouteSearch, { type RouteSearchProps } from '../../../src/islands/routes/RouteSearch';
+import { $session } from '../../../src/lib/auth/store';
+import { EMPTY_ROUTE_SEARCH, type RouteSummaryJson } from '../../../src/lib/routes/contract';
+
+const user = { id: 7, username: 'ada' } as never;
+const json = (status: number, body: unknown) =>
+	new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const apiRoute = (id: number, name: string): RouteSummaryJson => ({
+	id,
+	name,
+	distance: id * 1000,
+	total_ascent: 10,
+	city: 'Harrisburg',
+	privacy: 3,
+	user_display_name: 'Ana',
+});
+
+let requests: URL[];
+let answer: (url: URL) => Response | Promise<Response>;
+
+beforeEach(() => {
+	requests = [];
+	$session.set({ accessToken: 'tok', expiresAt: Date.now() + 600_000, user });
+	window.history.replaceState(null, '', '/routes/search/?place=Harrisburg%2C+PA%2C+US&near=40.27%2C-76.88');
+	vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+		const url = new URL(
+			typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+			'http://localhost',
+		);
+		requests.push(url);
+		return answer(url);
+	});
+});
+afterEach(() => {
+	cleanup();
+	vi.unstubAllGlobals();
+});
+
+const place = { label: 'Harrisburg, PA, US', near: '40.27,-76.88' };
+const props = (over: Partial<RouteSearchProps> = {}): RouteSearchProps => ({
+	unit: 'km',
+	filters: { ...EMPTY_ROUTE_SEARCH, place: place.label, near: place.near },
+	place,
+	results: {
+		routes: [
+			{ id: 1, name: 'River loop', distanceM: 1000, ascentM: 5, city: '', ownerName: 'Ana', privacy: 3 },
+			{ id: 2, name: 'Capitol run', distanceM: 2000, ascentM: 9, city: '', ownerName: 'Ana', privacy: 3 },
+		],
+		totalCount: 2,
+		page: 1,
+		place: place.label,
+	},
+	notice: null,
+	...over,
+});
+
+const results = () => screen.getByTestId('route-search-results');
+const names = () =>
+	within(results())
+		.queryAllByRole('listitem')
+		.map((item) => within(item).getByRole('link').textContent);
+
+describe('RouteSearch island', () => {
+	test('shows the server results with their count, and no pages for one page', () => {
+		render(<RouteSearch {...props()} />);
+		expect(screen.getByRole('heading', { name: '2 routes near Harrisburg, PA, US' })).toBeTruthy();
+		expect(names()).toEqual(['River loop', 'Capitol run']);
+		expect(screen.queryByRole('navigation', { name: 'Result pages' })).toBeNull();
+		expect(screen.getByText('Harrisburg, PA, US', { selector: 'strong' })).toBeTruthy();
+	});
+
+	test('a new sort fetches the API in metres, is busy meanwhile, and goes into the URL', async () => {
+		let release: (response: Response) => void = () => {};
+		answer = () =>
+			new Promise((resolve) => {
+				release = resolve;
+			});
+		render(<RouteSearch {...props()} />);
+		fireEvent.change(screen.getByLabelText('Sort by'), { target: { value: '-distance' } });
+		expect(window.location.search).toContain('order=-distance');
+		await vi.waitFor(() => expect(requests).toHaveLength(1));
+		expect(results().getAttribute('aria-busy')).toBe('true');
+		expect(requests[0].pathname).toBe('/api/v7.1/route/');
+		expect(Object.fromEntries(requests[0].searchParams)).toEqual({
+			limit: '20',
+			offset: '0',
+			order_by: '-distance',
+			close_to_location: '40.27,-76.88',
+			search_radius: '10000',
+		});
+		await act(async () =>
+			release(
+				json(200, {
+					_embedded: { routes: [apiRoute(2, 'Capitol run'), apiRoute(1, 'River loop')] },
+					total_count: 2,
+				}),
+			),
+		);
+		await vi.waitFor(() => expect(names()).toEqual(['Capitol run', 'River loop']));
+		expect(results().getAttribute('aria-busy')).toBe('false');
+	});
+
+	test('a failed request says so and keeps the results and the form', async () => {
+		answer = () => json(500, { error: 'unknown_error' });
+		render(<RouteSearch {...props()} />);
+		fireEvent.change(screen.getByLabelText('Route name'), { target: { value: 'River' } });
+		fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+		expect(await screen.findByRole('alert')).toHaveProperty(
+			'textContent',
+			'The routes could not be loaded. Check your connection and try again.',
+		);
+		expect(names()).toEqual(['River loop', 'Capitol run']);
+		expect((screen.getByLabelText('Route name') as HTMLInputElement).value).toBe('River');
+		expect(requests.at(-1)?.searchParams.get('text_search')).toBe('River');
+	});
+
+	test('an empty answer says No results found', async () => {
+		answer = () => json(200, { _embedded: { routes: [] }, total_count: 0 });
+		render(<RouteSearch {...props()} />);
+		fireEvent.change(screen.getByLabelText('Distance at least (km)'), { target: { value: '500' } });
+		fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+		await vi.waitFor(() => expect(within(results()).getByText('No results found')).toBeTruthy());
+		expect(screen.getByRole('heading', { name: '0 routes near Harrisburg, PA, US' })).toBeTruthy();
+		expect(requests.at(-1)?.searchParams.get('minimum_distance')).toBe('500000');
+	});
+
+	test('pages past the first: three numbers, the current one marked, focus on the heading after a move', async () => {
+		const many = props();
+		many.results = { ...(many.results as NonNullable<RouteSearchProps['results']>), totalCount: 65 };
+		answer = () => json(200, { _embedded: { routes: [apiRoute(3, 'Page two route')] }, total_count: 65 });
+		render(<RouteSearch {...many} />);
+		const pages = screen.getByRole('navigation', { name: 'Result pages' });
+		expect(within(pages).getByText('1').getAttribute('aria-current')).toBe('page');
+		expect(
+			within(pages)
+				.getAllByRole('link')
+				.map((link) => link.textContent),
+		).toEqual(['2', '3', 'Next']);
+		fireEvent.click(within(pages).getByRole('link', { name: '2' }));
+		await vi.waitFor(() => expect(names()).toEqual(['Page two route']));
+		expect(requests.at(-1)?.searchParams.get('offset')).toBe('20');
+		expect(window.location.search).toContain('page=2');
+		expect(document.activeElement?.id).toBe('results-title');
+		const after = screen.getByRole('navigation', { name: 'Result pages' });
+		expect(within(after).getByText('2').getAttribute('aria-current')).toBe('page');
+		expect(
+			within(after)
+				.getAllByRole('link')
+				.map((link) => link.textContent),
+		).toEqual(['Previous', '1', '3', 'Next']);
+	});
+
+	test('a typed place that matches nothing is said, and nothing is fetched from the route API', async () => {
+		answer = (url) => (url.pathname.includes('search_for_city') ? json(200, []) : json(500, {}));
+		render(<RouteSearch {...props()} />);
+		fireEvent.change(screen.getByRole('combobox', { name: 'Near (city)' }), {
+			target: { value: 'Nowhereville' },
+		});
+		fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+		await vi.waitFor(() =>
+			expect(screen.getByRole('status').textContent).toBe('No place matches “Nowhereville”.'),
+		);
+		expect(requests.some((url) => url.pathname.startsWith('/api/v7.1/route'))).toBe(false);
+	});
+});
