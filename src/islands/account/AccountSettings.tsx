@@ -10,10 +10,18 @@ import {
 import type { SelfUser } from '../../lib/account/server/presenter';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 
-import { Field } from '../auth/ui';
+import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
+const LANGUAGE_CHOICES: readonly Choice[] = [
+	{ value: 'en-us', label: 'English (US)' },
+	{ value: 'en-gb', label: 'English (UK)' },
+	{ value: 'de-de', label: 'Deutsch' },
+	{ value: 'fr-fr', label: 'Français' },
+	{ value: 'es-es', label: 'Español' },
+];
+
 type Props = { tab: AccountTab; countries: { code: string; name: string }[] };
 type Zones = { _embedded: { heart_rate_zones: { zones: { name: string; start: number; end: number }[] }[] } };
 
@@ -215,28 +223,24 @@ export default function AccountSettings({ tab, countries }: Props) {
 					{input('first_name', 'First name', { autoComplete: 'given-name', required: true })}
 					{input('last_name', 'Last name', { autoComplete: 'family-name', required: true })}
 					{input('display_name', 'Display name')}
-					<Field label="Gender" error={errors.gender}>
-						{({ id }) => (
-							<select id={id} value={draft.gender} onChange={set('gender')}>
-								<option value="" />
-								<option value="F">Female</option>
-								<option value="M">Male</option>
-							</select>
-						)}
-					</Field>
+					<SelectField
+						label="Gender"
+						name="gender"
+						value={draft.gender}
+						onChange={set('gender')}
+						choices={GENDER_CHOICES}
+						error={errors.gender}
+					/>
 					{input('birthdate', 'Birthdate', { type: 'date', autoComplete: 'bday' })}
-					<Field label="Country" error={errors.country}>
-						{({ id }) => (
-							<select id={id} value={draft.country} onChange={set('country')} autoComplete="country">
-								<option value="" />
-								{countries.map((country) => (
-									<option key={country.code} value={country.code}>
-										{country.name}
-									</option>
-								))}
-							</select>
-						)}
-					</Field>
+					<SelectField
+						label="Country"
+						name="country"
+						autoComplete="country"
+						value={draft.country}
+						onChange={set('country')}
+						choices={countryChoices(countries)}
+						error={errors.country}
+					/>
 					{input('region', 'Region or state')}
 					{input('locality', 'City')}
 					{input('goal_statement', 'My goal')}
@@ -271,17 +275,14 @@ export default function AccountSettings({ tab, countries }: Props) {
 			<form className="auth-form" onSubmit={submitSettings} noValidate>
 				{statusLine}
 				{input('time_zone', 'Time zone (for example Europe/London)')}
-				<Field label="Language" error={errors.preferred_language}>
-					{({ id }) => (
-						<select id={id} value={draft.preferred_language} onChange={set('preferred_language')}>
-							<option value="en-us">English (US)</option>
-							<option value="en-gb">English (UK)</option>
-							<option value="de-de">Deutsch</option>
-							<option value="fr-fr">Français</option>
-							<option value="es-es">Español</option>
-						</select>
-					)}
-				</Field>
+				<SelectField
+					label="Language"
+					name="preferred_language"
+					value={draft.preferred_language}
+					onChange={set('preferred_language')}
+					choices={LANGUAGE_CHOICES}
+					error={errors.preferred_language}
+				/>
 				{imperial ? (
 					<div className="field__row">
 						{input('height_ft', 'Height (feet)', { type: 'number' })}

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, ensureSession, errorCode, loginPath } from '../../lib/api/client';
 import { clearSession } from '../../lib/auth/store';
-import { Field, PasswordInput } from '../auth/ui';
+import { PasswordField } from '../auth/ui';
 import '../auth/forms.scss';
 
 /** Deletion needs the password again: a borrowed, still-open browser is not enough. */
@@ -59,18 +59,13 @@ export default function DeleteAccount(props: { doneHref: string }) {
 				you out everywhere. This cannot be undone.
 			</p>
 			<input type="text" name="username" autoComplete="username" hidden readOnly />
-			<Field label="Your password" required error={error}>
-				{({ id, describedBy, invalid }) => (
-					<PasswordInput
-						id={id}
-						value={password}
-						onChange={setPassword}
-						autoComplete="current-password"
-						describedBy={describedBy}
-						invalid={invalid}
-					/>
-				)}
-			</Field>
+			<PasswordField
+				label="Your password"
+				value={password}
+				onChange={setPassword}
+				autoComplete="current-password"
+				error={error}
+			/>
 			<label className="check">
 				<input
 					type="checkbox"

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import type { SelfUser } from '../../lib/account/server/presenter';
 import { api, ensureSession, loginPath } from '../../lib/api/client';
-import { Field } from '../auth/ui';
+import { Field, FormAlert } from '../auth/ui';
 import '../auth/forms.scss';
 
 /** Onboarding: units, time zone (guessed from the browser) and a first goal, then on to the dashboard. */
@@ -41,11 +41,7 @@ export default function Personalization() {
 	if (!user) return <p role="status">Loading…</p>;
 	return (
 		<form className="auth-form" onSubmit={submit}>
-			{error && (
-				<p className="form-alert" role="alert">
-					{error}
-				</p>
-			)}
+			<FormAlert>{error}</FormAlert>
 			<fieldset className="field">
 				<legend>Show distances and weights in</legend>
 				{(['metric', 'imperial'] as const).map((system) => (

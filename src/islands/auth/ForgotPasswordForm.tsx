@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, errorCode } from '../../lib/api/client';
 import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
-import { Field } from './ui';
+import { EmailField, FormAlert } from './ui';
 import './forms.scss';
 
 export default function ForgotPasswordForm() {
@@ -47,26 +47,8 @@ export default function ForgotPasswordForm() {
 		);
 	return (
 		<form className="auth-form" onSubmit={submit} noValidate>
-			{alert && (
-				<p className="form-alert" role="alert">
-					{alert}
-				</p>
-			)}
-			<Field label="Email" required error={error}>
-				{({ id, describedBy, invalid }) => (
-					<input
-						id={id}
-						name="email"
-						type="email"
-						autoComplete="email"
-						value={email}
-						onChange={(event) => setEmail(event.target.value)}
-						aria-describedby={describedBy}
-						aria-invalid={invalid || undefined}
-						required
-					/>
-				)}
-			</Field>
+			<FormAlert>{alert}</FormAlert>
+			<EmailField value={email} onChange={setEmail} error={error} />
 			<button className="primary" type="submit" disabled={busy}>
 				Send reset link
 			</button>

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
-import { Field, fieldErrors, PasswordInput } from './ui';
+import { EmailField, FormAlert, fieldErrors, PasswordField } from './ui';
 import './forms.scss';
 
 function nextPath(): string {
@@ -58,38 +58,15 @@ export default function LoginForm() {
 
 	return (
 		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
-			{alert && (
-				<p className="form-alert" role="alert">
-					{alert}
-				</p>
-			)}
-			<Field label="Email" required error={errors.email}>
-				{({ id, describedBy, invalid }) => (
-					<input
-						id={id}
-						name="email"
-						type="email"
-						autoComplete="email"
-						value={email}
-						onChange={(event) => setEmail(event.target.value)}
-						aria-describedby={describedBy}
-						aria-invalid={invalid || undefined}
-						required
-					/>
-				)}
-			</Field>
-			<Field label="Password" required error={errors.password}>
-				{({ id, describedBy, invalid }) => (
-					<PasswordInput
-						id={id}
-						value={password}
-						onChange={setPassword}
-						autoComplete="current-password"
-						describedBy={describedBy}
-						invalid={invalid}
-					/>
-				)}
-			</Field>
+			<FormAlert>{alert}</FormAlert>
+			<EmailField value={email} onChange={setEmail} error={errors.email} />
+			<PasswordField
+				label="Password"
+				value={password}
+				onChange={setPassword}
+				autoComplete="current-password"
+				error={errors.password}
+			/>
 			<button className="primary" type="submit" disabled={busy}>
 				{busy ? 'Logging in…' : 'Log in'}
 			</button>

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorCode, errorData } from '../../lib/api/client';
 import { safeNextPath } from '../../lib/auth/contract';
-import { Field, PasswordInput } from './ui';
+import { FormAlert, PasswordField } from './ui';
 import './forms.scss';
 
 type Status = 'loading' | 'ready' | 'invalid' | 'success';
@@ -44,9 +44,9 @@ export default function ResetPasswordForm(props: { token: string }) {
 	if (status === 'loading') return <p role="status">Checking your link…</p>;
 	if (status === 'invalid')
 		return (
-			<p className="form-alert" role="alert">
+			<FormAlert>
 				This link is invalid or has expired. <a href="/auth/forgot_password/">Ask for a new one</a>.
-			</p>
+			</FormAlert>
 		);
 	if (status === 'success')
 		return (
@@ -58,18 +58,13 @@ export default function ResetPasswordForm(props: { token: string }) {
 	return (
 		<form className="auth-form" onSubmit={submit} noValidate>
 			<input type="email" name="username" autoComplete="username" hidden readOnly />
-			<Field label="New password" required error={error}>
-				{({ id, describedBy, invalid }) => (
-					<PasswordInput
-						id={id}
-						value={password}
-						onChange={setPassword}
-						autoComplete="new-password"
-						describedBy={describedBy}
-						invalid={invalid}
-					/>
-				)}
-			</Field>
+			<PasswordField
+				label="New password"
+				value={password}
+				onChange={setPassword}
+				autoComplete="new-password"
+				error={error}
+			/>
 			<p className="form-note">
 				At least 8 characters. Long passphrases are welcome; common passwords are not.
 			</p>

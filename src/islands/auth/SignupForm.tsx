@@ -2,7 +2,16 @@ import { type FormEvent, useState } from 'react';
 import { api, errorCode, errorData } from '../../lib/api/client';
 import { birthYears, MESSAGES, requiredMessage, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
-import { Field, fieldErrors, PasswordInput } from './ui';
+import {
+	countryChoices,
+	EmailField,
+	Field,
+	FormAlert,
+	fieldErrors,
+	GENDER_CHOICES,
+	PasswordField,
+	SelectField,
+} from './ui';
 import './forms.scss';
 
 type Props = { countries: { code: string; name: string }[]; consentMatrixVersion: string };
@@ -121,40 +130,21 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 
 	return (
 		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
-			{alert && (
-				<p className="form-alert" role="alert">
-					{alert}
-				</p>
-			)}
+			<FormAlert>{alert}</FormAlert>
 			{text('first_name', 'First name', 'given-name')}
 			{text('last_name', 'Last name', 'family-name')}
-			<Field label="Email" required error={errors.email}>
-				{({ id, describedBy, invalid }) => (
-					<input
-						id={id}
-						name="email"
-						type="email"
-						autoComplete="email"
-						value={values.email}
-						onChange={set('email')}
-						aria-describedby={describedBy}
-						aria-invalid={invalid || undefined}
-						required
-					/>
-				)}
-			</Field>
-			<Field label="Password" required error={errors.password}>
-				{({ id, describedBy, invalid }) => (
-					<PasswordInput
-						id={id}
-						value={values.password}
-						onChange={(password) => setValues((current) => ({ ...current, password }))}
-						autoComplete="new-password"
-						describedBy={describedBy}
-						invalid={invalid}
-					/>
-				)}
-			</Field>
+			<EmailField
+				value={values.email}
+				onChange={(email) => setValues((current) => ({ ...current, email }))}
+				error={errors.email}
+			/>
+			<PasswordField
+				label="Password"
+				value={values.password}
+				onChange={(password) => setValues((current) => ({ ...current, password }))}
+				autoComplete="new-password"
+				error={errors.password}
+			/>
 			<div className="field">
 				<fieldset aria-describedby={errors.birthdate ? 'birthdate-error' : undefined}>
 					<legend>
@@ -202,44 +192,25 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 					</p>
 				)}
 			</div>
-			<Field label="Gender" required error={errors.gender}>
-				{({ id, describedBy, invalid }) => (
-					<select
-						id={id}
-						name="gender"
-						value={values.gender}
-						onChange={set('gender')}
-						aria-describedby={describedBy}
-						aria-invalid={invalid || undefined}
-						required
-					>
-						<option value="" />
-						<option value="F">Female</option>
-						<option value="M">Male</option>
-					</select>
-				)}
-			</Field>
-			<Field label="Country" required error={errors.country}>
-				{({ id, describedBy, invalid }) => (
-					<select
-						id={id}
-						name="country"
-						autoComplete="country"
-						value={values.country}
-						onChange={set('country')}
-						aria-describedby={describedBy}
-						aria-invalid={invalid || undefined}
-						required
-					>
-						<option value="" />
-						{countries.map((country) => (
-							<option key={country.code} value={country.code}>
-								{country.name}
-							</option>
-						))}
-					</select>
-				)}
-			</Field>
+			<SelectField
+				label="Gender"
+				name="gender"
+				value={values.gender}
+				onChange={set('gender')}
+				choices={GENDER_CHOICES}
+				required
+				error={errors.gender}
+			/>
+			<SelectField
+				label="Country"
+				name="country"
+				autoComplete="country"
+				value={values.country}
+				onChange={set('country')}
+				choices={countryChoices(countries)}
+				required
+				error={errors.country}
+			/>
 			<div className="field">
 				<label className="check">
 					<input

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../lib/api/client';
+import { FormAlert } from './ui';
 
 /** Confirms the address once the page has loaded (a POST, so mail scanners fetching the link confirm nothing). */
 export default function VerifyEmail(props: { token: string }) {
@@ -20,9 +21,9 @@ export default function VerifyEmail(props: { token: string }) {
 			</p>
 		);
 	return (
-		<p className="form-alert" role="alert">
+		<FormAlert>
 			This confirmation link is invalid, was already used or has expired.{' '}
 			<a href="/account/contact">Check your email settings</a>.
-		</p>
+		</FormAlert>
 	);
 }

@@ -62,6 +62,112 @@ export function PasswordInput(props: {
 	);
 }
 
+/** The email field every auth form starts with. */
+export function EmailField(props: { value: string; onChange: (value: string) => void; error?: string }) {
+	return (
+		<Field label="Email" required error={props.error}>
+			{({ id, describedBy, invalid }) => (
+				<input
+					id={id}
+					name="email"
+					type="email"
+					autoComplete="email"
+					value={props.value}
+					onChange={(event) => props.onChange(event.target.value)}
+					aria-describedby={describedBy}
+					aria-invalid={invalid || undefined}
+					required
+				/>
+			)}
+		</Field>
+	);
+}
+
+/** A labelled password field with its show/hide toggle. */
+export function PasswordField(props: {
+	label: string;
+	value: string;
+	onChange: (value: string) => void;
+	autoComplete: 'current-password' | 'new-password';
+	error?: string;
+}) {
+	return (
+		<Field label={props.label} required error={props.error}>
+			{({ id, describedBy, invalid }) => (
+				<PasswordInput
+					id={id}
+					value={props.value}
+					onChange={props.onChange}
+					autoComplete={props.autoComplete}
+					describedBy={describedBy}
+					invalid={invalid}
+				/>
+			)}
+		</Field>
+	);
+}
+
+export type Choice = { value: string; label: string };
+
+export const GENDER_CHOICES: readonly Choice[] = [
+	{ value: '', label: '' },
+	{ value: 'F', label: 'Female' },
+	{ value: 'M', label: 'Male' },
+];
+
+/** Country choices with a leading blank, from the `{ code, name }` list pages pass to islands. */
+export function countryChoices(countries: readonly { code: string; name: string }[]): Choice[] {
+	return [
+		{ value: '', label: '' },
+		...countries.map((country) => ({ value: country.code, label: country.name })),
+	];
+}
+
+/** A labelled select whose error is tied to it, like `Field`'s inputs. */
+export function SelectField(props: {
+	label: string;
+	name: string;
+	value: string;
+	onChange: (event: { target: { value: string } }) => void;
+	choices: readonly Choice[];
+	required?: boolean;
+	error?: string;
+	autoComplete?: string;
+}) {
+	return (
+		<Field label={props.label} required={props.required} error={props.error}>
+			{({ id, describedBy, invalid }) => (
+				<select
+					id={id}
+					name={props.name}
+					autoComplete={props.autoComplete}
+					value={props.value}
+					onChange={props.onChange}
+					aria-describedby={describedBy}
+					aria-invalid={invalid || undefined}
+					required={props.required}
+				>
+					{props.choices.map((choice) => (
+						<option key={choice.value} value={choice.value}>
+							{choice.label}
+						</option>
+					))}
+				</select>
+			)}
+		</Field>
+	);
+}
+
+/** A form-level message (an answer that belongs to no single field), announced when it appears. */
+export function FormAlert({ children }: { children: ReactNode }) {
+	if (!children) return null;
+	return (
+		<p className="form-alert" role="alert">
+			{children}
+		</p>
+	);
+}
+
 /** Field errors from an auth API answer (`fields`), keyed by field name. */
 export function fieldErrors(data: { fields?: { field: string; message: string }[] }): Record<string, string> {
 	const errors: Record<string, string> = {};
