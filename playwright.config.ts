@@ -84,6 +84,11 @@ export default defineConfig({
 					DATA_DIR: process.env.E2E_DATA_DIR,
 					PUBLIC_URL: baseURL,
 					SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+					// Two map types, both on this server (tests stub /tiles/**): the map type picker has a choice.
+					MAP_TILE_LAYERS: JSON.stringify([
+						{ type: 'OSM', url: '/tiles/{z}/{x}/{y}.png' },
+						{ type: 'terrain', url: '/tiles/terrain/{z}/{x}/{y}.png', attribution: 'Terrain test tiles' },
+					]),
 					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
 					SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-only-session-secret-not-for-production-0000',
 					ASTRO_TELEMETRY_DISABLED: '1',

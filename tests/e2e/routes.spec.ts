@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { readWorkoutFileSync } from '../../src/lib/workout-files';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, open } from './helpers';
 
 /**
@@ -37,11 +39,18 @@ test('a visitor views a public route: map with markers, stats, elevation and cue
 	await expect(map.locator('path.leaflet-interactive').first()).toBeAttached();
 	await expect(map.locator('.route-map__label').first()).toHaveText('1');
 	await expect(map.locator('.leaflet-control-attribution')).toContainText('OpenStreetMap');
-	await expect(page.getByTestId('elevation-profile').locator('svg')).toBeVisible();
+	// The SVG profile is in the page for readers without script; the uPlot chart draws over it once seen.
+	await expect(page.getByTestId('elevation-profile').locator('svg')).toBeAttached();
 	await expect(page.getByTestId('cue-sheet').locator('tbody tr').first()).toContainText(/Bike|Walk/);
-	// Visitors get no bookmark button and no edit link.
+	// Visitors get no bookmark or copy button and no edit link; they are asked to log in to copy.
 	await expect(page.getByTestId('bookmark-button')).toHaveCount(0);
+	await expect(page.getByTestId('copy-button')).toHaveCount(0);
 	await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+	const path = new URL(page.url()).pathname;
+	await expect(page.getByRole('link', { name: 'Log in to copy' })).toHaveAttribute(
+		'href',
+		`/auth/login?next=${encodeURIComponent(path)}`,
+	);
 	const download = page.waitForEvent('download');
 	await page.getByRole('link', { name: 'Download GPX' }).click();
 	expect((await download).suggestedFilename()).toMatch(/\.gpx$/);
@@ -114,11 +123,13 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/routes/search/');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 
-	await page.getByLabel('Near (city)').fill('Andorra la Vella');
+	// A place typed and not picked from the list is looked up when the search is sent.
+	await page.getByRole('combobox', { name: 'Near (city)' }).fill('Andorra la Vella');
 	await page.getByLabel('Sort by').selectOption('-total_ascent');
 	await page.getByLabel('Route name').fill('Sant Julià');
-	await page.getByRole('button', { name: 'Search' }).click();
+	await page.getByRole('button', { name: 'Search', exact: true }).click();
 	const results = page.getByTestId('route-search-results');
 	await expect(results.getByRole('heading')).toContainText('near Andorra la Vella');
 	// The first word only: "Sant" finds the climb.
@@ -127,7 +138,7 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await expectNoSeriousA11yIssues(page);
 
 	await page.getByLabel('Route name').fill('nothing-like-this');
-	await page.getByRole('button', { name: 'Search' }).click();
+	await page.getByRole('button', { name: 'Search', exact: true }).click();
 	await expect(results).toContainText('No results found');
 
 	// Bookmark one of the demo member's own routes, then find it among the bookmarks.
@@ -159,4 +170,114 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await page.getByLabel('Who can see this route').selectOption('0');
 	await page.getByRole('button', { name: 'Save' }).click();
 	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
+});
+
+test('the elevation chart draws with uPlot, marks the map under the cursor and prints as SVG', async ({
+	page,
+	baseURL,
+}) => {
+	const { external } = await openClimb(page, baseURL as string);
+	const chart = page.getByTestId('elevation-chart');
+	await chart.scrollIntoViewIfNeeded();
+	// Hydrated only once visible: a canvas inside the chart, named for screen readers, with the summary.
+	await expect(chart.locator('canvas')).toBeVisible();
+	await expect(chart.getByRole('img', { name: `Elevation chart of ${CLIMB}` })).toBeVisible();
+	await expect(chart.locator('figcaption').last()).toHaveText(
+		/^Climb \d+ (ft|m), descent \d+ (ft|m); lowest point \d+ (ft|m), highest \d+ (ft|m), over \d+\.\d{2} (km|mi)\.$/,
+	);
+	await expect(page.getByTestId('elevation-profile')).toBeHidden();
+
+	// The point under the cursor shows on the map.
+	const cursorRing = page.getByTestId('route-leaflet').locator('path[fill="#f2c94c"]');
+	await expect(cursorRing).toHaveCount(0);
+	const plotArea = chart.locator('.u-over');
+	const box = await plotArea.boundingBox();
+	if (!box) throw new Error('the chart has no plot area');
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+	await expect(cursorRing).toHaveCount(1);
+	await page.mouse.move(box.x + box.width / 2, box.y + box.height + 80);
+	await expect(cursorRing).toHaveCount(0);
+
+	// A canvas does not print reliably: paper gets the SVG profile instead.
+	await page.emulateMedia({ media: 'print' });
+	await expect(page.getByTestId('elevation-profile').locator('svg')).toBeVisible();
+	await expect(chart.locator('canvas')).toBeHidden();
+	await page.emulateMedia({ media: 'screen' });
+	await expectNoSeriousA11yIssues(page);
+	expect(external).toEqual([]);
+});
+
+test('the map type picker lists the configured types, switches tiles and remembers the choice', async ({
+	page,
+	baseURL,
+}) => {
+	const { external } = await openClimb(page, baseURL as string);
+	const map = page.getByTestId('route-leaflet');
+	const mapType = page.getByLabel('Map type');
+	await expect(mapType).toHaveValue('OSM');
+	await expect(mapType.locator('option')).toHaveText(['OpenStreetMap', 'Terrain']);
+	await expect(map.locator('img.leaflet-tile[src*="/tiles/"]').first()).toBeAttached();
+
+	const terrainTile = page.waitForRequest(/\/tiles\/terrain\/\d+\/\d+\/\d+\.png$/);
+	await mapType.selectOption('terrain');
+	await terrainTile;
+	await expect(map).toHaveAttribute('data-map-type', 'terrain');
+	await expect(map.locator('img.leaflet-tile[src*="/tiles/terrain/"]').first()).toBeAttached();
+	await expect(map.locator('img.leaflet-tile:not([src*="/tiles/terrain/"])')).toHaveCount(0);
+	// OpenStreetMap is credited whatever the tiles, next to the layer's own credit.
+	const attribution = map.locator('.leaflet-control-attribution');
+	await expect(attribution).toContainText('© OpenStreetMap contributors');
+	await expect(attribution).toContainText('Terrain test tiles');
+
+	await page.reload();
+	await expect(page.getByLabel('Map type')).toHaveValue('terrain');
+	await expect(
+		page.getByTestId('route-leaflet').locator('img.leaflet-tile[src*="/tiles/terrain/"]').first(),
+	).toBeAttached();
+	expect(external).toEqual([]);
+});
+
+test('a member logs in to copy a public route, lands on the private copy and downloads it as FIT', async ({
+	page,
+	baseURL,
+}, testInfo) => {
+	// It adds a route to the demo friend's account, so one viewport runs it.
+	test.skip(testInfo.project.name !== 'desktop', 'changes shared demo data; run once');
+	test.setTimeout(90_000);
+	const { id, external } = await openClimb(page, baseURL as string);
+	await page.getByRole('link', { name: 'Log in to copy' }).click();
+	await page.waitForURL(/\/auth\/login\?next=/);
+	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_FRIEND_LOGIN.email);
+	await page.locator('input[name="password"]').fill(DEMO_FRIEND_LOGIN.password);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await page.waitForURL(new RegExp(`/routes/view/${id}$`), { timeout: 20_000 });
+
+	await page.getByTestId('copy-button').click();
+	await page.waitForURL(
+		(url) => /^\/routes\/view\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${id}`),
+		{
+			timeout: 20_000,
+		},
+	);
+	await expect(page.getByRole('heading', { level: 1, name: `Copy of ${CLIMB}` })).toBeVisible();
+	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
+	await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
+	const copyId = new URL(page.url()).pathname.split('/').at(-1);
+
+	const download = page.waitForEvent('download');
+	await page.getByRole('link', { name: 'Download FIT' }).click();
+	const file = await download;
+	expect(file.suggestedFilename()).toBe(`Copy-of-Sant-Julia-to-Andorra-la-Vella-climb-${copyId}.fit`);
+	const course = readWorkoutFileSync(new Uint8Array(readFileSync(await file.path())));
+	expect(course.name).toBe(`Copy of ${CLIMB}`);
+	expect(course.points.length).toBeGreaterThan(10);
+	expect(course.points.some((point) => point.elevation !== undefined)).toBe(true);
+
+	// The copy is private: a visitor gets 404 for it.
+	const visitor = await page.context().browser()?.newContext();
+	const stranger = await visitor?.newPage();
+	expect((await stranger?.goto(`${baseURL}/routes/view/${copyId}`))?.status()).toBe(404);
+	expect((await stranger?.goto(`${baseURL}/routes/view/fit/${copyId}`))?.status()).toBe(404);
+	await visitor?.close();
+	expect(external).toEqual([]);
 });

@@ -7,9 +7,14 @@ import { addFriendship } from '../social/server/service';
 /** Printed at start and in the README, so anyone can look around a populated product. */
 export const DEMO_LOGIN = { email: 'demo@mapstride.example', password: 'stride-demo-2026' };
 
-const DEMO_FRIEND = {
+/** The demo member's friend, who can sign in too (browser tests copy routes as her). */
+export const DEMO_FRIEND_LOGIN = {
 	email: 'ana.runner@mapstride.example',
 	password: 'ana-runs-harrisburg-2026',
+};
+
+const DEMO_FRIEND = {
+	...DEMO_FRIEND_LOGIN,
 	first_name: 'Ana',
 	last_name: 'Runner',
 };

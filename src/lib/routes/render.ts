@@ -112,3 +112,61 @@ export function elevationProfilePath(
 	const line = `M${points.join(' L')}`;
 	return { line, area: `${line} L${width},${height} L0,${height} Z`, min, max };
 }
+
+export type ElevationSeries = {
+	/** Distance from the start in the unit (mi or km), 3 decimals. */
+	x: number[];
+	/** Height in feet (mi) or metres (km), 1 decimal. */
+	y: number[];
+	lat: number[];
+	lng: number[];
+};
+
+/**
+ * The elevation chart's data: distance in the member's unit against height in feet or metres, with
+ * each sample's position for the map. Points without a height are left out. Long routes keep the
+ * lowest and highest point of each of `maxPoints / 2` stretches, so climbs and dips survive and the
+ * page carries at most `maxPoints` samples whatever the route's length.
+ */
+export function elevationSeries(
+	path: readonly [number, number][],
+	distances: readonly number[],
+	elevations: readonly (number | null)[] | null,
+	unit: Unit,
+	maxPoints = 600,
+): ElevationSeries | null {
+	if (!elevations) return null;
+	const known: number[] = [];
+	for (let i = 0; i < path.length; i++) {
+		const e = elevations[i];
+		if (e !== null && e !== undefined && Number.isFinite(e)) known.push(i);
+	}
+	if (known.length < 2) return null;
+	let kept = known;
+	if (known.length > maxPoints) {
+		const buckets = Math.max(1, Math.floor(maxPoints / 2));
+		const size = known.length / buckets;
+		kept = [];
+		for (let b = 0; b < buckets; b++) {
+			const slice = known.slice(Math.floor(b * size), Math.floor((b + 1) * size));
+			if (slice.length === 0) continue;
+			let low = slice[0];
+			let high = slice[0];
+			for (const i of slice) {
+				if ((elevations[i] as number) < (elevations[low] as number)) low = i;
+				if ((elevations[i] as number) > (elevations[high] as number)) high = i;
+			}
+			for (const i of low === high ? [low] : [Math.min(low, high), Math.max(low, high)]) kept.push(i);
+		}
+		if (kept[0] !== known[0]) kept.unshift(known[0]);
+		if (kept.at(-1) !== known.at(-1)) kept.push(known.at(-1) as number);
+	}
+	const unitM = unit === 'mi' ? METRES_PER_MILE : METRES_PER_KM;
+	const heightM = unit === 'mi' ? METRES_PER_FOOT : 1;
+	return {
+		x: kept.map((i) => Math.round((distances[i] / unitM) * 1000) / 1000),
+		y: kept.map((i) => Math.round(((elevations[i] as number) / heightM) * 10) / 10),
+		lat: kept.map((i) => Math.round(path[i][0] * 1e6) / 1e6),
+		lng: kept.map((i) => Math.round(path[i][1] * 1e6) / 1e6),
+	};
+}

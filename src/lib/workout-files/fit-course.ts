@@ -88,7 +88,7 @@ function fitString(text: string, maxBytes: number): Uint8Array {
  * Garmin's encoder: a course is a handful of fixed layouts, and a 10,000-point route then takes
  * milliseconds instead of seconds on the request path.
  */
-export function writeFitCourse(course: FitCourseInput): Uint8Array {
+export function writeFitCourse(course: FitCourseInput): Uint8Array<ArrayBuffer> {
 	const points = course.points;
 	if (points.length < 2) throw new WorkoutFileError('cannot_write', 'A course needs at least two points.');
 	const startS = Math.floor(course.startTime / 1000) - FIT_EPOCH_S;

@@ -1,0 +1,118 @@
+import 'uplot/dist/uPlot.min.css';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import type { ElevationSeries } from '../../lib/routes/render';
+import { $elevationCursor } from '../../lib/routes/store';
+
+export type ElevationChartProps = {
+	series: ElevationSeries;
+	/** Distance unit of `series.x`. */
+	unit: 'mi' | 'km';
+	/** Height unit of `series.y`. */
+	heightUnit: 'ft' | 'm';
+	name: string;
+	/** Climb, descent, lowest and highest point in words, for everyone and for screen readers. */
+	summary: string;
+	/** The server-drawn SVG profile: what shows without script, before the chart draws, and in print. */
+	children?: ReactNode;
+};
+
+const INK_SOFT = '#4a5568';
+const GRID = '#e2e8f0';
+
+/**
+ * Height over distance drawn by uPlot on a canvas over the space the SVG profile takes, so nothing
+ * moves when it appears. Moving the cursor along it marks the same point on the route map.
+ */
+export default function ElevationChart({
+	series,
+	unit,
+	heightUnit,
+	name,
+	summary,
+	children,
+}: ElevationChartProps) {
+	const stage = useRef<HTMLDivElement>(null);
+	const plot = useRef<HTMLDivElement>(null);
+	const [ready, setReady] = useState(false);
+	const summaryId = useId();
+
+	useEffect(() => {
+		const box = stage.current;
+		const target = plot.current;
+		if (!box || !target) return;
+		const size = () => ({ width: Math.max(200, box.clientWidth), height: Math.max(120, box.clientHeight) });
+		const chart = new uPlot(
+			{
+				...size(),
+				scales: { x: { time: false } },
+				legend: { show: false },
+				cursor: { drag: { x: false, y: false }, points: { size: 9 } },
+				series: [
+					{},
+					{
+						label: `Height (${heightUnit})`,
+						stroke: '#0b5cad',
+						width: 2,
+						fill: 'rgba(11, 92, 173, 0.15)',
+						points: { show: false },
+					},
+				],
+				axes: [
+					{
+						stroke: INK_SOFT,
+						grid: { stroke: GRID, width: 1 },
+						ticks: { stroke: GRID, width: 1 },
+						values: (_, splits) => splits.map((value) => `${value} ${unit}`),
+					},
+					{
+						stroke: INK_SOFT,
+						size: 64,
+						grid: { stroke: GRID, width: 1 },
+						ticks: { stroke: GRID, width: 1 },
+						values: (_, splits) => splits.map((value) => `${value} ${heightUnit}`),
+					},
+				],
+				hooks: {
+					setCursor: [
+						(u) => {
+							const i = u.cursor.idx;
+							$elevationCursor.set(
+								i === null || i === undefined ? null : { lat: series.lat[i], lng: series.lng[i] },
+							);
+						},
+					],
+				},
+			},
+			[series.x, series.y],
+			target,
+		);
+		setReady(true);
+		const resize = new ResizeObserver(() => chart.setSize(size()));
+		resize.observe(box);
+		return () => {
+			resize.disconnect();
+			chart.destroy();
+			$elevationCursor.set(null);
+		};
+	}, [series, unit, heightUnit]);
+
+	return (
+		<figure className="elevation-chart" data-ready={ready ? '' : undefined} data-testid="elevation-chart">
+			<div ref={stage} className="elevation-chart__stage">
+				<div className="elevation-chart__fallback">{children}</div>
+				<div
+					ref={plot}
+					className="elevation-chart__plot"
+					role="img"
+					aria-label={`Elevation chart of ${name}`}
+					aria-describedby={summaryId}
+					hidden={!ready}
+				/>
+			</div>
+			<figcaption id={summaryId} className="elevation-chart__summary">
+				{summary}
+			</figcaption>
+		</figure>
+	);
+}
