@@ -57,9 +57,12 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 			});
 		},
 	});
-	api.use((c, next) =>
-		c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next),
-	);
+	// Only methods that carry a body: the limit reads `raw.body`, which makes the Node adapter build a
+	// full Request, a cost every GET would otherwise pay.
+	api.use((c, next) => {
+		if (!BODY_METHODS.has(c.req.method)) return next();
+		return c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next);
+	});
 	api.use(readBearerToken);
 	api.onError((error, c) => respondWithError(error, c));
 	api.notFound((c) =>
