@@ -75,6 +75,8 @@ const PLACE_FAILED = 'Places cannot be looked up right now. Please try again.';
 export default function RouteSearch(props: RouteSearchProps) {
 	const { unit } = props;
 	const [hydrated, setHydrated] = useState(false);
+	/** A place name typed into the plain field before the widget took over. */
+	const [typedEarly, setTypedEarly] = useState('');
 	const [draft, setDraft] = useState(() => draftOf(props.filters));
 	const [place, setPlace] = useState(props.place);
 	const [results, setResults] = useState(props.results);
@@ -90,8 +92,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 	/** The search the results on show answer; their pages continue it. */
 	const shown = useRef({ filters: props.filters, place: props.place });
 
-	// The city widget needs script, so the server renders a plain field in its place.
-	useEffect(() => setHydrated(true), []);
+	// The city widget needs script, so the server renders a plain field in its place; what was
+	// typed there meanwhile moves into the widget.
+	useEffect(() => {
+		const typed = nearRef.current?.querySelector('input')?.value.trim() ?? '';
+		if (typed !== props.filters.place) setTypedEarly(typed);
+		setHydrated(true);
+	}, [props.filters.place]);
 
 	useEffect(() => {
 		if (results && focusHeading.current) {
@@ -139,6 +146,7 @@ export default function RouteSearch(props: RouteSearchProps) {
 		const onPopState = async () => {
 			const filters = parseRouteSearchParams(new URLSearchParams(window.location.search));
 			setDraft(draftOf(filters));
+			setTypedEarly('');
 			setNearKey((key) => key + 1);
 			setNotice(null);
 			if (!window.location.search) {
@@ -188,12 +196,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 
 	function clearPlace() {
 		setPlace(null);
+		setTypedEarly('');
 		setNearKey((key) => key + 1);
 		search(filtersOf(draft, null, 1), null);
 	}
 
 	/** Choices apply at once; typed values wait for Search. */
-	function choose(field: 'radius' | 'activity' | 'order', value: string) {
+	function choose(field: ChoiceField, value: string) {
 		const next = { ...draft, [field]: value };
 		setDraft(next);
 		if (results) search(filtersOf(next, place, 1), place);
@@ -210,7 +219,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 			<div className="route-search__near" ref={nearRef}>
 				{hydrated ? (
 					<div className="city-search">
-						<CitySearch key={nearKey} id="route-search-place" label="Near (city)" onChoose={choosePlace} />
+						<CitySearch
+							key={nearKey}
+							id="route-search-place"
+							label="Near (city)"
+							onChoose={choosePlace}
+							initialTerm={typedEarly}
+						/>
 					</div>
 				) : (
 					<p className="route-search__field">
@@ -243,21 +258,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 				data-testid="route-search-form"
 				onSubmit={submit}
 			>
-				<p className="route-search__field">
-					<label htmlFor="radius">Within ({unit})</label>
-					<select
-						id="radius"
-						name="radius"
-						value={draft.radius}
-						onChange={(event) => choose('radius', event.target.value)}
-					>
-						{ROUTE_SEARCH_RADII.map((radius) => (
-							<option key={radius} value={radius}>
-								{radius}
-							</option>
-						))}
-					</select>
-				</p>
+				<Choice
+					id="radius"
+					label={`Within (${unit})`}
+					value={draft.radius}
+					options={ROUTE_SEARCH_RADII.map((radius) => [radius, String(radius)] as const)}
+					onChange={choose}
+				/>
 				<p className="route-search__field">
 					<label htmlFor="min">Distance at least ({unit})</label>
 					<input id="min" name="min" type="number" min="0" step="any" {...type('min')} />
@@ -275,41 +282,24 @@ export default function RouteSearch(props: RouteSearchProps) {
 					/>
 					<small id="max-hint">{maxDistanceAtLeast(unit)} or more: any length</small>
 				</p>
-				<p className="route-search__field">
-					<label htmlFor="activity">Activity</label>
-					<select
-						id="activity"
-						name="activity"
-						value={draft.activity}
-						onChange={(event) => choose('activity', event.target.value)}
-					>
-						<option value="">All Activities</option>
-						{ROUTE_SEARCH_ACTIVITIES.map(([id, label]) => (
-							<option key={id} value={id}>
-								{label}
-							</option>
-						))}
-					</select>
-				</p>
+				<Choice
+					id="activity"
+					label="Activity"
+					value={draft.activity}
+					options={[['', 'All Activities'], ...ROUTE_SEARCH_ACTIVITIES]}
+					onChange={choose}
+				/>
 				<p className="route-search__field">
 					<label htmlFor="name">Route name</label>
 					<input id="name" name="name" type="text" maxLength={100} {...type('name')} />
 				</p>
-				<p className="route-search__field">
-					<label htmlFor="order">Sort by</label>
-					<select
-						id="order"
-						name="order"
-						value={draft.order}
-						onChange={(event) => choose('order', event.target.value)}
-					>
-						{Object.entries(ROUTE_ORDERS).map(([value, label]) => (
-							<option key={value} value={value}>
-								{label}
-							</option>
-						))}
-					</select>
-				</p>
+				<Choice
+					id="order"
+					label="Sort by"
+					value={draft.order}
+					options={Object.entries(ROUTE_ORDERS)}
+					onChange={choose}
+				/>
 				<p className="route-search__field">
 					<button type="submit">Search</button>
 				</p>
@@ -346,5 +336,34 @@ export default function RouteSearch(props: RouteSearchProps) {
 				</section>
 			)}
 		</div>
+	);
+}
+
+type ChoiceField = 'radius' | 'activity' | 'order';
+
+/** A select of the search form, named as its URL parameter. */
+function Choice(props: {
+	id: ChoiceField;
+	label: string;
+	value: string;
+	options: readonly (readonly [string | number, string])[];
+	onChange: (field: ChoiceField, value: string) => void;
+}) {
+	return (
+		<p className="route-search__field">
+			<label htmlFor={props.id}>{props.label}</label>
+			<select
+				id={props.id}
+				name={props.id}
+				value={props.value}
+				onChange={(event) => props.onChange(props.id, event.target.value)}
+			>
+				{props.options.map(([value, label]) => (
+					<option key={value} value={value}>
+						{label}
+					</option>
+				))}
+			</select>
+		</p>
 	);
 }

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import RouteSearch, { type RouteSearchProps } from '../../../src/islands/routes/RouteSearch';
 import { $session } from '../../../src/lib/auth/store';
@@ -64,6 +65,30 @@ const names = () =>
 		.map((item) => within(item).getByRole('link').textContent);
 
 describe('RouteSearch island', () => {
+	test('renders a plain GET form on the server, every field named, the place field included', () => {
+		const container = document.createElement('div');
+		container.innerHTML = renderToString(<RouteSearch {...props()} />);
+		const form = container.querySelector('form') as HTMLFormElement;
+		expect(form.getAttribute('method')).toBe('get');
+		const place = container.querySelector('input[name="place"]') as HTMLInputElement;
+		expect(place.getAttribute('form')).toBe(form.id);
+		expect(place.value).toBe('Harrisburg, PA, US');
+		const names = [...form.querySelectorAll('[name]')].map((field) => field.getAttribute('name'));
+		expect(names).toEqual(['radius', 'min', 'max', 'activity', 'name', 'order']);
+		expect(container.querySelector('[role="combobox"]')).toBeNull();
+	});
+
+	test('a place typed before hydration moves into the city widget', () => {
+		const container = document.createElement('div');
+		container.innerHTML = renderToString(<RouteSearch {...props()} />);
+		document.body.append(container);
+		(container.querySelector('input[name="place"]') as HTMLInputElement).value = 'Andorra la Vella';
+		answer = () => json(200, []);
+		render(<RouteSearch {...props()} />, { container, hydrate: true });
+		const near = screen.getByRole('combobox', { name: 'Near (city)' }) as HTMLInputElement;
+		expect(near.value).toBe('Andorra la Vella');
+	});
+
 	test('shows the server results with their count, and no pages for one page', () => {
 		render(<RouteSearch {...props()} />);
 		expect(screen.getByRole('heading', { name: '2 routes near Harrisburg, PA, US' })).toBeTruthy();
