@@ -181,6 +181,7 @@ test.describe('city search widget', () => {
 		const input = page.getByRole('combobox', { name: 'Search Any City or State' });
 		const go = page.getByRole('button', { name: 'View City Route' });
 		await input.click();
+		await expect(page.locator('[data-city-search]')).toHaveAttribute('data-hydrated', 'true');
 		await input.pressSequentially('Qxzqxzq', { delay: 20 });
 		await expect(page.locator('.city-search__empty')).toHaveText('No results found', { timeout: 15_000 });
 		await expect(go).toBeDisabled();
@@ -204,8 +205,9 @@ test.describe('city search widget', () => {
 		const band = page.getByRole('region', { name: 'Routes in your city' });
 		const input = band.getByRole('combobox', { name: 'Search Any City or State' });
 		await input.click();
+		await expect(band.locator('[data-city-search]')).toHaveAttribute('data-hydrated', 'true');
 		await input.pressSequentially('Andorra la', { delay: 20 });
-		await band.getByRole('option', { name: /^Andorra la Vella/ }).click();
+		await band.getByRole('option', { name: /^Andorra la Vella/ }).click({ timeout: 15_000 });
 		await band.getByRole('button', { name: 'Go', exact: true }).click();
 		await page.waitForURL(/\/ad\/[\w-]+\/andorra-la-vella\/$/);
 		await expect(page.getByRole('heading', { level: 1 })).toContainText('Andorra la Vella');
