@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readWorkoutFileSync } from '../../../src/lib/workout-files';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
-import { addMember, befriend, createRoutesTestApp, linePayload, type Member } from './helpers';
+import {
+	createRoutesTestApp,
+	linePayload,
+	MAY_VIEW,
+	type Member,
+	PRIVACIES,
+	setUpPrivacyMatrix,
+	VIEWERS,
+} from './helpers';
 
 /**
  * Copying a route and downloading it as a FIT course, across the privacy matrix (security test 20)
@@ -10,36 +18,13 @@ import { addMember, befriend, createRoutesTestApp, linePayload, type Member } fr
  */
 let database: TestDatabase;
 let made: ReturnType<typeof createRoutesTestApp>;
+let matrix: Awaited<ReturnType<typeof setUpPrivacyMatrix>>;
 let owner: Member;
 let friend: Member;
-let pendingFriend: Member;
 let stranger: Member;
-const routeIds: Record<number, number> = {};
-const tokens: Record<number, string> = {};
-
-const PRIVACIES = [0, 1, 3, 6] as const;
-type ViewerKind = 'owner' | 'friend' | 'pending' | 'stranger' | 'anonymous' | 'linkHolder';
-const VIEWERS: ViewerKind[] = ['owner', 'friend', 'pending', 'stranger', 'anonymous', 'linkHolder'];
-
-/** Who may see (so export and copy) each privacy level, written out rather than computed by the code under test. */
-const MAY_VIEW: Record<ViewerKind, number[]> = {
-	owner: [0, 1, 3, 6],
-	friend: [1, 3],
-	pending: [3],
-	stranger: [3],
-	anonymous: [3],
-	linkHolder: [3, 6],
-};
 
 const NOTES = 'Head north on Front St:40.31:-76.88:0~Turn left onto Market St:40.32:-76.88:1100';
 
-function member(kind: ViewerKind): Member | undefined {
-	return { owner, friend, pending: pendingFriend, stranger, anonymous: undefined, linkHolder: stranger }[
-		kind
-	];
-}
-const withLink = (kind: ViewerKind, privacy: number) =>
-	kind === 'linkHolder' ? `?token=${encodeURIComponent(tokens[privacy])}` : '';
 const api = (method: string, path: string, options: Parameters<typeof callApi>[3] = {}) =>
 	callApi(made.app, method, path, options);
 
@@ -58,29 +43,16 @@ async function download(path: string, token?: string) {
 beforeAll(async () => {
 	database = await openTestDb();
 	made = createRoutesTestApp(database);
-	owner = await addMember(made.deps, 'owner');
-	friend = await addMember(made.deps, 'friend');
-	pendingFriend = await addMember(made.deps, 'pending');
-	stranger = await addMember(made.deps, 'stranger');
-	await befriend(made.deps, friend, owner, 'active');
-	await befriend(made.deps, owner, pendingFriend, 'pending');
-	for (const privacy of PRIVACIES) {
-		const created = await api('POST', '/api/v7.1/route/', {
-			token: owner.token,
-			body: {
-				...linePayload(`Matrix ${privacy}`, { privacy, lat: 40.31, km: 3, climb: 40 }),
-				description: 'Along the river',
-				notes: NOTES,
-				markers: [{ lat: 40.325, lng: -76.88, text: 'Water fountain', icon_id: 2016 }],
-				city: 'Harrisburg',
-				state: 'PA',
-				country: 'US',
-			},
-		});
-		expect(created.status).toBe(201);
-		routeIds[privacy] = created.json.id;
-		tokens[privacy] = created.json.share_token;
-	}
+	matrix = await setUpPrivacyMatrix(made, (privacy) => ({
+		...linePayload(`Matrix ${privacy}`, { privacy, lat: 40.31, km: 3, climb: 40 }),
+		description: 'Along the river',
+		notes: NOTES,
+		markers: [{ lat: 40.325, lng: -76.88, text: 'Water fountain', icon_id: 2016 }],
+		city: 'Harrisburg',
+		state: 'PA',
+		country: 'US',
+	}));
+	({ owner, friend, stranger } = matrix);
 });
 afterAll(() => database.close());
 
@@ -89,10 +61,10 @@ describe('FIT course export', () => {
 		for (const privacy of PRIVACIES) {
 			const allowed = MAY_VIEW[kind].includes(privacy);
 			test(`${kind} ${allowed ? 'downloads' : 'gets 404 for'} the FIT course of a privacy ${privacy} route`, async () => {
-				const id = routeIds[privacy];
+				const id = matrix.routeIds[privacy];
 				const { response, bytes } = await download(
-					`/api/v7.1/route/${id}/fit/${withLink(kind, privacy)}`,
-					member(kind)?.token,
+					`/api/v7.1/route/${id}/fit/${matrix.withLink(kind, privacy)}`,
+					matrix.memberOf(kind)?.token,
 				);
 				expect(response.status).toBe(allowed ? 200 : 404);
 				if (!allowed) {
@@ -121,8 +93,8 @@ describe('FIT course export', () => {
 	}
 
 	test('the GPX and FIT downloads share one path: same rules, same file name, different format', async () => {
-		const id = routeIds[6];
-		const query = `?token=${encodeURIComponent(tokens[6])}`;
+		const id = matrix.routeIds[6];
+		const query = `?token=${encodeURIComponent(matrix.tokens[6])}`;
 		const gpx = await download(`/api/v7.1/route/${id}/gpx/${query}`);
 		const fit = await download(`/api/v7.1/route/${id}/fit${query}`);
 		expect(gpx.response.status).toBe(200);
@@ -132,7 +104,7 @@ describe('FIT course export', () => {
 		expect(readWorkoutFileSync(gpx.bytes).points.length).toBe(readWorkoutFileSync(fit.bytes).points.length);
 		// A wrong token is a 404 for both.
 		for (const format of ['gpx', 'fit']) {
-			const wrong = await download(`/api/v7.1/route/${id}/${format}/?token=${tokens[3]}`);
+			const wrong = await download(`/api/v7.1/route/${id}/${format}/?token=${matrix.tokens[3]}`);
 			expect(wrong.response.status).toBe(404);
 		}
 	});
@@ -159,11 +131,11 @@ describe('copying a route', () => {
 			const allowed = kind !== 'anonymous' && MAY_VIEW[kind].includes(privacy);
 			const expected = kind === 'anonymous' ? 401 : allowed ? 201 : 404;
 			test(`${kind} gets ${expected} copying a privacy ${privacy} route`, async () => {
-				const copier = member(kind);
+				const copier = matrix.memberOf(kind);
 				const before = copier ? await routesOf(copier) : [];
 				const response = await api(
 					'POST',
-					`/api/v7.1/route/${routeIds[privacy]}/copy/${withLink(kind, privacy)}`,
+					`/api/v7.1/route/${matrix.routeIds[privacy]}/copy/${matrix.withLink(kind, privacy)}`,
 					{
 						token: copier?.token,
 					},
@@ -179,18 +151,18 @@ describe('copying a route', () => {
 				expect(after).toHaveLength(before.length + 1);
 				const copy = response.json;
 				expect(response.headers.get('location')).toBe(`/api/v7.1/route/${copy.id}/`);
-				expect(copy.id).not.toBe(routeIds[privacy]);
+				expect(copy.id).not.toBe(matrix.routeIds[privacy]);
 				expect(copy.name).toBe(`Copy of Matrix ${privacy}`);
 				expect(copy.privacy).toBe(0);
 				expect(copy.version).toBe(1);
 				expect(copy._links.user[0].id).toBe(String(copier.id));
 				expect(copy.share_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-				expect(copy.share_token).not.toBe(tokens[privacy]);
+				expect(copy.share_token).not.toBe(matrix.tokens[privacy]);
 
 				// Same line, heights, notes, segments and totals as the original.
 				const original = await api(
 					'GET',
-					`/api/v7.1/route/${routeIds[privacy]}/?field_set=detailed_internal`,
+					`/api/v7.1/route/${matrix.routeIds[privacy]}/?field_set=detailed_internal`,
 					{
 						token: owner.token,
 					},
@@ -215,12 +187,12 @@ describe('copying a route', () => {
 				// The original is untouched and still its owner's.
 				expect(original.json.name).toBe(`Matrix ${privacy}`);
 				expect(original.json.privacy).toBe(privacy);
-				expect(original.json.share_token).toBe(tokens[privacy]);
+				expect(original.json.share_token).toBe(matrix.tokens[privacy]);
 				expect(original.json._links.user[0].id).toBe(String(owner.id));
 
 				// The copy is private: nobody else sees it, not even with the original's link token.
 				for (const other of [owner, friend, stranger].filter((m) => m.id !== copier.id)) {
-					const peek = await api('GET', `/api/v7.1/route/${copy.id}/?token=${tokens[privacy]}`, {
+					const peek = await api('GET', `/api/v7.1/route/${copy.id}/?token=${matrix.tokens[privacy]}`, {
 						token: other.token,
 					});
 					expect(peek.status).toBe(404);
@@ -236,11 +208,11 @@ describe('copying a route', () => {
 		for (const body of [
 			{ owner_id: owner.id },
 			{ privacy: 3 },
-			{ share_token: tokens[3], link_token: tokens[3] },
+			{ share_token: matrix.tokens[3], link_token: matrix.tokens[3] },
 			{ name: 'Mine now', _links: { user: [{ id: String(owner.id) }] } },
-			{ id: routeIds[3], version: 9 },
+			{ id: matrix.routeIds[3], version: 9 },
 		]) {
-			const response = await api('POST', `/api/v7.1/route/${routeIds[3]}/copy/`, {
+			const response = await api('POST', `/api/v7.1/route/${matrix.routeIds[3]}/copy/`, {
 				token: stranger.token,
 				body,
 			});
@@ -252,7 +224,7 @@ describe('copying a route', () => {
 		// Query fields other than the token and field set change nothing either.
 		const viaQuery = await api(
 			'POST',
-			`/api/v7.1/route/${routeIds[3]}/copy/?privacy=3&user=${owner.id}&owner=${owner.id}`,
+			`/api/v7.1/route/${matrix.routeIds[3]}/copy/?privacy=3&user=${owner.id}&owner=${owner.id}`,
 			{
 				token: stranger.token,
 				body: {},

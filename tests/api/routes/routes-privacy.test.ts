@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
-import { addMember, befriend, createRoutesTestApp, linePayload, type Member } from './helpers';
+import {
+	createRoutesTestApp,
+	linePayload,
+	MAY_VIEW,
+	PRIVACIES,
+	setUpPrivacyMatrix,
+	VIEWERS,
+	type ViewerKind,
+} from './helpers';
 
 /**
  * Security test 20: viewer × privacy × representation. Exactly the allowed cells return data; the
@@ -9,61 +17,18 @@ import { addMember, befriend, createRoutesTestApp, linePayload, type Member } fr
  */
 let database: TestDatabase;
 let app: ReturnType<typeof createRoutesTestApp>['app'];
-let owner: Member;
-let friend: Member;
-let pendingFriend: Member;
-let stranger: Member;
-const routeIds: Record<number, number> = {};
-const tokens: Record<number, string> = {};
+let matrix: Awaited<ReturnType<typeof setUpPrivacyMatrix>>;
 
-const PRIVACIES = [0, 1, 3, 6] as const;
-type ViewerKind = 'owner' | 'friend' | 'pending' | 'stranger' | 'anonymous' | 'linkHolder';
-const VIEWERS: ViewerKind[] = ['owner', 'friend', 'pending', 'stranger', 'anonymous', 'linkHolder'];
-
-/** The allowed cells of the matrix, written out rather than computed by the code under test. */
-const MAY_VIEW: Record<ViewerKind, number[]> = {
-	owner: [0, 1, 3, 6],
-	friend: [1, 3],
-	pending: [3],
-	stranger: [3],
-	anonymous: [3],
-	linkHolder: [3, 6],
-};
-const MAY_LIST: Record<ViewerKind, number[]> = {
-	owner: [0, 1, 3, 6],
-	friend: [1, 3],
-	pending: [3],
-	stranger: [3],
-	anonymous: [3],
-	linkHolder: [3],
-};
-
-function tokenOf(kind: ViewerKind): string | undefined {
-	return { owner, friend, pending: pendingFriend, stranger, anonymous: undefined, linkHolder: stranger }[kind]
-		?.token;
-}
-const withLink = (kind: ViewerKind, privacy: number) =>
-	kind === 'linkHolder' ? `?token=${encodeURIComponent(tokens[privacy])}` : '';
+/** Lists, counts, search and bookmarks leave out linkable routes even for a link holder. */
+const MAY_LIST: Record<ViewerKind, number[]> = { ...MAY_VIEW, linkHolder: [3] };
 
 beforeAll(async () => {
 	database = await openTestDb();
 	const made = createRoutesTestApp(database);
 	app = made.app;
-	owner = await addMember(made.deps, 'owner');
-	friend = await addMember(made.deps, 'friend');
-	pendingFriend = await addMember(made.deps, 'pending');
-	stranger = await addMember(made.deps, 'stranger');
-	await befriend(made.deps, friend, owner, 'active');
-	await befriend(made.deps, owner, pendingFriend, 'pending');
-	for (const privacy of PRIVACIES) {
-		const created = await callApi(app, 'POST', '/api/v7.1/route/', {
-			token: owner.token,
-			body: linePayload(`Matrix ${privacy}`, { privacy, lat: 40.3 }),
-		});
-		expect(created.status).toBe(201);
-		routeIds[privacy] = created.json.id;
-		tokens[privacy] = created.json.share_token;
-	}
+	matrix = await setUpPrivacyMatrix(made, (privacy) =>
+		linePayload(`Matrix ${privacy}`, { privacy, lat: 40.3 }),
+	);
 });
 afterAll(() => database.close());
 
@@ -72,16 +37,16 @@ describe('canView matrix', () => {
 		for (const privacy of PRIVACIES) {
 			const allowed = MAY_VIEW[kind].includes(privacy);
 			test(`${kind} ${allowed ? 'sees' : 'gets 404 for'} the detail and GPX of a privacy ${privacy} route`, async () => {
-				const id = routeIds[privacy];
-				const detail = await callApi(app, 'GET', `/api/v7.1/route/${id}/${withLink(kind, privacy)}`, {
-					token: tokenOf(kind),
+				const id = matrix.routeIds[privacy];
+				const detail = await callApi(app, 'GET', `/api/v7.1/route/${id}/${matrix.withLink(kind, privacy)}`, {
+					token: matrix.memberOf(kind)?.token,
 				});
 				expect(detail.status).toBe(allowed ? 200 : 404);
 				if (allowed) expect(detail.json.name).toBe(`Matrix ${privacy}`);
 				else expect(detail.text).not.toContain('Matrix');
 
-				const gpx = await callApi(app, 'GET', `/api/v7.1/route/${id}/gpx/${withLink(kind, privacy)}`, {
-					token: tokenOf(kind),
+				const gpx = await callApi(app, 'GET', `/api/v7.1/route/${id}/gpx/${matrix.withLink(kind, privacy)}`, {
+					token: matrix.memberOf(kind)?.token,
 				});
 				expect(gpx.status).toBe(allowed ? 200 : 404);
 				if (allowed) expect(gpx.text).toContain('<trkpt');
@@ -90,9 +55,9 @@ describe('canView matrix', () => {
 		}
 
 		test(`${kind} finds exactly the listable routes in list, search, count and batch`, async () => {
-			const expected = MAY_LIST[kind].map((privacy) => routeIds[privacy]).sort();
-			const token = tokenOf(kind);
-			const list = await callApi(app, 'GET', `/api/v7.1/route/?user=${owner.id}`, { token });
+			const expected = MAY_LIST[kind].map((privacy) => matrix.routeIds[privacy]).sort();
+			const token = matrix.memberOf(kind)?.token;
+			const list = await callApi(app, 'GET', `/api/v7.1/route/?user=${matrix.owner.id}`, { token });
 			expect(list.json._embedded.routes.map((r: { id: number }) => r.id).sort()).toEqual(expected);
 			expect(list.json.total_count).toBe(expected.length);
 
@@ -108,7 +73,7 @@ describe('canView matrix', () => {
 			const batch = await callApi(
 				app,
 				'GET',
-				`/api/v7.1/route/${PRIVACIES.map((p) => routeIds[p]).join(',')}/`,
+				`/api/v7.1/route/${PRIVACIES.map((p) => matrix.routeIds[p]).join(',')}/`,
 				{
 					token,
 				},
@@ -118,12 +83,16 @@ describe('canView matrix', () => {
 		});
 
 		test(`${kind} can bookmark only routes they can list`, async () => {
-			const token = tokenOf(kind);
+			const token = matrix.memberOf(kind)?.token;
 			for (const privacy of PRIVACIES) {
 				const response = await callApi(app, 'POST', '/api/v7.1/route_bookmark/', {
 					token,
 					body: {
-						_links: { route: [{ href: `/v7.1/route/${routeIds[privacy]}/`, id: String(routeIds[privacy]) }] },
+						_links: {
+							route: [
+								{ href: `/v7.1/route/${matrix.routeIds[privacy]}/`, id: String(matrix.routeIds[privacy]) },
+							],
+						},
 					},
 				});
 				if (!token) expect(response.status).toBe(401);
@@ -133,36 +102,40 @@ describe('canView matrix', () => {
 	}
 
 	test('a linkable route answers 404 to its id without the token, and to a wrong or guessed token', async () => {
-		const id = routeIds[6];
-		expect(tokens[6]).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits of base64url
+		const id = matrix.routeIds[6];
+		expect(matrix.tokens[6]).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 bits of base64url
 		for (const suffix of [
 			'',
 			'?token=',
-			`?token=${tokens[3]}`,
-			`?token=${tokens[6].slice(0, -1)}A`,
+			`?token=${matrix.tokens[3]}`,
+			`?token=${matrix.tokens[6].slice(0, -1)}A`,
 			`?token=${id}`,
 		]) {
 			const response = await callApi(app, 'GET', `/api/v7.1/route/${id}/${suffix}`, {
-				token: stranger.token,
+				token: matrix.stranger.token,
 			});
 			expect(response.status).toBe(404);
 		}
 	});
 
 	test('only the owner sees the link token', async () => {
-		const byOwner = await callApi(app, 'GET', `/api/v7.1/route/${routeIds[3]}/`, { token: owner.token });
-		expect(byOwner.json.share_token).toBe(tokens[3]);
-		const byFriend = await callApi(app, 'GET', `/api/v7.1/route/${routeIds[3]}/`, { token: friend.token });
+		const byOwner = await callApi(app, 'GET', `/api/v7.1/route/${matrix.routeIds[3]}/`, {
+			token: matrix.owner.token,
+		});
+		expect(byOwner.json.share_token).toBe(matrix.tokens[3]);
+		const byFriend = await callApi(app, 'GET', `/api/v7.1/route/${matrix.routeIds[3]}/`, {
+			token: matrix.friend.token,
+		});
 		expect(byFriend.json.share_token).toBeUndefined();
-		const list = await callApi(app, 'GET', '/api/v7.1/route/', { token: stranger.token });
-		expect(list.text).not.toContain(tokens[3]);
-		expect(list.text).not.toContain(tokens[6]);
+		const list = await callApi(app, 'GET', '/api/v7.1/route/', { token: matrix.stranger.token });
+		expect(list.text).not.toContain(matrix.tokens[3]);
+		expect(list.text).not.toContain(matrix.tokens[6]);
 	});
 
 	test('writes are the owner’s alone: others get 404, anonymous callers 401', async () => {
 		for (const privacy of PRIVACIES) {
-			const id = routeIds[privacy];
-			for (const member of [friend, stranger]) {
+			const id = matrix.routeIds[privacy];
+			for (const member of [matrix.friend, matrix.stranger]) {
 				const put = await callApi(app, 'PUT', `/api/v7.1/route/${id}/`, {
 					token: member.token,
 					body: linePayload('Hijacked'),
@@ -183,7 +156,7 @@ describe('canView matrix', () => {
 				(await callApi(app, 'PUT', `/api/v7.1/route/${id}/`, { body: linePayload('Anon') })).status,
 			).toBe(401);
 			expect((await callApi(app, 'DELETE', `/api/v7.1/route/${id}/`)).status).toBe(401);
-			const stillThere = await callApi(app, 'GET', `/api/v7.1/route/${id}/`, { token: owner.token });
+			const stillThere = await callApi(app, 'GET', `/api/v7.1/route/${id}/`, { token: matrix.owner.token });
 			expect(stillThere.json.name).toBe(`Matrix ${privacy}`);
 			expect(stillThere.json.privacy).toBe(privacy);
 		}
