@@ -281,3 +281,45 @@ test('a member logs in to copy a public route, lands on the private copy and dow
 	await visitor?.close();
 	expect(external).toEqual([]);
 });
+
+test('a route named with markup shows it as text on its view, embed and print pages', async ({
+	browser,
+	baseURL,
+}) => {
+	const context = await browser.newContext({ baseURL });
+	const page = await context.newPage();
+	const origin = new URL(baseURL as string).origin;
+	const login = await context.request.post('/api/auth/login', {
+		data: { email: DEMO_FRIEND_LOGIN.email, password: DEMO_FRIEND_LOGIN.password },
+		headers: { origin },
+	});
+	expect(login.ok()).toBe(true);
+	const { access_token: accessToken } = await login.json();
+	const name = '<img src=x onerror="window.__pwned=1">Harbour "loop"';
+	// Link-only, so it never shows up in the other tests' lists and searches.
+	const created = await context.request.post('/api/v7.1/route/', {
+		headers: { authorization: `Bearer ${accessToken}`, origin },
+		data: {
+			name,
+			privacy: 6,
+			activity_type: 16,
+			points: [
+				{ lat: 43.7384, lng: 7.4246, order: 0, travel_mode: 'WALKING' },
+				{ lat: 43.7402, lng: 7.4268, order: 1, travel_mode: 'WALKING' },
+			],
+		},
+	});
+	expect(created.status()).toBe(201);
+	const { id, share_token: token } = await created.json();
+	const dialogs: string[] = [];
+	page.on('dialog', (dialog) => dialogs.push(dialog.message()));
+	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
+	for (const path of [`/routes/view/${id}`, `/routes/view/embedded/${id}`, `/routes/print/${id}`]) {
+		await open(page, `${path}?token=${encodeURIComponent(token)}`);
+		await expect(page.getByText(name).first()).toBeVisible();
+		expect(await page.locator('img[onerror]').count()).toBe(0);
+		expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+	}
+	expect(dialogs).toEqual([]);
+	await context.close();
+});
