@@ -89,6 +89,8 @@ export default defineConfig({
 						{ type: 'OSM', url: '/tiles/{z}/{x}/{y}.png' },
 						{ type: 'terrain', url: '/tiles/terrain/{z}/{x}/{y}.png', attribution: 'Terrain test tiles' },
 					]),
+					// Every browser test signs in as the same demo member, on parallel workers.
+					API_RATE_LIMIT: '6000',
 					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
 					SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-only-session-secret-not-for-production-0000',
 					ASTRO_TELEMETRY_DISABLED: '1',

@@ -8,6 +8,7 @@ import type { ApiEnv, AppDeps } from './context';
 import { respondWithError } from './errors';
 import { createHealthApi } from './health';
 import type { SubApp } from './modules';
+import { rateLimit } from './rate-limit';
 
 /** JSON bodies above this are refused before they are read; upload routes set their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -64,6 +65,7 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 		return c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next);
 	});
 	api.use(readBearerToken);
+	api.use(rateLimit(deps.config.apiRateLimitPerMinute));
 	api.onError((error, c) => respondWithError(error, c));
 	api.notFound((c) =>
 		respondWithError(new AppError('not_found', `No API endpoint at ${c.req.method} ${c.req.path}`), c),

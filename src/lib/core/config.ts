@@ -90,6 +90,14 @@ const EnvSchema = v.object({
 	GEO_COUNTRY_HEADER: v.optional(v.string(), 'x-geo-country'),
 	GEO_REGION_HEADER: v.optional(v.string(), 'x-geo-region'),
 	SUPPORT_EMAIL: v.optional(v.string(), 'support@mapstride.localhost'),
+	API_RATE_LIMIT: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^\d{1,6}$/, 'API_RATE_LIMIT must be a whole number of requests a minute (0: no limit)'),
+			v.transform(Number),
+		),
+		'600',
+	),
 	LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 
@@ -113,6 +121,8 @@ export type Config = {
 	geoHeaders: { country: string; region: string };
 	supportEmail: string;
 	logLevel: string;
+	/** API requests a minute per caller (member, or address for visitors); 0 turns the limit off. */
+	apiRateLimitPerMinute: number;
 };
 
 export class ConfigError extends Error {}
@@ -148,6 +158,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		geoHeaders: { country: e.GEO_COUNTRY_HEADER.toLowerCase(), region: e.GEO_REGION_HEADER.toLowerCase() },
 		supportEmail: e.SUPPORT_EMAIL,
 		logLevel: e.LOG_LEVEL,
+		apiRateLimitPerMinute: e.API_RATE_LIMIT,
 	};
 }
 

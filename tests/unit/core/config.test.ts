@@ -29,6 +29,11 @@ describe('readConfig', () => {
 		expect(readConfig(ready).publicUrl).toBe('https://mapstride.example');
 	});
 
+	test('limits API callers to 600 requests a minute unless told otherwise, and 0 turns it off', () => {
+		expect(readConfig({}).apiRateLimitPerMinute).toBe(600);
+		expect(readConfig({ API_RATE_LIMIT: '0' }).apiRateLimitPerMinute).toBe(0);
+	});
+
 	test('lets pages be pre-rendered in production mode without secrets', () => {
 		expect(readConfig({ NODE_ENV: 'production' }).siteVariant).toBe('fitness');
 	});
@@ -38,6 +43,8 @@ describe('readConfig', () => {
 		[{ SITE_VARIANT: 'swim' }, /SITE_VARIANT must be one of/],
 		[{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must start with/],
 		[{ SESSION_SECRET: 'short' }, /at least 32 characters/],
+		[{ API_RATE_LIMIT: 'lots' }, /API_RATE_LIMIT must be a whole number/],
+		[{ API_RATE_LIMIT: '-1' }, /API_RATE_LIMIT must be a whole number/],
 	])('explains what is wrong with %o', (env, message) => {
 		expect(() => readConfig(env)).toThrow(ConfigError);
 		expect(() => readConfig(env)).toThrow(message);

@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ApiEnv } from '../../../src/lib/api/context';
+import { signAccessToken } from '../../../src/lib/auth/server/access-token';
+import { readConfig } from '../../../src/lib/core/config';
+import { createTestApi, createTestDeps } from '../../helpers/app';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+
+/** Security test 26: a caller scraping the API gets 429 once past the documented budget. */
+const LIMIT = 5;
+let database: TestDatabase;
+let app: ReturnType<typeof createTestApi>;
+let deps: ReturnType<typeof createTestDeps>;
+
+const publicList = new Hono<ApiEnv>().get('/public-things', (c) => c.json({ things: [] }));
+
+/** A request as it arrives over the network from `address` (the Node adapter's socket). */
+function fromAddress(address: string, path = '/api/public-things', headers: Record<string, string> = {}) {
+	return app.request(path, { headers }, { incoming: { socket: { remoteAddress: address } } });
+}
+
+beforeAll(async () => {
+	database = await openTestDb();
+	deps = createTestDeps(database.db, {
+		config: readConfig({
+			NODE_ENV: 'test',
+			PUBLIC_URL: 'http://localhost:4321',
+			DATA_DIR: './data-test',
+			API_RATE_LIMIT: String(LIMIT),
+		}),
+	});
+	app = createTestApi(deps, { routes: [publicList] });
+});
+afterAll(() => database.close());
+
+describe('the API request budget', () => {
+	test('answers 429 with Retry-After past the limit, and tells callers what is left before that', async () => {
+		const statuses: number[] = [];
+		let first: Response | undefined;
+		for (let i = 0; i < LIMIT; i++) {
+			const response = await fromAddress('203.0.113.10');
+			first ??= response;
+			statuses.push(response.status);
+		}
+		expect(statuses).toEqual(Array(LIMIT).fill(200));
+		expect(first?.headers.get('ratelimit-policy')).toBe(`${LIMIT};w=60`);
+		expect(first?.headers.get('ratelimit')).toMatch(new RegExp(`^remaining=${LIMIT - 1}, reset=\\d+$`));
+
+		const refused = await fromAddress('203.0.113.10');
+		expect(refused.status).toBe(429);
+		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+		expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+		expect(JSON.stringify(await refused.json())).toContain('too_many_requests');
+	});
+
+	test('counts each address on its own, and never limits health probes', async () => {
+		for (let i = 0; i < LIMIT + 3; i++)
+			expect((await fromAddress('203.0.113.20', '/api/health')).status).toBe(200);
+		expect((await fromAddress('203.0.113.20')).status).toBe(200);
+		expect((await fromAddress('198.51.100.7')).status).toBe(200);
+	});
+
+	test('counts a signed-in member by account, not by the address they share', async () => {
+		const shared = '203.0.113.30';
+		for (let i = 0; i < LIMIT; i++) expect((await fromAddress(shared)).status).toBe(200);
+		expect((await fromAddress(shared)).status).toBe(429);
+		const token = await signAccessToken(
+			{ id: 4242, username: 'member', displayName: 'Member', isPremium: false },
+			deps.config.sessionSecret,
+			deps.clock(),
+		);
+		const member = await fromAddress(shared, '/api/public-things', { authorization: `Bearer ${token}` });
+		expect(member.status).toBe(200);
+	});
+
+	test('a forged X-Forwarded-For does not buy a fresh budget when no trusted proxy is configured', async () => {
+		for (let i = 0; i < LIMIT; i++)
+			await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': `10.0.0.${i}` });
+		const forged = await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': '10.9.9.9' });
+		expect(forged.status).toBe(429);
+	});
+});
