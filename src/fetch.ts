@@ -33,14 +33,12 @@ app.use(async (c, next) => {
 	}
 });
 
-/** The API behind the same headers and compression; scripts/start.mjs also calls it directly. */
+/** The API app, which sets its own headers and compresses its answers. */
 async function fetchApi(request: Request, env: unknown): Promise<Response> {
 	const { api } = await getRuntime();
 	// env carries the Node socket, from which the API reads the caller's address.
 	return api.fetch(request, env);
 }
-const apiEdge = new Hono().use(applySecurityHeaders).use(compress());
-apiEdge.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
 
 const clientDir = process.env.MAPSTRIDE_CLIENT_DIR;
 if (clientDir) {
@@ -78,7 +76,7 @@ app.use(astro());
 (globalThis as Record<symbol, unknown>)[Symbol.for('mapstride.lifecycle')] = {
 	boot: getRuntime,
 	shutdown: closeRuntime,
-	fetchApi: (request: Request, env: unknown) => apiEdge.fetch(request, env),
+	fetchApi,
 };
 
 export default app;

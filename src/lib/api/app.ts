@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { requestId } from 'hono/request-id';
 import { openAPIRouteHandler } from 'hono-openapi';
 import { verifyAccessToken } from '../auth/server/access-token';
@@ -9,6 +10,7 @@ import { respondWithError } from './errors';
 import { createHealthApi } from './health';
 import type { SubApp } from './modules';
 import { rateLimit } from './rate-limit';
+import { apiSecurityHeaders } from './security-headers';
 
 /** JSON bodies above this are refused before they are read; upload routes set their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -23,6 +25,8 @@ export type ApiModules = {
 export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): Hono<ApiEnv> {
 	const api = new Hono<ApiEnv>().basePath('/api');
 
+	api.use(apiSecurityHeaders(deps.config.env === 'production'));
+	api.use(compress());
 	api.use(requestId());
 	api.use(async (c, next) => {
 		c.set('deps', deps);

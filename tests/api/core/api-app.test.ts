@@ -45,6 +45,26 @@ describe('the API app', () => {
 		expect(body.required).toEqual(['name']);
 	});
 
+	test('sends its security headers on answers, errors and unknown endpoints alike, and compresses large ones', async () => {
+		const answers = [
+			await app.request('/api/health'),
+			await app.request('/api/echo', {
+				method: 'POST',
+				body: '{',
+				headers: { 'content-type': 'application/json' },
+			}),
+			await app.request('/api/nowhere'),
+			await app.request('/api/openapi.json', { headers: { 'accept-encoding': 'gzip' } }),
+		];
+		expect(answers.map((answer) => answer.status)).toEqual([200, 400, 404, 200]);
+		for (const answer of answers) {
+			expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+			expect(answer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+			expect(answer.headers.get('x-frame-options')).toBe('DENY');
+		}
+		expect(answers[3].headers.get('content-encoding')).toBe('gzip');
+	});
+
 	test('answers an unknown endpoint with 404 in the main API shape', async () => {
 		const response = await callApi(app, 'GET', '/api/v7.1/nothing/');
 		expect(response.status).toBe(404);
