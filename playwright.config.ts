@@ -66,9 +66,10 @@ export default defineConfig({
 		screenshot: 'only-on-failure',
 	},
 	projects: [
-		{ name: 'desktop', use: { viewport: { width: 1280, height: 800 } } },
+		{ name: 'desktop', use: { viewport: { width: 1280, height: 800 } }, grepInvert: /@small-screen-layout/ },
 		{
 			name: 'mobile-375',
+			grepInvert: /@desktop-layout/,
 			use: { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 		},
 	],

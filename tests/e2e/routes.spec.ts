@@ -113,8 +113,7 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	page,
 	baseURL,
 }, testInfo) => {
-	// It changes the shared demo data, so one viewport runs it; it walks several on-demand pages.
-	test.skip(testInfo.project.name !== 'desktop', 'changes shared demo data; run once');
+	// It walks several on-demand pages.
 	test.setTimeout(120_000);
 	await forbidExternalRequests(page, baseURL as string);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
@@ -141,22 +140,39 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await page.getByRole('button', { name: 'Search', exact: true }).click();
 	await expect(results).toContainText('No results found');
 
-	// Bookmark one of the demo member's own routes, then find it among the bookmarks.
+	// Bookmark a private route of the member's own (one per browser project, so parallel runs never
+	// share it; in Monaco, where no other test searches), then find it among the bookmarks.
+	const name = `Tempo run (${testInfo.project.name})`;
+	const origin = new URL(baseURL as string).origin;
+	const login = await page.request.post('/api/auth/login', {
+		data: { email: DEMO_LOGIN.email, password: DEMO_LOGIN.password },
+		headers: { origin },
+	});
+	const created = await page.request.post('/api/v7.1/route/', {
+		headers: { authorization: `Bearer ${(await login.json()).access_token}`, origin },
+		data: {
+			name,
+			privacy: 0,
+			activity_type: 16,
+			points: [
+				{ lat: 43.7384, lng: 7.4246, order: 0, travel_mode: 'WALKING' },
+				{ lat: 43.7402, lng: 7.4268, order: 1, travel_mode: 'WALKING' },
+			],
+		},
+	});
+	expect(created.status()).toBe(201);
 	await open(page, '/routes/my_routes/');
-	await page.getByTestId('my-routes').getByRole('link', { name: 'Private tempo run' }).click();
+	await page.getByTestId('my-routes').getByRole('link', { name }).click();
 	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
 	const bookmark = page.getByTestId('bookmark-button');
-	if ((await bookmark.textContent())?.includes('Remove')) {
-		await bookmark.click();
-		await expect(bookmark).toHaveText('Bookmark');
-	}
+	await expect(bookmark).toHaveText('Bookmark');
 	await bookmark.click();
 	await expect(bookmark).toHaveText('Remove bookmark');
 	await open(page, '/routes/my_routes/bookmarks/');
-	await expect(page.getByTestId('bookmarks').getByRole('link', { name: 'Private tempo run' })).toBeVisible();
+	await expect(page.getByTestId('bookmarks').getByRole('link', { name })).toBeVisible();
 
 	// Share it by link: a visitor with the link sees it, without the token they do not.
-	await page.getByTestId('bookmarks').getByRole('link', { name: 'Private tempo run' }).click();
+	await page.getByTestId('bookmarks').getByRole('link', { name }).click();
 	await page.getByLabel('Who can see this route').selectOption('6');
 	await page.getByRole('button', { name: 'Save' }).click();
 	const link = await page.getByLabel('Anyone with this link can see the route:').inputValue();
@@ -240,9 +256,8 @@ test('the map type picker lists the configured types, switches tiles and remembe
 test('a member logs in to copy a public route, lands on the private copy and downloads it as FIT', async ({
 	page,
 	baseURL,
-}, testInfo) => {
-	// It adds a route to the demo friend's account, so one viewport runs it.
-	test.skip(testInfo.project.name !== 'desktop', 'changes shared demo data; run once');
+}) => {
+	// Each run adds its own private copy to the demo friend's account; no other test lists them.
 	test.setTimeout(90_000);
 	const { id, external } = await openClimb(page, baseURL as string);
 	await page.getByRole('link', { name: 'Log in to copy' }).click();

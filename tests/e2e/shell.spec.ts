@@ -257,9 +257,8 @@ test.describe('promo banner', () => {
 	});
 });
 
-test.describe('main navigation on a desktop', () => {
-	test.skip(({ viewport }) => (viewport?.width ?? 0) < 1024, 'desktop layout only');
-
+// Tagged by layout: playwright.config.ts runs each tag only in the project with that screen size.
+test.describe('main navigation on a desktop @desktop-layout', () => {
 	test('opens on hover and lists only public links for visitors', async ({ page }) => {
 		await open(page, '/');
 		const nav = page.getByRole('navigation', { name: 'Main' });
@@ -310,9 +309,7 @@ test.describe('main navigation on a desktop', () => {
 	});
 });
 
-test.describe('drawer on a small screen', () => {
-	test.skip(({ viewport }) => (viewport?.width ?? 0) >= 1024, 'small-screen layout only');
-
+test.describe('drawer on a small screen @small-screen-layout', () => {
 	test('opens at 80 % width below the header, hides the banner and closes with Escape', async ({ page }) => {
 		await open(page, '/');
 		const toggle = page.getByRole('button', { name: 'Open menu' });
