@@ -23,6 +23,7 @@ export const MAX_DISTANCE_AT_LEAST_M = 3_218_688;
 export const DEFAULT_SEARCH_RADIUS_M = 50_000;
 export const MAX_SEARCH_RADIUS_M = 1_000_000;
 export const MAX_ROUTE_POINTS = 10_000;
+export const MAX_ROUTE_NAME = 100;
 export const MAX_BATCH_IDS = 100;
 /** SPEC §7: custom notes travel as markers with this icon id. */
 export const CUSTOM_NOTE_ICON_ID = 2016;
@@ -110,7 +111,7 @@ export type TravelModeRun = { start: number; mode: string };
  * planner fills them from /api/routing/height); distance is always measured here.
  */
 export const RouteSaveSchema = v.strictObject({
-	name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Name is required.'), v.maxLength(100)),
+	name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Name is required.'), v.maxLength(MAX_ROUTE_NAME)),
 	description: v.optional(ShortText(2000), ''),
 	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 16),
 	privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES), 0),
@@ -220,7 +221,7 @@ export const PrivacyToggleQuerySchema = v.object({
 });
 
 export const RouteImportQuerySchema = v.object({
-	name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100))),
+	name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ROUTE_NAME))),
 	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number))),
 	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
 });

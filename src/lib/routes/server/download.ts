@@ -1,6 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getRuntime } from '../../api/runtime';
 import { AppError } from '../../core/errors';
+import { readRoutePageAddress } from '../page-address';
 import { exportRoute, type RouteExportFormat, routeFileHeaders } from './service';
 
 /**
@@ -9,11 +10,11 @@ import { exportRoute, type RouteExportFormat, routeFileHeaders } from './service
  */
 export function routeDownload(format: RouteExportFormat): APIRoute {
 	return async ({ params, url, locals }) => {
-		if (!/^\d{1,9}$/.test(params.id ?? '')) return new Response('Not found', { status: 404 });
+		const { id, token } = readRoutePageAddress(params.id, url);
+		if (id === null) return new Response('Not found', { status: 404 });
 		const { deps } = await getRuntime();
-		const token = url.searchParams.get('token')?.slice(0, 100) || null;
 		try {
-			const file = await exportRoute(deps, locals.viewer, Number(params.id), token, format);
+			const file = await exportRoute(deps, locals.viewer, id, token, format);
 			return new Response(file.body, { headers: routeFileHeaders(file) });
 		} catch (error) {
 			if (error instanceof AppError && error.code === 'not_found')

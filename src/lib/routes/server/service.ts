@@ -22,6 +22,7 @@ import {
 	DEFAULT_SEARCH_RADIUS_M,
 	firstWord,
 	MAX_DISTANCE_AT_LEAST_M,
+	MAX_ROUTE_NAME,
 	MAX_ROUTE_POINTS,
 	MY_ROUTES_TEXT_SEARCH_PAGE_SIZE,
 	parseNotesString,
@@ -595,9 +596,6 @@ export function routeFileHeaders(file: RouteFile): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Copy
 
-/** Longest route name the save payload accepts; "Copy of " must not push a copy past it. */
-const MAX_ROUTE_NAME = 100;
-
 /**
  * Copies a route the viewer can see (canView, so a link holder with the token too) into a new
  * private route of theirs. Only the route's shape is copied, column by column: owner, privacy,
@@ -618,6 +616,7 @@ export async function copyRoute(
 			ownerId: viewer.id,
 			privacy: 0,
 			linkToken: newLinkToken(),
+			// "Copy of " must not push the name past what the save payload accepts.
 			name: `Copy of ${source.name}`.slice(0, MAX_ROUTE_NAME).replace(/[\uD800-\uDBFF]$/, ''),
 			description: source.description,
 			activityTypeId: source.activityTypeId,
