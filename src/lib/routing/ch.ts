@@ -1,6 +1,5 @@
-import { getSegmentTime, type RoadGraph } from './graph.ts';
+import { getSegmentCost, type RoadGraph } from './graph.ts';
 import { IndexedHeap } from './heap.ts';
-import { isHighwayClass } from './tags.ts';
 
 /**
  * Contraction hierarchy of one mode. Edges are laid out as [up edges grouped by source][down edges grouped by
@@ -96,9 +95,8 @@ export function contractGraph(
 		const a = graph.segFrom[s];
 		const b = graph.segTo[s];
 		if (a === b) continue;
-		const factor = isHighwayClass(graph.segClass[s]) ? (options.highwayFactor ?? 1) : 1;
-		const forward = getSegmentTime(graph, modeIndex, s, 0) * factor;
-		const backward = getSegmentTime(graph, modeIndex, s, 1) * factor;
+		const forward = getSegmentCost(graph, modeIndex, s, 0, options.highwayFactor);
+		const backward = getSegmentCost(graph, modeIndex, s, 1, options.highwayFactor);
 		if (forward > 0) addOrImprove(a, b, forward, -1 - s);
 		if (backward > 0) addOrImprove(b, a, backward, -1 - s);
 	}

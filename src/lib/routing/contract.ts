@@ -66,7 +66,16 @@ export type Leg = v.InferOutput<typeof LegSchema>;
 export const RouteResponseSchema = v.object({
 	trip: v.object({
 		locations: v.array(
-			v.object({ lat: Latitude, lon: Longitude, type: v.string(), original_index: v.number() }),
+			v.object({
+				lat: Latitude,
+				lon: Longitude,
+				type: v.string(),
+				original_index: v.number(),
+				/** Where the location was placed on the road network, and how many metres it moved. */
+				correlated_lat: v.optional(Latitude),
+				correlated_lon: v.optional(Longitude),
+				snap_distance: v.optional(v.number()),
+			}),
 		),
 		legs: v.pipe(v.array(LegSchema), v.minLength(1)),
 		summary: SummarySchema,

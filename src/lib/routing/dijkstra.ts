@@ -1,7 +1,6 @@
 import type { Terminal } from './ch.ts';
-import { getSegmentTime, type RoadGraph } from './graph.ts';
+import { getSegmentCost, type RoadGraph } from './graph.ts';
 import { IndexedHeap } from './heap.ts';
-import { isHighwayClass } from './tags.ts';
 
 export interface PlainResult {
 	cost: number;
@@ -66,10 +65,9 @@ export class PlainQuery {
 			for (let i = graph.adjStart[u]; i < graph.adjStart[u + 1]; i++) {
 				const s = graph.adjSeg[i];
 				const forward = graph.segFrom[s] === u;
-				const time = getSegmentTime(graph, modeIndex, s, forward ? 0 : 1);
-				if (time === 0) continue;
+				const cost = getSegmentCost(graph, modeIndex, s, forward ? 0 : 1, highwayFactor);
+				if (cost === 0) continue;
 				const x = forward ? graph.segTo[s] : graph.segFrom[s];
-				const cost = highwayFactor !== 1 && isHighwayClass(graph.segClass[s]) ? time * highwayFactor : time;
 				const d = du + cost;
 				if (stampOf[x] !== stamp || d < dist[x]) {
 					stampOf[x] = stamp;

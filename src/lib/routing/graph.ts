@@ -1,6 +1,6 @@
 import { measureStep } from './geo.ts';
 import { findNodeIndex, type OsmData } from './osm/model.ts';
-import { getRoadClass, getWayAccess, MODES, type Mode } from './tags.ts';
+import { getRoadClass, getWayAccess, isHighwayClass, MODES, type Mode } from './tags.ts';
 
 /**
  * The road network of one region. Junctions (way ends and nodes shared by ways) are graph nodes; a segment is
@@ -21,6 +21,10 @@ export interface RoadGraph {
 	segClass: Uint8Array;
 	/** Travel time in ms for mode m and direction d (0 forward, 1 backward) at [(m * 2 + d) * S + s]; 0 = closed. */
 	segTime: Uint32Array;
+	/** Bit m set: mode m may use the segment only to reach a place on it (access=destination and the like). */
+	segDestinationOnly: Uint8Array;
+	/** Bit m set: for mode m the segment lies on a small piece of network cut off from the rest. */
+	segCutOff: Uint8Array;
 	/** Segments touching junction j: adjSeg[adjStart[j] .. adjStart[j + 1]). */
 	adjStart: Uint32Array;
 	adjSeg: Uint32Array;
@@ -28,6 +32,15 @@ export interface RoadGraph {
 	/** minLat, minLon, maxLat, maxLon of the road shape. */
 	bbox: Float64Array;
 }
+
+/** Cost multiplier of ways open only to reach places on them: passing through is a last resort. */
+export const DESTINATION_ONLY_FACTOR = 10;
+
+/**
+ * Pieces of network with fewer junctions than this (or than half the largest piece, in tiny graphs) count as
+ * cut off: a parking lot or a footway ending at a fence. Points are snapped past them to a way that connects.
+ */
+export const CUT_OFF_JUNCTIONS = 100;
 
 export function getModeIndex(mode: Mode): number {
 	return MODES.indexOf(mode);
@@ -41,6 +54,26 @@ export function getSegmentTime(
 	direction: number,
 ): number {
 	return graph.segTime[(modeIndex * 2 + direction) * graph.segmentCount + segment];
+}
+
+/** What the route search pays for a segment: its time, times the highway and destination-only factors. */
+export function getSegmentCost(
+	graph: RoadGraph,
+	modeIndex: number,
+	segment: number,
+	direction: number,
+	highwayFactor = 1,
+): number {
+	const time = getSegmentTime(graph, modeIndex, segment, direction);
+	if (time === 0) return 0;
+	let factor = 1;
+	if (highwayFactor !== 1 && isHighwayClass(graph.segClass[segment])) factor *= highwayFactor;
+	if (graph.segDestinationOnly[segment] & (1 << modeIndex)) factor *= DESTINATION_ONLY_FACTOR;
+	return time * factor;
+}
+
+export function isCutOff(graph: RoadGraph, modeIndex: number, segment: number): boolean {
+	return (graph.segCutOff[segment] & (1 << modeIndex)) !== 0;
 }
 
 class GrowableInt32 {
@@ -69,18 +102,26 @@ function toTime(lengthMetres: number, speedKmh: number): number {
 
 /** Builds the road graph from an imported extract. */
 export function buildRoadGraph(osm: OsmData): RoadGraph {
-	const usable: { refs: Int32Array; name: number; roadClass: number; speeds: number[] }[] = [];
+	const usable: {
+		refs: Int32Array;
+		name: number;
+		roadClass: number;
+		speeds: number[];
+		destinationOnly: number;
+	}[] = [];
 	const names: string[] = [];
 	const nameIds = new Map<string, number>();
 	const usage = new Uint8Array(osm.nodeCount);
 	for (const way of osm.ways) {
 		const speeds: number[] = [];
 		let any = false;
-		for (const mode of MODES) {
+		let destinationOnly = 0;
+		MODES.forEach((mode, m) => {
 			const access = getWayAccess(way.tags, mode);
 			speeds.push(access?.forward ?? 0, access?.backward ?? 0);
 			if (access && (access.forward > 0 || access.backward > 0)) any = true;
-		}
+			if (access?.destinationOnly) destinationOnly |= 1 << m;
+		});
 		if (!any) continue;
 		const indexes: number[] = [];
 		for (const ref of way.refs) {
@@ -103,7 +144,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 				nameIds.set(label, name);
 			}
 		}
-		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds });
+		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds, destinationOnly });
 	}
 	const junctionOf = new Int32Array(osm.nodeCount).fill(-1);
 	let junctionCount = 0;
@@ -116,6 +157,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 	const segClass = new GrowableInt32();
 	const lengths: number[] = [];
 	const speedsOf: number[][] = [];
+	const destinationOnlyOf: number[] = [];
 	const getJunction = (index: number): number => {
 		if (junctionOf[index] < 0) junctionOf[index] = junctionCount++;
 		return junctionOf[index];
@@ -147,6 +189,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			segName.push(way.name);
 			segClass.push(way.roadClass);
 			speedsOf.push(way.speeds);
+			destinationOnlyOf.push(way.destinationOnly);
 			start = i;
 		}
 	}
@@ -180,7 +223,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		bbox[2] = Math.max(bbox[2], lat[i] / 1e6);
 		bbox[3] = Math.max(bbox[3], lon[i] / 1e6);
 	}
-	return {
+	const graph: RoadGraph = {
 		junctionCount,
 		segmentCount,
 		segFrom: from,
@@ -192,9 +235,86 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		segName: segName.toInt32(),
 		segClass: Uint8Array.from(segClass.toInt32()),
 		segTime,
+		segDestinationOnly: Uint8Array.from(destinationOnlyOf),
+		segCutOff: new Uint8Array(segmentCount),
 		adjStart,
 		adjSeg,
 		names,
 		bbox,
 	};
+	MODES.forEach((_, m) => markCutOffPieces(graph, m));
+	return graph;
+}
+
+/**
+ * Marks, for one mode, the segments outside the large strongly connected pieces of the network (Tarjan's
+ * algorithm, iterative so a long chain of junctions cannot overflow the stack). A segment counts as connected
+ * only when both its ends lie in a large piece.
+ */
+function markCutOffPieces(graph: RoadGraph, modeIndex: number): void {
+	const n = graph.junctionCount;
+	const index = new Int32Array(n).fill(-1);
+	const low = new Int32Array(n);
+	const component = new Int32Array(n).fill(-1);
+	const onStack = new Uint8Array(n);
+	const stack = new Int32Array(n);
+	let stackSize = 0;
+	const callNode = new Int32Array(n);
+	const callEdge = new Int32Array(n);
+	let counter = 0;
+	const sizes: number[] = [];
+	for (let root = 0; root < n; root++) {
+		if (index[root] >= 0) continue;
+		let depth = 0;
+		callNode[0] = root;
+		callEdge[0] = graph.adjStart[root];
+		index[root] = low[root] = counter++;
+		stack[stackSize++] = root;
+		onStack[root] = 1;
+		while (depth >= 0) {
+			const u = callNode[depth];
+			if (callEdge[depth] < graph.adjStart[u + 1]) {
+				const s = graph.adjSeg[callEdge[depth]++];
+				const forward = graph.segFrom[s] === u;
+				if (getSegmentTime(graph, modeIndex, s, forward ? 0 : 1) === 0) continue;
+				const x = forward ? graph.segTo[s] : graph.segFrom[s];
+				if (index[x] < 0) {
+					index[x] = low[x] = counter++;
+					stack[stackSize++] = x;
+					onStack[x] = 1;
+					depth++;
+					callNode[depth] = x;
+					callEdge[depth] = graph.adjStart[x];
+				} else if (onStack[x]) low[u] = Math.min(low[u], index[x]);
+				continue;
+			}
+			if (low[u] === index[u]) {
+				const id = sizes.length;
+				let size = 0;
+				let x: number;
+				do {
+					x = stack[--stackSize];
+					onStack[x] = 0;
+					component[x] = id;
+					size++;
+				} while (x !== u);
+				sizes.push(size);
+			}
+			depth--;
+			if (depth >= 0) {
+				const parent = callNode[depth];
+				low[parent] = Math.min(low[parent], low[u]);
+			}
+		}
+	}
+	const largest = sizes.reduce((max, size) => Math.max(max, size), 0);
+	const threshold = Math.min(CUT_OFF_JUNCTIONS, largest / 2);
+	const bit = 1 << modeIndex;
+	for (let s = 0; s < graph.segmentCount; s++) {
+		const usable = getSegmentTime(graph, modeIndex, s, 0) > 0 || getSegmentTime(graph, modeIndex, s, 1) > 0;
+		if (!usable) continue;
+		if (sizes[component[graph.segFrom[s]]] < threshold || sizes[component[graph.segTo[s]]] < threshold) {
+			graph.segCutOff[s] |= bit;
+		}
+	}
 }

@@ -2,7 +2,7 @@ import { type ContractionHierarchy, contractGraph, HierarchyQuery, type Terminal
 import { PlainQuery } from './dijkstra.ts';
 import { measureStep } from './geo.ts';
 import type { Place } from './geocode.ts';
-import { buildRoadGraph, getSegmentTime, type RoadGraph } from './graph.ts';
+import { buildRoadGraph, getSegmentCost, getSegmentTime, type RoadGraph } from './graph.ts';
 import type { OsmData } from './osm/model.ts';
 import { buildSnapIndex, type Snap, type SnapIndex, snapToRoad } from './snap.ts';
 import { isHighwayClass, MODES } from './tags.ts';
@@ -147,8 +147,10 @@ export interface LegPath {
 // Snaps within this many metres of a segment end also start or end at that junction directly.
 const AT_JUNCTION = 0.5;
 
-function getFactor(graph: RoadGraph, segment: number, highwayFactor: number): number {
-	return highwayFactor !== 1 && isHighwayClass(graph.segClass[segment]) ? highwayFactor : 1;
+/** A place the search may start from (or end at), and which way along the snapped segment leads there. */
+interface SnapTerminal extends Terminal {
+	/** 0 along the segment's drawing direction, 1 against it, -1 when the snap sits on that junction. */
+	direction: number;
 }
 
 function getSnapTerminals(
@@ -157,25 +159,36 @@ function getSnapTerminals(
 	snap: Snap,
 	highwayFactor: number,
 	leaving: boolean,
-) {
+): SnapTerminal[] {
 	const length = graph.segLength[snap.segment];
-	const factor = getFactor(graph, snap.segment, highwayFactor);
-	const forward = getSegmentTime(graph, modeIndex, snap.segment, 0) * factor;
-	const backward = getSegmentTime(graph, modeIndex, snap.segment, 1) * factor;
+	const forward = getSegmentCost(graph, modeIndex, snap.segment, 0, highwayFactor);
+	const backward = getSegmentCost(graph, modeIndex, snap.segment, 1, highwayFactor);
 	const ratio = length > 0 ? snap.offset / length : 0;
 	const from = graph.segFrom[snap.segment];
 	const to = graph.segTo[snap.segment];
-	const terminals: Terminal[] = [];
+	const terminals: SnapTerminal[] = [];
 	if (leaving) {
-		if (forward > 0) terminals.push({ node: to, cost: Math.round(forward * (1 - ratio)) });
-		if (backward > 0) terminals.push({ node: from, cost: Math.round(backward * ratio) });
+		if (forward > 0) terminals.push({ node: to, cost: Math.round(forward * (1 - ratio)), direction: 0 });
+		if (backward > 0) terminals.push({ node: from, cost: Math.round(backward * ratio), direction: 1 });
 	} else {
-		if (forward > 0) terminals.push({ node: from, cost: Math.round(forward * ratio) });
-		if (backward > 0) terminals.push({ node: to, cost: Math.round(backward * (1 - ratio)) });
+		if (forward > 0) terminals.push({ node: from, cost: Math.round(forward * ratio), direction: 0 });
+		if (backward > 0) terminals.push({ node: to, cost: Math.round(backward * (1 - ratio)), direction: 1 });
 	}
-	if (snap.offset <= AT_JUNCTION) terminals.push({ node: from, cost: 0 });
-	if (length - snap.offset <= AT_JUNCTION) terminals.push({ node: to, cost: 0 });
+	if (snap.offset <= AT_JUNCTION) terminals.push({ node: from, cost: 0, direction: -1 });
+	if (length - snap.offset <= AT_JUNCTION) terminals.push({ node: to, cost: 0, direction: -1 });
 	return terminals;
+}
+
+/**
+ * The terminal the search used at a junction: the cheapest one there. A segment whose two ends meet at one
+ * junction (a loop) offers that junction both ways round, so the node alone cannot tell which way to go.
+ */
+function pickTerminal(terminals: SnapTerminal[], node: number): SnapTerminal | null {
+	let best: SnapTerminal | null = null;
+	for (const terminal of terminals) {
+		if (terminal.node === node && (!best || terminal.cost < best.cost)) best = terminal;
+	}
+	return best;
 }
 
 /**
@@ -212,9 +225,10 @@ export function findLegPath(
 		// Leave the origin's segment towards the junction the path starts from.
 		const startNode = firstNode >= 0 ? firstNode : findMeetingNode(sources, targets);
 		const originLength = graph.segLength[origin.segment];
-		if (startNode === graph.segTo[origin.segment]) {
+		const leaving = pickTerminal(sources, startNode);
+		if (leaving?.direction === 0) {
 			pieces.push({ segment: origin.segment, direction: 0, from: origin.offset, to: originLength });
-		} else {
+		} else if (leaving?.direction === 1) {
 			pieces.push({ segment: origin.segment, direction: 1, from: origin.offset, to: 0 });
 		}
 		for (let i = 0; i < core.segments.length; i++) {
@@ -231,9 +245,10 @@ export function findLegPath(
 				? getEndNode(graph, core.segments.at(-1) ?? 0, core.directions.at(-1) ?? 0)
 				: startNode;
 		const destinationLength = graph.segLength[destination.segment];
-		if (endNode === graph.segFrom[destination.segment]) {
+		const arriving = pickTerminal(targets, endNode);
+		if (arriving?.direction === 0) {
 			pieces.push({ segment: destination.segment, direction: 0, from: 0, to: destination.offset });
-		} else {
+		} else if (arriving?.direction === 1) {
 			pieces.push({
 				segment: destination.segment,
 				direction: 1,
@@ -243,15 +258,14 @@ export function findLegPath(
 		}
 		// Zero-length pieces come from snaps that sit on a junction.
 		const kept = pieces.filter((piece) => Math.abs(piece.to - piece.from) > 0.01);
-		best = { pieces: kept.length > 0 ? kept : pieces.slice(0, 1), cost: core.cost, settled: core.settled };
+		const fallback: Piece = { segment: origin.segment, direction: 0, from: origin.offset, to: origin.offset };
+		best = { pieces: kept.length > 0 ? kept : [fallback], cost: core.cost, settled: core.settled };
 	}
 	// Both points on one segment, travelled directly.
 	if (origin.segment === destination.segment) {
 		const length = graph.segLength[origin.segment];
 		const direction = destination.offset >= origin.offset ? 0 : 1;
-		const time =
-			getSegmentTime(graph, modeIndex, origin.segment, direction) *
-			getFactor(graph, origin.segment, highwayFactor);
+		const time = getSegmentCost(graph, modeIndex, origin.segment, direction, highwayFactor);
 		if (time > 0) {
 			const cost =
 				length > 0 ? Math.round((time * Math.abs(destination.offset - origin.offset)) / length) : 0;

@@ -1,6 +1,6 @@
 import KDBush from 'kdbush';
 import { measureDistance, measureStep } from './geo.ts';
-import { getSegmentTime, type RoadGraph } from './graph.ts';
+import { getSegmentTime, isCutOff, type RoadGraph } from './graph.ts';
 
 // Nearest-road search: a kd-tree over every shape point, plus extra points every DENSIFY metres along long
 // stretches, so the nearest point of any stretch lies within DENSIFY of an indexed point.
@@ -70,7 +70,19 @@ function isUsable(graph: RoadGraph, modeIndex: number, segment: number): boolean
 
 const METRES_PER_DEGREE = (6371008.8 * Math.PI) / 180;
 
-/** Nearest point on a road usable by the mode (any mode when modeIndex < 0) within maxDistance metres. */
+interface Candidate {
+	k: number;
+	segment: number;
+	t: number;
+	d2: number;
+}
+
+/**
+ * Nearest point on a road usable by the mode (any mode when modeIndex < 0) within maxDistance metres. A road on
+ * a small piece of network cut off from the rest (a parking lot, a footway ending at a fence) is passed over
+ * for the nearest road that connects, as long as one lies within maxDistance; `distance` says how far the
+ * point moved.
+ */
 export function snapToRoad(
 	graph: RoadGraph,
 	index: SnapIndex,
@@ -87,6 +99,7 @@ export function snapToRoad(
 	const qLat = Math.round(lat * 1e6);
 	const qLon = Math.round(lon * 1e6);
 	let lastRadius = -1;
+	let cutOff: Candidate | null = null;
 	for (const radius of [15, 60, 250, 1000, maxDistance]) {
 		if (radius > maxDistance || radius <= lastRadius) continue;
 		lastRadius = radius;
@@ -94,10 +107,7 @@ export function snapToRoad(
 		const dLat = reach / ky;
 		const dLon = reach / kx;
 		const ids = index.tree.range(lon - dLon, lat - dLat, lon + dLon, lat + dLat);
-		let bestK = -1;
-		let bestSegment = -1;
-		let bestT = 0;
-		let bestD2 = Number.POSITIVE_INFINITY;
+		let connected: Candidate | null = null;
 		for (let i = 0; i < ids.length; i++) {
 			const id = ids[i];
 			const p = id < shapeCount ? id : index.extra[id - shapeCount];
@@ -108,43 +118,38 @@ export function snapToRoad(
 			const last = segShapeStart[segment + 1] - 1;
 			// Only the stretch starting at p: every point of a stretch lies within DENSIFY of its start or of one
 			// of its own densified points, so the stretch ending at p is found through those.
-			for (let k = p; k <= p; k++) {
-				if (k < first || k >= last) continue;
-				const ax = ((shapeLon[k] - qLon) / 1e6) * kx;
-				const ay = ((shapeLat[k] - qLat) / 1e6) * ky;
-				const dx = ((shapeLon[k + 1] - shapeLon[k]) / 1e6) * kx;
-				const dy = ((shapeLat[k + 1] - shapeLat[k]) / 1e6) * ky;
-				const lengthSquared = dx * dx + dy * dy;
-				let t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0;
-				t = Math.max(0, Math.min(t, 1));
-				const px = ax + dx * t;
-				const py = ay + dy * t;
-				const d2 = px * px + py * py;
-				if (d2 < bestD2) {
-					bestD2 = d2;
-					bestK = k;
-					bestSegment = segment;
-					bestT = t;
-				}
-			}
+			const k = p;
+			if (k < first || k >= last) continue;
+			const ax = ((shapeLon[k] - qLon) / 1e6) * kx;
+			const ay = ((shapeLat[k] - qLat) / 1e6) * ky;
+			const dx = ((shapeLon[k + 1] - shapeLon[k]) / 1e6) * kx;
+			const dy = ((shapeLat[k + 1] - shapeLat[k]) / 1e6) * ky;
+			const lengthSquared = dx * dx + dy * dy;
+			let t = lengthSquared > 0 ? -(ax * dx + ay * dy) / lengthSquared : 0;
+			t = Math.max(0, Math.min(t, 1));
+			const px = ax + dx * t;
+			const py = ay + dy * t;
+			const d2 = px * px + py * py;
+			if (modeIndex >= 0 && isCutOff(graph, modeIndex, segment)) {
+				if (!cutOff || d2 < cutOff.d2) cutOff = { k, segment, t, d2 };
+			} else if (!connected || d2 < connected.d2) connected = { k, segment, t, d2 };
 		}
-		if (bestK >= 0 && bestD2 <= radius * radius) {
-			const k = bestK;
-			const pLat = (shapeLat[k] + (shapeLat[k + 1] - shapeLat[k]) * bestT) / 1e6;
-			const pLon = (shapeLon[k] + (shapeLon[k + 1] - shapeLon[k]) * bestT) / 1e6;
-			let offset = 0;
-			for (let i = segShapeStart[bestSegment]; i < k; i++) offset += measureShapeStep(graph, i);
-			offset += measureShapeStep(graph, k) * bestT;
-			return {
-				segment: bestSegment,
-				offset,
-				lat: pLat,
-				lon: pLon,
-				distance: measureDistance(lat, lon, pLat, pLon),
-			};
-		}
+		if (connected && connected.d2 <= radius * radius) return toSnap(graph, connected, lat, lon);
 	}
+	// Only cut-off roads within reach: snap there, and let the route search say it cannot leave them.
+	if (cutOff && cutOff.d2 <= maxDistance * maxDistance) return toSnap(graph, cutOff, lat, lon);
 	return null;
+}
+
+function toSnap(graph: RoadGraph, candidate: Candidate, lat: number, lon: number): Snap {
+	const { shapeLat, shapeLon, segShapeStart } = graph;
+	const { k, segment, t } = candidate;
+	const pLat = (shapeLat[k] + (shapeLat[k + 1] - shapeLat[k]) * t) / 1e6;
+	const pLon = (shapeLon[k] + (shapeLon[k + 1] - shapeLon[k]) * t) / 1e6;
+	let offset = 0;
+	for (let i = segShapeStart[segment]; i < k; i++) offset += measureShapeStep(graph, i);
+	offset += measureShapeStep(graph, k) * t;
+	return { segment, offset, lat: pLat, lon: pLon, distance: measureDistance(lat, lon, pLat, pLon) };
 }
 
 export function measureShapeStep(graph: RoadGraph, k: number): number {

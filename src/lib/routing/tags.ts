@@ -9,6 +9,8 @@ export type Tags = Record<string, string>;
 export interface WayAccess {
 	forward: number;
 	backward: number;
+	/** Open only to reach places on the way itself (access=destination, customers, delivery). */
+	destinationOnly: boolean;
 }
 
 // Road classes, kept as small integers in the graph; "highway" here means motorways and trunks (avoidHighways).
@@ -133,15 +135,9 @@ const CAR_SPEED: Record<string, number> = {
 	road: 25,
 };
 
-const ALLOW = new Set([
-	'yes',
-	'designated',
-	'permissive',
-	'destination',
-	'customers',
-	'delivery',
-	'official',
-]);
+const ALLOW = new Set(['yes', 'designated', 'permissive', 'official']);
+// Usable to reach a place on the way, not to pass through: routing charges DESTINATION_ONLY_FACTOR.
+const DESTINATION = new Set(['destination', 'customers', 'delivery']);
 const DENY = new Set([
 	'no',
 	'private',
@@ -152,16 +148,32 @@ const DENY = new Set([
 	'restricted',
 ]);
 
+type AccessRule = 'allow' | 'destination' | 'deny';
+
 /** The most specific access tag present decides; undefined when none says anything. */
-function readAccess(tags: Tags, keys: string[]): boolean | undefined {
+function readAccessRule(tags: Tags, keys: string[]): AccessRule | undefined {
 	for (let i = keys.length - 1; i >= 0; i--) {
 		const value = tags[keys[i]];
 		if (value === undefined) continue;
-		if (ALLOW.has(value)) return true;
-		if (DENY.has(value)) return false;
+		if (ALLOW.has(value)) return 'allow';
+		if (DESTINATION.has(value)) return 'destination';
+		if (DENY.has(value)) return 'deny';
 	}
 	return undefined;
 }
+
+/** Whether the tags open the way (true), close it (false) or say nothing (undefined). */
+function readAccess(tags: Tags, keys: string[]): boolean | undefined {
+	const rule = readAccessRule(tags, keys);
+	return rule === undefined ? undefined : rule !== 'deny';
+}
+
+// Access keys per mode, least specific first.
+const ACCESS_KEYS: Record<Mode, string[]> = {
+	pedestrian: ['access', 'foot'],
+	bicycle: ['access', 'vehicle', 'bicycle'],
+	auto: ['access', 'vehicle', 'motor_vehicle', 'motorcar'],
+};
 
 /** -1 reverse-only, 0 both ways, 1 forward-only. */
 function readOneway(tags: Tags, mode: Mode): -1 | 0 | 1 {
@@ -200,12 +212,14 @@ function readMaxspeed(value: string | undefined): number | undefined {
 export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 	const highway = tags.highway;
 	if (!highway) return null;
+	// A way under construction is tagged highway=construction; `construction=*` beside a real class only
+	// tells what the way is becoming (a primary being widened to a trunk stays open).
 	if (highway === 'construction' || highway === 'proposed' || highway === 'abandoned') return null;
-	if (tags.construction !== undefined && tags.construction !== 'no') return null;
 	if (tags.area === 'yes') return null;
 	let speed: number | undefined;
+	const accessKeys = ACCESS_KEYS[mode];
 	if (mode === 'pedestrian') {
-		const allowed = readAccess(tags, ['access', 'foot']);
+		const allowed = readAccess(tags, accessKeys);
 		speed = FOOT_SPEED[highway];
 		if (allowed === false) return null;
 		if (speed === undefined) {
@@ -213,7 +227,7 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 			speed = 5;
 		}
 	} else if (mode === 'bicycle') {
-		const allowed = readAccess(tags, ['access', 'vehicle', 'bicycle']);
+		const allowed = readAccess(tags, accessKeys);
 		if (allowed === false) return null;
 		speed = BIKE_SPEED[highway];
 		if (speed === undefined) {
@@ -222,7 +236,7 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 			speed = BIKE_IF_ALLOWED[highway] ?? 10;
 		}
 	} else {
-		const allowed = readAccess(tags, ['access', 'vehicle', 'motor_vehicle', 'motorcar']);
+		const allowed = readAccess(tags, accessKeys);
 		if (allowed === false) return null;
 		speed = CAR_SPEED[highway];
 		if (speed === undefined) {
@@ -234,5 +248,9 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 		if (tags.service === 'parking_aisle' || tags.service === 'drive-through') speed = Math.min(speed, 10);
 	}
 	const oneway = readOneway(tags, mode);
-	return { forward: oneway === -1 ? 0 : speed, backward: oneway === 1 ? 0 : speed };
+	return {
+		forward: oneway === -1 ? 0 : speed,
+		backward: oneway === 1 ? 0 : speed,
+		destinationOnly: readAccessRule(tags, accessKeys) === 'destination',
+	};
 }

@@ -102,9 +102,21 @@ const CASES: Case[] = [
 	},
 	{ rule: 'ways under construction are closed', tags: { highway: 'construction' }, aToB: all('detour') },
 	{
-		rule: 'construction=* on a highway closes it',
-		tags: { highway: 'residential', construction: 'minor' },
+		rule: 'construction=* beside a real highway class leaves the way open',
+		tags: { highway: 'primary', construction: 'secondary', access: 'yes' },
+		aToB: all('direct'),
+		bToA: all('direct'),
+	},
+	{
+		rule: 'access=destination is not a short cut for through traffic',
+		tags: { highway: 'residential', access: 'destination' },
 		aToB: all('detour'),
+		bToA: all('detour'),
+	},
+	{
+		rule: 'motor_vehicle=customers keeps cars out of the short cut, not walkers or bicycles',
+		tags: { highway: 'service', motor_vehicle: 'customers' },
+		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
 	},
 ];
 

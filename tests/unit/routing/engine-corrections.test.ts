@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { RoutingEngine } from '../../../src/lib/routing/engine.ts';
+import { measureDistance } from '../../../src/lib/routing/geo.ts';
+import { readOsmXmlText } from '../../../src/lib/routing/osm/read.ts';
+import { buildRegion } from '../../../src/lib/routing/region.ts';
+import { A, B, buildWorldEngine } from './world.ts';
+
+type Point = { lat: number; lon: number };
+
+/** Builds an engine from nodes and ways written by hand: ways are [node ids, tags]. */
+async function buildEngine(nodes: Record<number, Point>, ways: [number[], Record<string, string>][]) {
+	const xml = `<?xml version="1.0" encoding="UTF-8"?><osm version="0.6">
+${Object.entries(nodes)
+	.map(([id, p]) => `<node id="${id}" lat="${p.lat}" lon="${p.lon}"/>`)
+	.join('\n')}
+${ways
+	.map(
+		([refs, tags], i) =>
+			`<way id="${100 + i}">${refs.map((ref) => `<nd ref="${ref}"/>`).join('')}${Object.entries(tags)
+				.map(([k, v]) => `<tag k="${k}" v="${v}"/>`)
+				.join('')}</way>`,
+	)
+	.join('\n')}
+</osm>`;
+	const osm = await readOsmXmlText(xml);
+	return new RoutingEngine({ regions: [buildRegion('hand-written', osm)], maxSnapDistance: 400 });
+}
+
+function between(a: Point, b: Point): Point {
+	return { lat: (a.lat + b.lat) / 2, lon: (a.lon + b.lon) / 2 };
+}
+
+describe('routing engine corrections', () => {
+	// A main street west–east, and a parking aisle that leaves it at J and comes back to J: a loop whose two
+	// ends are one junction.
+	const W = { lat: 45.0, lon: 7.0 };
+	const J = { lat: 45.0, lon: 7.002 };
+	const E = { lat: 45.0, lon: 7.004 };
+	const P1 = { lat: 45.0005, lon: 7.002 };
+	const P2 = { lat: 45.0005, lon: 7.0026 };
+	const P3 = { lat: 45.0001, lon: 7.0026 };
+	const loopWorld = () =>
+		buildEngine({ 1: W, 2: J, 3: E, 4: P1, 5: P2, 6: P3 }, [
+			[[1, 2, 3], { highway: 'residential', name: 'Main Street' }],
+			[[2, 4, 5, 6, 2], { highway: 'service', service: 'parking_aisle' }],
+		]);
+
+	it('leaves a loop the short way round when the route starts on it', async () => {
+		const engine = await loopWorld();
+		// Start a quarter of the way up the loop's first side, 14 m from J: the short way is back to J.
+		const start = { lat: 45.00012, lon: 7.00201 };
+		for (const costing of ['pedestrian', 'auto'] as const) {
+			const route = engine.route({ locations: [start, W], costing });
+			const expected = measureDistance(start.lat, start.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, W.lat, W.lon);
+			expect(route.trip.summary.length * 1000).toBeLessThan(expected + 5);
+		}
+	});
+
+	it('reaches a loop the short way round when the route ends on it', async () => {
+		const engine = await loopWorld();
+		// On the loop's last side, 12 m before it closes at J.
+		const end = { lat: 45.00002, lon: 7.00212 };
+		const route = engine.route({ locations: [W, end], costing: 'pedestrian' });
+		const expected = measureDistance(W.lat, W.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, end.lat, end.lon);
+		expect(route.trip.summary.length * 1000).toBeLessThan(expected + 5);
+	});
+
+	it('still uses a destination-only way to reach a place on it', async () => {
+		const engine = await buildWorldEngine({ highway: 'residential', access: 'destination' });
+		const midway = between(A, B);
+		for (const costing of ['pedestrian', 'bicycle', 'auto'] as const) {
+			const route = engine.route({ locations: [A, midway], costing });
+			// Straight along the direct way: about 118 m, against 589 m or more round the detour.
+			expect(route.trip.summary.length).toBeLessThan(0.15);
+		}
+	});
+
+	it('reports true travel time on a destination-only way, not the search penalty', async () => {
+		const open = await buildWorldEngine({ highway: 'residential' });
+		const restricted = await buildWorldEngine({ highway: 'residential', access: 'destination' });
+		const midway = between(A, B);
+		const a = open.route({ locations: [A, midway], costing: 'auto' }).trip.summary.time;
+		const b = restricted.route({ locations: [A, midway], costing: 'auto' }).trip.summary.time;
+		expect(b).toBeCloseTo(a, 3);
+	});
+
+	// A street network of five junctions, and beside it a parking aisle joined to nothing.
+	const N = {
+		1: { lat: 45.0, lon: 7.0 },
+		2: { lat: 45.0, lon: 7.002 },
+		3: { lat: 45.0, lon: 7.004 },
+		4: { lat: 45.002, lon: 7.002 },
+		5: { lat: 44.998, lon: 7.002 },
+		// the lot, 60–100 m north of the street's east half
+		6: { lat: 45.0008, lon: 7.0032 },
+		7: { lat: 45.0008, lon: 7.0036 },
+		8: { lat: 45.0005, lon: 7.0036 },
+	};
+	const cutOffWorld = () =>
+		buildEngine(N, [
+			[[1, 2, 3], { highway: 'residential', name: 'Front Street' }],
+			[[5, 2, 4], { highway: 'residential', name: 'Cross Street' }],
+			[[6, 7, 8], { highway: 'service', service: 'parking_aisle' }],
+		]);
+
+	it('snaps a point beside a cut-off parking lot to the nearest road that connects, and says how far', async () => {
+		const engine = await cutOffWorld();
+		// 5 m from the lot's aisle, about 78 m from Front Street.
+		const inLot = { lat: 45.00075, lon: 7.0034 };
+		for (const costing of ['pedestrian', 'bicycle', 'auto'] as const) {
+			const route = engine.route({ locations: [N[1], inLot], costing });
+			const moved = route.trip.locations[1];
+			expect(moved.snap_distance).toBeGreaterThan(70);
+			expect(moved.snap_distance).toBeLessThan(95);
+			expect(moved.correlated_lat).toBeCloseTo(45.0, 4);
+			expect(route.trip.locations[0].snap_distance).toBeLessThan(1);
+		}
+	});
+
+	it('keeps a point on the connected network where it is', async () => {
+		const engine = await cutOffWorld();
+		const onStreet = { lat: 45.00002, lon: 7.001 };
+		const route = engine.route({ locations: [onStreet, N[4]], costing: 'pedestrian' });
+		expect(route.trip.locations[0].snap_distance).toBeLessThan(3);
+	});
+});
