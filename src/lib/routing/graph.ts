@@ -242,7 +242,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		names,
 		bbox,
 	};
-	MODES.forEach((_, m) => markCutOffPieces(graph, m));
+	for (let m = 0; m < MODES.length; m++) markCutOffPieces(graph, m);
 	return graph;
 }
 

@@ -13,6 +13,7 @@ import { readOsmFile } from '../../../src/lib/routing/osm/read.ts';
 import { buildRegion, measureRegionBytes, type Region } from '../../../src/lib/routing/region.ts';
 import { countRoadNodes, loadRegion } from '../../../src/lib/routing/server/regions.ts';
 import { MODES } from '../../../src/lib/routing/tags.ts';
+import { formatPairsFigures, measureSharedPairs, prepareSharedPairs } from './shared-pairs.ts';
 import { tileExtract } from './tile.ts';
 
 // Prints figures for the routing engine; never pass/fail. Heavy phases run in child processes so each one's
@@ -24,7 +25,7 @@ const EXTRACTS = ['andorra.osm.pbf', 'harrisburg.osm.pbf', 'monaco.osm.gz'];
 const QUICK = process.argv.includes('--quick') || process.env.ROUTING_BENCH_QUICK === '1';
 const PAIRS = QUICK ? 200 : 1000;
 const TILED_NBA_PAIRS = QUICK ? 20 : 100;
-// --only=imports,queries,tiled,http runs some sections.
+// --only=imports,queries,tiled,pairs,http runs some sections.
 const ONLY =
 	process.argv
 		.find((arg) => arg.startsWith('--only='))
@@ -289,6 +290,11 @@ async function runTiledChild(): Promise<void> {
 	);
 }
 
+async function runPairsChild(argument: string): Promise<void> {
+	const { input, cacheDir } = JSON.parse(argument);
+	console.log(JSON.stringify(await measureSharedPairs(input, cacheDir)));
+}
+
 async function runServeChild(cacheDir: string): Promise<void> {
 	const { Hono } = await import('hono');
 	const { serve } = await import('@hono/node-server');
@@ -424,6 +430,7 @@ async function main(): Promise<void> {
 	if (runs('queries')) await printExtractQueries(cacheDir);
 	const goals: string[] = [];
 	if (runs('tiled')) goals.push(...(await printTiled()));
+	if (runs('pairs')) await printSharedPairs();
 	if (runs('http')) goals.push(await printHttp(cacheDir));
 	if (goals.length > 0) {
 		console.log('\nGoals (tiled Andorra ≈ 1M nodes; worst mode shown)');
@@ -495,6 +502,20 @@ async function printTiled(): Promise<string[]> {
 	];
 }
 
+async function printSharedPairs(): Promise<void> {
+	console.log(
+		'\nFull route answers on the seed-42 walking pairs of ../shared/tools (POST /api/routing/route in-process: validation, search, shape, maneuvers, JSON; 300 answers of warm-up; each extract in its own process)',
+	);
+	const inputs = prepareSharedPairs((line) => console.log(line));
+	if (!inputs) return;
+	const cacheDir = join(ROOT, 'data/bench/routing-cache');
+	for (const input of inputs) {
+		const output = await runChild(['pairs', JSON.stringify({ input, cacheDir })]);
+		const figures = JSON.parse(output.trim().split('\n').at(-1) ?? '{}');
+		for (const line of formatPairsFigures(input.label, figures)) console.log(line);
+	}
+}
+
 async function printHttp(cacheDir: string): Promise<string> {
 	console.log(
 		'\nHTTP: POST /api/routing/route, short city routes (0.5–2 km, Harrisburg and Monaco, all modes),',
@@ -522,7 +543,9 @@ if (childIndex >= 0) {
 			? runImportChild(argument)
 			: role === 'tiled'
 				? runTiledChild()
-				: runServeChild(argument);
+				: role === 'pairs'
+					? runPairsChild(argument)
+					: runServeChild(argument);
 	run.catch((error) => {
 		console.error(error);
 		process.exit(1);

@@ -7,6 +7,7 @@ import { RoutingEngine } from '../engine.ts';
 import { loadCities } from '../geocode.ts';
 import { readOsmFile } from '../osm/read.ts';
 import { buildRegion, type Region } from '../region.ts';
+import { MODES } from '../tags.ts';
 
 const EXTRACT = /\.(osm\.pbf|osm\.gz|osm)$/;
 
@@ -22,6 +23,8 @@ export interface LoadEngineOptions {
 	log?: (message: string) => void;
 	/** Load the world cities for place search right after the regions (≈ 1 s once) instead of on first search. */
 	warmPlaces?: boolean;
+	/** Routes answered per region and mode before the engine is handed out (default 100; 0 skips). */
+	warmRoutes?: number;
 }
 
 async function hashFile(path: string): Promise<string> {
@@ -88,8 +91,44 @@ export async function loadEngine(options: LoadEngineOptions = {}): Promise<Routi
 		regions.push(region);
 	}
 	if (options.warmPlaces) loadCities();
-	return new RoutingEngine({
+	const engine = new RoutingEngine({
 		regions,
 		elevation: new ElevationSource([regionsDir, ...(options.demDirs ?? [])]),
 	});
+	const warmed = warmEngine(engine, options.warmRoutes ?? 100);
+	log(`routing: warmed up with ${warmed.routes} routes in ${warmed.ms.toFixed(0)} ms`);
+	return engine;
+}
+
+/**
+ * Answers a fixed set of routes between road points of every region in every mode, so the first members'
+ * requests do not pay for compiling the search and touching the graph's memory for the first time.
+ */
+export function warmEngine(engine: RoutingEngine, perRegionAndMode: number): { routes: number; ms: number } {
+	const started = performance.now();
+	let routes = 0;
+	let seed = 1;
+	const next = () => {
+		seed = (seed * 1103515245 + 12345) % 2147483648;
+		return seed / 2147483648;
+	};
+	for (const region of engine.regions) {
+		const { shapeLat, shapeLon } = region.graph;
+		if (shapeLat.length === 0) continue;
+		const pick = () => {
+			const k = Math.floor(next() * shapeLat.length);
+			return { lat: shapeLat[k] / 1e6, lon: shapeLon[k] / 1e6 };
+		};
+		for (const costing of MODES) {
+			for (let i = 0; i < perRegionAndMode; i++) {
+				try {
+					engine.route({ locations: [pick(), pick()], costing });
+					routes++;
+				} catch {
+					// Points on pieces a mode cannot cross between are part of a fair warm-up too.
+				}
+			}
+		}
+	}
+	return { routes, ms: performance.now() - started };
 }
