@@ -25,6 +25,11 @@ export interface RoadGraph {
 	segDestinationOnly: Uint8Array;
 	/** Bit m set: for mode m the segment lies on a small piece of network cut off from the rest. */
 	segCutOff: Uint8Array;
+	/** Banned turns: from segment turnFrom[i] over junction turnVia[i] onto turnTo[i], for the modes in turnModes[i]. */
+	turnFrom: Uint32Array;
+	turnVia: Uint32Array;
+	turnTo: Uint32Array;
+	turnModes: Uint8Array;
 	/** Segments touching junction j: adjSeg[adjStart[j] .. adjStart[j + 1]). */
 	adjStart: Uint32Array;
 	adjSeg: Uint32Array;
@@ -108,6 +113,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		roadClass: number;
 		speeds: number[];
 		destinationOnly: number;
+		wayId: number;
 	}[] = [];
 	const names: string[] = [];
 	const nameIds = new Map<string, number>();
@@ -144,7 +150,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 				nameIds.set(label, name);
 			}
 		}
-		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds, destinationOnly });
+		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds, destinationOnly, wayId: way.id });
 	}
 	const junctionOf = new Int32Array(osm.nodeCount).fill(-1);
 	let junctionCount = 0;
@@ -158,6 +164,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 	const lengths: number[] = [];
 	const speedsOf: number[][] = [];
 	const destinationOnlyOf: number[] = [];
+	const segmentsOfWay = new Map<number, number[]>();
 	const getJunction = (index: number): number => {
 		if (junctionOf[index] < 0) junctionOf[index] = junctionCount++;
 		return junctionOf[index];
@@ -190,6 +197,9 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			segClass.push(way.roadClass);
 			speedsOf.push(way.speeds);
 			destinationOnlyOf.push(way.destinationOnly);
+			const ofWay = segmentsOfWay.get(way.wayId);
+			if (ofWay) ofWay.push(lengths.length - 1);
+			else segmentsOfWay.set(way.wayId, [lengths.length - 1]);
 			start = i;
 		}
 	}
@@ -237,13 +247,86 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		segTime,
 		segDestinationOnly: Uint8Array.from(destinationOnlyOf),
 		segCutOff: new Uint8Array(segmentCount),
+		turnFrom: new Uint32Array(0),
+		turnVia: new Uint32Array(0),
+		turnTo: new Uint32Array(0),
+		turnModes: new Uint8Array(0),
 		adjStart,
 		adjSeg,
 		names,
 		bbox,
 	};
 	for (let m = 0; m < MODES.length; m++) markCutOffPieces(graph, m);
+	addTurnRestrictions(graph, osm, junctionOf, segmentsOfWay);
 	return graph;
+}
+
+/**
+ * Turns the extract's restrictions into banned segment-to-segment turns at junctions. An only_* restriction
+ * bans every other turn from its from-way at that junction, the U-turn included.
+ */
+function addTurnRestrictions(
+	graph: RoadGraph,
+	osm: OsmData,
+	junctionOf: Int32Array,
+	segmentsOfWay: Map<number, number[]>,
+): void {
+	const from: number[] = [];
+	const via: number[] = [];
+	const to: number[] = [];
+	const modes: number[] = [];
+	const touching = (way: number, junction: number) =>
+		(segmentsOfWay.get(way) ?? []).filter(
+			(s) => graph.segFrom[s] === junction || graph.segTo[s] === junction,
+		);
+	for (const restriction of osm.restrictions) {
+		const index = findNodeIndex(osm, restriction.via);
+		const junction = index >= 0 ? junctionOf[index] : -1;
+		if (junction < 0) continue;
+		const fromSegments = touching(restriction.from, junction);
+		const toSegments = touching(restriction.to, junction);
+		if (fromSegments.length === 0 || toSegments.length === 0) continue;
+		for (const f of fromSegments) {
+			const banned = restriction.only
+				? Array.from(graph.adjSeg.subarray(graph.adjStart[junction], graph.adjStart[junction + 1])).filter(
+						(s) => !toSegments.includes(s),
+					)
+				: toSegments;
+			for (const t of banned) {
+				from.push(f);
+				via.push(junction);
+				to.push(t);
+				modes.push(restriction.modes);
+			}
+		}
+	}
+	graph.turnFrom = Uint32Array.from(from);
+	graph.turnVia = Uint32Array.from(via);
+	graph.turnTo = Uint32Array.from(to);
+	graph.turnModes = Uint8Array.from(modes);
+}
+
+const bannedTurns = new WeakMap<RoadGraph, Map<string, number>>();
+
+/** Whether mode m may go from segment `from` over junction `via` onto segment `to`. */
+export function isTurnAllowed(
+	graph: RoadGraph,
+	modeIndex: number,
+	from: number,
+	via: number,
+	to: number,
+): boolean {
+	if (graph.turnFrom.length === 0) return true;
+	let banned = bannedTurns.get(graph);
+	if (!banned) {
+		banned = new Map();
+		for (let i = 0; i < graph.turnFrom.length; i++) {
+			const key = `${graph.turnFrom[i]}:${graph.turnVia[i]}:${graph.turnTo[i]}`;
+			banned.set(key, (banned.get(key) ?? 0) | graph.turnModes[i]);
+		}
+		bannedTurns.set(graph, banned);
+	}
+	return ((banned.get(`${from}:${via}:${to}`) ?? 0) & (1 << modeIndex)) === 0;
 }
 
 /**

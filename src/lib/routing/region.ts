@@ -1,8 +1,8 @@
 import { type ContractionHierarchy, contractGraph, HierarchyQuery, type Terminal } from './ch.ts';
-import { PlainQuery } from './dijkstra.ts';
+import { type DirectedTerminal, PlainQuery, TurnAwareQuery } from './dijkstra.ts';
 import { measureStep } from './geo.ts';
 import type { Place } from './geocode.ts';
-import { buildRoadGraph, getSegmentCost, getSegmentTime, type RoadGraph } from './graph.ts';
+import { buildRoadGraph, getSegmentCost, getSegmentTime, isTurnAllowed, type RoadGraph } from './graph.ts';
 import type { OsmData } from './osm/model.ts';
 import { buildSnapIndex, type Snap, type SnapIndex, snapToRoad } from './snap.ts';
 import { isHighwayClass, MODES } from './tags.ts';
@@ -106,14 +106,21 @@ export function containsPoint(region: Region, lat: number, lon: number, margin =
 }
 
 // Query objects hold per-search scratch arrays; one set per region and mode, made on first use.
-const queryCache = new WeakMap<Region, { ch: HierarchyQuery[]; plain: PlainQuery }>();
+interface Queries {
+	ch: HierarchyQuery[];
+	plain: PlainQuery;
+	/** Made on first need: only regions with turn restrictions ever use it. */
+	turnAware: TurnAwareQuery | null;
+}
+const queryCache = new WeakMap<Region, Queries>();
 
-export function getQueries(region: Region): { ch: HierarchyQuery[]; plain: PlainQuery } {
+export function getQueries(region: Region): Queries {
 	let queries = queryCache.get(region);
 	if (!queries) {
 		queries = {
 			ch: region.hierarchies.map((ch) => new HierarchyQuery(ch, region.graph)),
 			plain: new PlainQuery(region.graph),
+			turnAware: null,
 		};
 		queryCache.set(region, queries);
 	}
@@ -148,10 +155,7 @@ export interface LegPath {
 const AT_JUNCTION = 0.5;
 
 /** A place the search may start from (or end at), and which way along the snapped segment leads there. */
-interface SnapTerminal extends Terminal {
-	/** 0 along the segment's drawing direction, 1 against it, -1 when the snap sits on that junction. */
-	direction: number;
-}
+type SnapTerminal = DirectedTerminal;
 
 function getSnapTerminals(
 	graph: RoadGraph,
@@ -219,47 +223,37 @@ export function findLegPath(
 			: queries.plain.findPath(modeIndex, sources, targets, highwayFactor);
 	let best: LegPath | null = null;
 	if (core) {
-		const pieces: Piece[] = [];
-		const firstNode =
-			core.segments.length > 0 ? getStartNode(graph, core.segments[0], core.directions[0]) : -1;
-		// Leave the origin's segment towards the junction the path starts from.
-		const startNode = firstNode >= 0 ? firstNode : findMeetingNode(sources, targets);
-		const originLength = graph.segLength[origin.segment];
-		const leaving = pickTerminal(sources, startNode);
-		if (leaving?.direction === 0) {
-			pieces.push({ segment: origin.segment, direction: 0, from: origin.offset, to: originLength });
-		} else if (leaving?.direction === 1) {
-			pieces.push({ segment: origin.segment, direction: 1, from: origin.offset, to: 0 });
-		}
-		for (let i = 0; i < core.segments.length; i++) {
-			const segment = core.segments[i];
-			const length = graph.segLength[segment];
-			pieces.push(
-				core.directions[i] === 0
-					? { segment, direction: 0, from: 0, to: length }
-					: { segment, direction: 1, from: length, to: 0 },
-			);
-		}
+		const startNode =
+			core.segments.length > 0
+				? getStartNode(graph, core.segments[0], core.directions[0])
+				: findMeetingNode(sources, targets);
 		const endNode =
 			core.segments.length > 0
 				? getEndNode(graph, core.segments.at(-1) ?? 0, core.directions.at(-1) ?? 0)
 				: startNode;
-		const destinationLength = graph.segLength[destination.segment];
-		const arriving = pickTerminal(targets, endNode);
-		if (arriving?.direction === 0) {
-			pieces.push({ segment: destination.segment, direction: 0, from: 0, to: destination.offset });
-		} else if (arriving?.direction === 1) {
-			pieces.push({
-				segment: destination.segment,
-				direction: 1,
-				from: destinationLength,
-				to: destination.offset,
-			});
+		let route: CorePath = {
+			segments: core.segments,
+			directions: core.directions,
+			source: pickTerminal(sources, startNode),
+			target: pickTerminal(targets, endNode),
+			cost: core.cost,
+			settled: core.settled,
+		};
+		// The hierarchy knows nothing of turn restrictions: when its path makes a banned turn, search again over
+		// travelled segments, which can refuse a turn by where it comes from.
+		if (graph.turnFrom.length > 0 && makesBannedTurn(graph, modeIndex, origin, destination, route)) {
+			queries.turnAware ??= new TurnAwareQuery(graph);
+			const found = queries.turnAware.findPath(
+				modeIndex,
+				origin.segment,
+				sources,
+				destination.segment,
+				targets,
+				highwayFactor,
+			);
+			route = found ?? { ...route, source: null, target: null };
 		}
-		// Zero-length pieces come from snaps that sit on a junction.
-		const kept = pieces.filter((piece) => Math.abs(piece.to - piece.from) > 0.01);
-		const fallback: Piece = { segment: origin.segment, direction: 0, from: origin.offset, to: origin.offset };
-		best = { pieces: kept.length > 0 ? kept : [fallback], cost: core.cost, settled: core.settled };
+		if (route.source && route.target) best = buildPieces(graph, origin, destination, route);
 	}
 	// Both points on one segment, travelled directly.
 	if (origin.segment === destination.segment) {
@@ -279,6 +273,81 @@ export function findLegPath(
 		}
 	}
 	return best;
+}
+
+interface CorePath {
+	segments: number[];
+	directions: number[];
+	/** The terminals the path leaves the origin and reaches the destination by; null when there is no path. */
+	source: SnapTerminal | null;
+	target: SnapTerminal | null;
+	cost: number;
+	settled: number;
+}
+
+/** Every segment the path travels, origin and destination pieces included, with the direction of travel. */
+function listTravelled(origin: Snap, destination: Snap, route: CorePath): [number, number][] {
+	const travelled: [number, number][] = [];
+	if (route.source && route.source.direction >= 0) travelled.push([origin.segment, route.source.direction]);
+	route.segments.forEach((segment, i) => {
+		travelled.push([segment, route.directions[i]]);
+	});
+	if (route.target && route.target.direction >= 0) {
+		travelled.push([destination.segment, route.target.direction]);
+	}
+	return travelled;
+}
+
+function makesBannedTurn(
+	graph: RoadGraph,
+	modeIndex: number,
+	origin: Snap,
+	destination: Snap,
+	route: CorePath,
+): boolean {
+	const travelled = listTravelled(origin, destination, route);
+	for (let i = 1; i < travelled.length; i++) {
+		const [from, direction] = travelled[i - 1];
+		const via = getEndNode(graph, from, direction);
+		if (!isTurnAllowed(graph, modeIndex, from, via, travelled[i][0])) return true;
+	}
+	return false;
+}
+
+function buildPieces(graph: RoadGraph, origin: Snap, destination: Snap, route: CorePath): LegPath {
+	const pieces: Piece[] = [];
+	if (route.source?.direction === 0) {
+		pieces.push({
+			segment: origin.segment,
+			direction: 0,
+			from: origin.offset,
+			to: graph.segLength[origin.segment],
+		});
+	} else if (route.source?.direction === 1) {
+		pieces.push({ segment: origin.segment, direction: 1, from: origin.offset, to: 0 });
+	}
+	route.segments.forEach((segment, i) => {
+		const length = graph.segLength[segment];
+		pieces.push(
+			route.directions[i] === 0
+				? { segment, direction: 0, from: 0, to: length }
+				: { segment, direction: 1, from: length, to: 0 },
+		);
+	});
+	if (route.target?.direction === 0) {
+		pieces.push({ segment: destination.segment, direction: 0, from: 0, to: destination.offset });
+	} else if (route.target?.direction === 1) {
+		pieces.push({
+			segment: destination.segment,
+			direction: 1,
+			from: graph.segLength[destination.segment],
+			to: destination.offset,
+		});
+	}
+	// Zero-length pieces come from snaps that sit on a junction.
+	const kept = pieces.filter((piece) => Math.abs(piece.to - piece.from) > 0.01);
+	const fallback: Piece = { segment: origin.segment, direction: 0, from: origin.offset, to: origin.offset };
+	return { pieces: kept.length > 0 ? kept : [fallback], cost: route.cost, settled: route.settled };
 }
 
 function findMeetingNode(sources: Terminal[], targets: Terminal[]): number {

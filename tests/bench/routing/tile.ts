@@ -233,7 +233,7 @@ export function tileExtract(input: OsmData, n: number, perEdge = 3, footPerEdge 
 		}
 	}
 	return {
-		osm: { nodeCount: total, nodeIds, nodeLat, nodeLon, ways, pois: [] },
+		osm: { nodeCount: total, nodeIds, nodeLat, nodeLon, ways, pois: [], restrictions: [] },
 		nodeCount: total,
 		connectorCount,
 	};

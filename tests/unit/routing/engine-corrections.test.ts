@@ -51,7 +51,8 @@ describe('routing engine corrections', () => {
 		const start = { lat: 45.00012, lon: 7.00201 };
 		for (const costing of ['pedestrian', 'auto'] as const) {
 			const route = engine.route({ locations: [start, W], costing });
-			const expected = measureDistance(start.lat, start.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, W.lat, W.lon);
+			const expected =
+				measureDistance(start.lat, start.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, W.lat, W.lon);
 			expect(route.trip.summary.length * 1000).toBeLessThan(expected + 5);
 		}
 	});
@@ -61,7 +62,8 @@ describe('routing engine corrections', () => {
 		// On the loop's last side, 12 m before it closes at J.
 		const end = { lat: 45.00002, lon: 7.00212 };
 		const route = engine.route({ locations: [W, end], costing: 'pedestrian' });
-		const expected = measureDistance(W.lat, W.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, end.lat, end.lon);
+		const expected =
+			measureDistance(W.lat, W.lon, J.lat, J.lon) + measureDistance(J.lat, J.lon, end.lat, end.lon);
 		expect(route.trip.summary.length * 1000).toBeLessThan(expected + 5);
 	});
 
@@ -122,5 +124,78 @@ describe('routing engine corrections', () => {
 		const onStreet = { lat: 45.00002, lon: 7.001 };
 		const route = engine.route({ locations: [onStreet, N[4]], costing: 'pedestrian' });
 		expect(route.trip.locations[0].snap_distance).toBeLessThan(3);
+	});
+});
+
+describe('turn restrictions', () => {
+	// Main Street runs west–east through a crossroads X; North Street leaves X northwards; a back lane joins
+	// the west end to North Street's far end, three times as long as turning at X.
+	const W = { lat: 45.0, lon: 7.0 };
+	const X = { lat: 45.0, lon: 7.002 };
+	const E = { lat: 45.0, lon: 7.004 };
+	const N = { lat: 45.0015, lon: 7.002 };
+	const NW = { lat: 45.003, lon: 7.0 };
+	function buildCrossroads(restriction: Record<string, string>) {
+		const tag = (k: string, v: string) => `<tag k="${k}" v="${v}"/>`;
+		return readOsmXmlText(`<?xml version="1.0" encoding="UTF-8"?><osm version="0.6">
+<node id="1" lat="${W.lat}" lon="${W.lon}"/><node id="2" lat="${X.lat}" lon="${X.lon}"/>
+<node id="3" lat="${E.lat}" lon="${E.lon}"/><node id="4" lat="${N.lat}" lon="${N.lon}"/>
+<node id="5" lat="${NW.lat}" lon="${NW.lon}"/>
+<way id="11"><nd ref="1"/><nd ref="2"/>${tag('highway', 'residential')}${tag('name', 'Main Street')}</way>
+<way id="12"><nd ref="2"/><nd ref="3"/>${tag('highway', 'residential')}${tag('name', 'Main Street')}</way>
+<way id="13"><nd ref="2"/><nd ref="4"/>${tag('highway', 'residential')}${tag('name', 'North Street')}</way>
+<way id="14"><nd ref="1"/><nd ref="5"/><nd ref="4"/>${tag('highway', 'residential')}${tag('name', 'Back Lane')}</way>
+<relation id="90"><member type="way" ref="11" role="from"/><member type="node" ref="2" role="via"/>
+<member type="way" ref="${restriction.to ?? '13'}" role="to"/>${Object.entries(restriction)
+			.filter(([k]) => k !== 'to')
+			.map(([k, v]) => tag(k, v))
+			.join('')}</relation>
+</osm>`).then((osm) => new RoutingEngine({ regions: [buildRegion('crossroads', osm)], maxSnapDistance: 50 }));
+	}
+	const turnsLeft = (engine: RoutingEngine, costing: 'pedestrian' | 'bicycle' | 'auto') =>
+		engine.route({ locations: [W, N], costing }).trip.summary.length < 0.4;
+
+	it('keeps cars and bicycles from a banned left turn, and lets walkers turn', async () => {
+		const engine = await buildCrossroads({ type: 'restriction', restriction: 'no_left_turn' });
+		expect(turnsLeft(engine, 'auto')).toBe(false);
+		expect(turnsLeft(engine, 'bicycle')).toBe(false);
+		expect(turnsLeft(engine, 'pedestrian')).toBe(true);
+		// Coming the other way the turn is not restricted.
+		expect(engine.route({ locations: [N, W], costing: 'auto' }).trip.summary.length).toBeLessThan(0.4);
+	});
+
+	it('lets bicycles through a restriction that excepts them', async () => {
+		const engine = await buildCrossroads({
+			type: 'restriction',
+			restriction: 'no_left_turn',
+			except: 'bicycle',
+		});
+		expect(turnsLeft(engine, 'auto')).toBe(false);
+		expect(turnsLeft(engine, 'bicycle')).toBe(true);
+	});
+
+	it('reads only_straight_on as a ban on every other turn', async () => {
+		const engine = await buildCrossroads({ type: 'restriction', restriction: 'only_straight_on', to: '12' });
+		expect(turnsLeft(engine, 'auto')).toBe(false);
+		expect(engine.route({ locations: [W, E], costing: 'auto' }).trip.summary.length).toBeLessThan(0.4);
+	});
+
+	it('binds only cars with restriction:motorcar', async () => {
+		const engine = await buildCrossroads({ type: 'restriction', 'restriction:motorcar': 'no_left_turn' });
+		expect(turnsLeft(engine, 'auto')).toBe(false);
+		expect(turnsLeft(engine, 'bicycle')).toBe(true);
+	});
+});
+
+describe('turn restrictions in a real extract', () => {
+	it('reads the restriction relations of the Harrisburg PBF into banned turns', async () => {
+		const { readOsmFile } = await import('../../../src/lib/routing/osm/read.ts');
+		const { buildRoadGraph } = await import('../../../src/lib/routing/graph.ts');
+		const osm = await readOsmFile(
+			new URL('../../../data-regions/harrisburg.osm.pbf', import.meta.url).pathname,
+		);
+		expect(osm.restrictions.length).toBeGreaterThan(0);
+		expect(osm.restrictions.every((r) => r.from > 0 && r.via > 0 && r.to > 0 && r.modes > 0)).toBe(true);
+		expect(buildRoadGraph(osm).turnFrom.length).toBeGreaterThanOrEqual(osm.restrictions.length);
 	});
 });

@@ -14,6 +14,22 @@ export interface OsmPoi {
 	lon: number;
 }
 
+export interface OsmMember {
+	type: 'node' | 'way' | 'relation';
+	ref: number;
+	role: string;
+}
+
+/** A turn restriction from one way over a node onto another: banned, or the only turn allowed there. */
+export interface OsmRestriction {
+	from: number;
+	via: number;
+	to: number;
+	only: boolean;
+	/** Bit m set: binds mode m (MODES order: pedestrian, bicycle, auto). */
+	modes: number;
+}
+
 export interface OsmData {
 	nodeCount: number;
 	/** Node ids; sorted ascending after finishOsmData. */
@@ -23,11 +39,49 @@ export interface OsmData {
 	nodeLon: Int32Array;
 	ways: OsmWay[];
 	pois: OsmPoi[];
+	restrictions: OsmRestriction[];
 }
 
 export interface OsmSink {
 	addNode(id: number, lat: number, lon: number, tags: Tags | null): void;
 	addWay(id: number, refs: number[], tags: Tags): void;
+	addRelation(id: number, members: OsmMember[], tags: Tags): void;
+}
+
+const BICYCLE = 1 << 1;
+const AUTO = 1 << 2;
+// Which modes a restriction tag binds: plain `restriction` binds vehicles, never walkers.
+const RESTRICTION_KEYS: [string, number][] = [
+	['restriction', BICYCLE | AUTO],
+	['restriction:motorcar', AUTO],
+	['restriction:motor_vehicle', AUTO],
+	['restriction:vehicle', BICYCLE | AUTO],
+	['restriction:bicycle', BICYCLE],
+];
+
+/** Reads a `type=restriction` relation over one via node; null for anything else (via ways are not read). */
+export function readRestriction(members: OsmMember[], tags: Tags): OsmRestriction | null {
+	if (tags.type !== 'restriction') return null;
+	let value: string | undefined;
+	let modes = 0;
+	for (const [key, bits] of RESTRICTION_KEYS) {
+		if (tags[key] !== undefined) {
+			value = tags[key];
+			modes = bits;
+			break;
+		}
+	}
+	if (!value || !(value.startsWith('no_') || value.startsWith('only_'))) return null;
+	const except = (tags.except ?? '').split(';').map((item) => item.trim());
+	if (except.includes('bicycle')) modes &= ~BICYCLE;
+	if (except.includes('motorcar') || except.includes('motor_vehicle')) modes &= ~AUTO;
+	const from = members.filter((m) => m.role === 'from' && m.type === 'way');
+	const via = members.filter((m) => m.role === 'via');
+	const to = members.filter((m) => m.role === 'to' && m.type === 'way');
+	if (modes === 0 || from.length !== 1 || to.length !== 1 || via.length !== 1 || via[0].type !== 'node') {
+		return null;
+	}
+	return { from: from[0].ref, via: via[0].ref, to: to[0].ref, only: value.startsWith('only_'), modes };
 }
 
 const POI_KEYS: [string, (v: string) => boolean][] = [
@@ -59,6 +113,7 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 	const ways: OsmWay[] = [];
 	const areaPois: OsmWay[] = [];
 	const pois: OsmPoi[] = [];
+	const restrictions: OsmRestriction[] = [];
 	return {
 		addNode(id, lat, lon, tags) {
 			if (count === capacity) {
@@ -87,6 +142,10 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 			if (tags.highway !== undefined && refs.length >= 2) ways.push({ id, refs, tags });
 			else if (getPoiKind(tags) && refs.length > 0) areaPois.push({ id, refs: [refs[0]], tags });
 		},
+		addRelation(_id, members, tags) {
+			const restriction = readRestriction(members, tags);
+			if (restriction) restrictions.push(restriction);
+		},
 		finish() {
 			if (!sorted) {
 				const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => ids[a] - ids[b]);
@@ -109,6 +168,7 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 				nodeLon: lons.subarray(0, count),
 				ways,
 				pois,
+				restrictions,
 			};
 			// Parks and lakes drawn as areas are found at their first node.
 			for (const way of areaPois) {

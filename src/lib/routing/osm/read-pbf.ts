@@ -115,6 +115,39 @@ function decodeWay(pbf: PbfReader, end: number, block: Block, sink: OsmSink): vo
 	sink.addWay(id, refs, tags);
 }
 
+const MEMBER_TYPES = ['node', 'way', 'relation'] as const;
+
+function decodeRelation(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
+	let id = 0;
+	let keys: number[] = [];
+	let vals: number[] = [];
+	let roles: number[] = [];
+	let memberIds: number[] = [];
+	let types: number[] = [];
+	while (pbf.pos < end) {
+		const value = pbf.readVarint();
+		const tag = value >> 3;
+		pbf.type = value & 7;
+		if (tag === 1) id = pbf.readVarint();
+		else if (tag === 2) keys = pbf.readPackedVarint();
+		else if (tag === 3) vals = pbf.readPackedVarint();
+		else if (tag === 8) roles = pbf.readPackedVarint();
+		else if (tag === 9) memberIds = pbf.readPackedSVarint();
+		else if (tag === 10) types = pbf.readPackedVarint();
+		else pbf.skip(value & 7);
+	}
+	const tags: Tags = {};
+	for (let i = 0; i < keys.length; i++) tags[block.strings[keys[i]]] = block.strings[vals[i]];
+	// Only restrictions are kept: decoding the members of every other relation would be wasted work.
+	if (tags.type !== 'restriction') return;
+	let ref = 0;
+	const members = memberIds.map((delta, i) => {
+		ref += delta;
+		return { type: MEMBER_TYPES[types[i]] ?? 'node', ref, role: block.strings[roles[i]] ?? '' };
+	});
+	sink.addRelation(id, members, tags);
+}
+
 function decodeNode(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
 	let id = 0;
 	let lat = 0;
@@ -159,6 +192,7 @@ function decodeBlock(data: Uint8Array, sink: OsmSink): void {
 			if (tag === 1) decodeNode(pbf, itemEnd, block, sink);
 			else if (tag === 2) decodeDense(pbf, itemEnd, block, sink);
 			else if (tag === 3) decodeWay(pbf, itemEnd, block, sink);
+			else if (tag === 4) decodeRelation(pbf, itemEnd, block, sink);
 			pbf.pos = itemEnd;
 		}
 	}
