@@ -63,6 +63,19 @@ export const LegSchema = v.object({
 });
 export type Leg = v.InferOutput<typeof LegSchema>;
 
+const BreakdownEntrySchema = v.object({
+	type: v.string(),
+	/** Metres. */
+	length: v.number(),
+	percent: v.number(),
+});
+/** How much of the route runs on each surface (paved, unpaved, unknown) and kind of way (road, path, …). */
+export const RouteBreakdownSchema = v.object({
+	surface: v.array(BreakdownEntrySchema),
+	way_type: v.array(BreakdownEntrySchema),
+});
+export type RouteBreakdown = v.InferOutput<typeof RouteBreakdownSchema>;
+
 export const RouteResponseSchema = v.object({
 	trip: v.object({
 		locations: v.array(
@@ -83,6 +96,8 @@ export const RouteResponseSchema = v.object({
 		status: v.literal(0),
 		status_message: v.string(),
 		language: v.string(),
+		/** Our engine's addition; a Valhalla server answers without it. */
+		breakdown: v.optional(RouteBreakdownSchema),
 	}),
 	id: v.optional(v.union([v.string(), v.number()])),
 });

@@ -1,3 +1,4 @@
+import { measureBreakdown } from './breakdown.ts';
 import {
 	type CitySearchItem,
 	type GeocodeResponse,
@@ -102,6 +103,7 @@ export class RoutingEngine {
 			return snap;
 		});
 		const legs: RouteResponse['trip']['legs'] = [];
+		const legPieces: Piece[][] = [];
 		for (let i = 0; i < snaps.length - 1; i++) {
 			const path = findLegPath(
 				region,
@@ -116,6 +118,7 @@ export class RoutingEngine {
 					`No path could be found for input: locations ${i} and ${i + 1} are not connected for ${mode}`,
 				);
 			}
+			legPieces.push(path.pieces);
 			legs.push(describeLeg(region, modeIndex, path.pieces, units, i === snaps.length - 2));
 		}
 		const summary: Summary = {
@@ -143,6 +146,7 @@ export class RoutingEngine {
 				status: 0,
 				status_message: 'Found route between points',
 				language: 'en-US',
+				breakdown: measureBreakdown(region, legPieces),
 			},
 		};
 		if (request.id !== undefined) response.id = request.id;

@@ -1,6 +1,6 @@
 import { measureStep } from './geo.ts';
 import { findNodeIndex, type OsmData } from './osm/model.ts';
-import { getRoadClass, getWayAccess, isHighwayClass, MODES, type Mode } from './tags.ts';
+import { getRoadClass, getSurface, getWayAccess, isHighwayClass, MODES, type Mode } from './tags.ts';
 
 /**
  * The road network of one region. Junctions (way ends and nodes shared by ways) are graph nodes; a segment is
@@ -19,6 +19,8 @@ export interface RoadGraph {
 	segLength: Float32Array;
 	segName: Int32Array;
 	segClass: Uint8Array;
+	/** Index into SURFACES (tags.ts). */
+	segSurface: Uint8Array;
 	/** Travel time in ms for mode m and direction d (0 forward, 1 backward) at [(m * 2 + d) * S + s]; 0 = closed. */
 	segTime: Uint32Array;
 	/** Bit m set: mode m may use the segment only to reach a place on it (access=destination and the like). */
@@ -114,6 +116,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		speeds: number[];
 		destinationOnly: number;
 		wayId: number;
+		surface: number;
 	}[] = [];
 	const names: string[] = [];
 	const nameIds = new Map<string, number>();
@@ -150,7 +153,15 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 				nameIds.set(label, name);
 			}
 		}
-		usable.push({ refs, name, roadClass: getRoadClass(way.tags), speeds, destinationOnly, wayId: way.id });
+		usable.push({
+			refs,
+			name,
+			roadClass: getRoadClass(way.tags),
+			speeds,
+			destinationOnly,
+			wayId: way.id,
+			surface: getSurface(way.tags),
+		});
 	}
 	const junctionOf = new Int32Array(osm.nodeCount).fill(-1);
 	let junctionCount = 0;
@@ -164,6 +175,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 	const lengths: number[] = [];
 	const speedsOf: number[][] = [];
 	const destinationOnlyOf: number[] = [];
+	const surfaceOf: number[] = [];
 	const segmentsOfWay = new Map<number, number[]>();
 	const getJunction = (index: number): number => {
 		if (junctionOf[index] < 0) junctionOf[index] = junctionCount++;
@@ -197,6 +209,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			segClass.push(way.roadClass);
 			speedsOf.push(way.speeds);
 			destinationOnlyOf.push(way.destinationOnly);
+			surfaceOf.push(way.surface);
 			const ofWay = segmentsOfWay.get(way.wayId);
 			if (ofWay) ofWay.push(lengths.length - 1);
 			else segmentsOfWay.set(way.wayId, [lengths.length - 1]);
@@ -244,6 +257,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		segLength: Float32Array.from(lengths),
 		segName: segName.toInt32(),
 		segClass: Uint8Array.from(segClass.toInt32()),
+		segSurface: Uint8Array.from(surfaceOf),
 		segTime,
 		segDestinationOnly: Uint8Array.from(destinationOnlyOf),
 		segCutOff: new Uint8Array(segmentCount),

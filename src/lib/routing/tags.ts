@@ -254,3 +254,95 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 		destinationOnly: readAccessRule(tags, accessKeys) === 'destination',
 	};
 }
+
+/** Surface kinds kept per segment for the route's surface breakdown. */
+export const SURFACES = ['unknown', 'paved', 'unpaved'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+const PAVED = new Set([
+	'paved',
+	'asphalt',
+	'chipseal',
+	'concrete',
+	'concrete:plates',
+	'concrete:lanes',
+	'paving_stones',
+	'sett',
+	'cobblestone',
+	'unhewn_cobblestone',
+	'metal',
+	'wood',
+	'rubber',
+	'tartan',
+]);
+const UNPAVED = new Set([
+	'unpaved',
+	'compacted',
+	'gravel',
+	'fine_gravel',
+	'pebblestone',
+	'rock',
+	'dirt',
+	'earth',
+	'ground',
+	'grass',
+	'grass_paver',
+	'mud',
+	'sand',
+	'woodchips',
+	'snow',
+	'ice',
+	'salt',
+]);
+// Classes built for motor traffic are paved unless tagged otherwise; paths and tracks say nothing by class.
+const PAVED_BY_CLASS = new Set([
+	'motorway',
+	'motorway_link',
+	'trunk',
+	'trunk_link',
+	'primary',
+	'primary_link',
+	'secondary',
+	'secondary_link',
+	'tertiary',
+	'tertiary_link',
+	'unclassified',
+	'residential',
+	'living_street',
+	'service',
+	'road',
+	'pedestrian',
+	'steps',
+	'corridor',
+	'platform',
+]);
+
+/** Index into SURFACES: the `surface` tag when it is known, else what the way's class implies. */
+export function getSurface(tags: Tags): number {
+	const surface = tags.surface;
+	if (surface !== undefined) {
+		if (PAVED.has(surface)) return 1;
+		if (UNPAVED.has(surface)) return 2;
+	}
+	if (tags.highway === 'track') return tags.tracktype === 'grade1' ? 1 : 2;
+	return PAVED_BY_CLASS.has(tags.highway ?? '') ? 1 : 0;
+}
+
+/** What kind of way a road class is, as a member reads a route: road, cycleway, path, track or steps. */
+export function getWayType(roadClass: number): 'road' | 'cycleway' | 'path' | 'track' | 'steps' {
+	const name = getRoadClassName(roadClass);
+	if (name === 'cycleway') return 'cycleway';
+	if (name === 'track') return 'track';
+	if (name === 'steps') return 'steps';
+	if (
+		name === 'path' ||
+		name === 'footway' ||
+		name === 'bridleway' ||
+		name === 'pedestrian' ||
+		name === 'corridor' ||
+		name === 'platform'
+	) {
+		return 'path';
+	}
+	return 'road';
+}

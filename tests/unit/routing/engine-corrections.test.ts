@@ -199,3 +199,31 @@ describe('turn restrictions in a real extract', () => {
 		expect(buildRoadGraph(osm).turnFrom.length).toBeGreaterThanOrEqual(osm.restrictions.length);
 	});
 });
+
+describe('surface and way-type breakdown', () => {
+	it('splits a route into paved road, unpaved track and steps by metres and percent', async () => {
+		const P = [
+			{ lat: 45.0, lon: 7.0 },
+			{ lat: 45.0, lon: 7.002 },
+			{ lat: 45.0, lon: 7.003 },
+			{ lat: 45.0, lon: 7.0032 },
+		];
+		const engine = await buildEngine(Object.fromEntries(P.map((p, i) => [i + 1, p])), [
+			[[1, 2], { highway: 'residential', name: 'Paved Road' }],
+			[[2, 3], { highway: 'track', surface: 'gravel' }],
+			[[3, 4], { highway: 'steps' }],
+		]);
+		const { breakdown, summary } = engine.route({ locations: [P[0], P[3]], costing: 'pedestrian' }).trip;
+		const total = summary.length * 1000;
+		const metres = (list: { type: string; length: number }[] | undefined, type: string) =>
+			list?.find((entry) => entry.type === type)?.length ?? 0;
+		expect(metres(breakdown?.surface, 'paved')).toBeCloseTo(157 + 16, -1);
+		expect(metres(breakdown?.surface, 'unpaved')).toBeCloseTo(79, -1);
+		expect(metres(breakdown?.way_type, 'road')).toBeCloseTo(157, -1);
+		expect(metres(breakdown?.way_type, 'track')).toBeCloseTo(79, -1);
+		expect(metres(breakdown?.way_type, 'steps')).toBeCloseTo(16, -1);
+		const percents = breakdown?.surface.reduce((sum, entry) => sum + entry.percent, 0) ?? 0;
+		expect(percents).toBeCloseTo(100, 0);
+		expect(breakdown?.surface.reduce((sum, e) => sum + e.length, 0)).toBeCloseTo(total, -1);
+	});
+});
