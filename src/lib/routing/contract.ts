@@ -218,3 +218,30 @@ export const GeocodeJsonResponseSchema = v.array(
 	}),
 );
 export type GeocodeJsonResponse = v.InferOutput<typeof GeocodeJsonResponseSchema>;
+
+/** Longest loop the round-trip planner draws, in metres. */
+export const MAX_ROUND_TRIP_DISTANCE = 200_000;
+
+export const RoundTripRequestSchema = v.object({
+	location: v.object({ lat: Latitude, lon: Longitude }),
+	costing: v.optional(CostingSchema, 'pedestrian'),
+	/** Target length of the loop in metres. */
+	distance: v.pipe(v.number(), v.finite(), v.minValue(500), v.maxValue(MAX_ROUND_TRIP_DISTANCE)),
+	avoid_highways: v.optional(v.boolean()),
+});
+export type RoundTripRequest = v.InferOutput<typeof RoundTripRequestSchema>;
+
+export const RoundTripResponseSchema = v.object({
+	trips: v.array(
+		v.object({
+			/** Compass bearing (degrees) the loop heads out on. */
+			bearing: v.number(),
+			/** Metres. */
+			length: v.number(),
+			/** Share of the loop that runs over ground it already covered. */
+			overlap_percent: v.number(),
+			trip: RouteResponseSchema.entries.trip,
+		}),
+	),
+});
+export type RoundTripResponse = v.InferOutput<typeof RoundTripResponseSchema>;

@@ -8,6 +8,7 @@ import {
 	GeocodeResponseSchema,
 	HeightResponseSchema,
 	LocateResponseSchema,
+	RoundTripResponseSchema,
 	RouteResponseSchema,
 } from '../../../src/lib/routing/contract.ts';
 import type { RoutingEngine } from '../../../src/lib/routing/engine.ts';
@@ -173,6 +174,33 @@ describe('POST /routing/route', () => {
 
 	it('refuses points in two regions', async () => {
 		await expectError(await post('/routing/route', { locations: [CASINO, ESCALDES], costing: 'auto' }), 170);
+	});
+});
+
+describe('POST /routing/round_trip', () => {
+	it('offers loops from Andorra la Vella within 10 % of the distance, each with its surfaces', async () => {
+		const response = await post('/routing/round_trip', {
+			location: ANDORRA_LA_VELLA,
+			costing: 'pedestrian',
+			distance: 4000,
+		});
+		expect(response.status).toBe(200);
+		const body = v.parse(RoundTripResponseSchema, await response.json());
+		expect(body.trips.length).toBeGreaterThan(0);
+		for (const { length, trip } of body.trips) {
+			expect(Math.abs(length - 4000)).toBeLessThanOrEqual(400);
+			expect(trip.breakdown?.surface.length).toBeGreaterThan(0);
+		}
+	});
+
+	it('refuses a distance under 500 m or over 200 km, and a missing start', async () => {
+		for (const body of [
+			{ location: ANDORRA_LA_VELLA, distance: 100 },
+			{ location: ANDORRA_LA_VELLA, distance: 1e9 },
+			{ distance: 5000 },
+		]) {
+			await expectError(await post('/routing/round_trip', body), 110);
+		}
 	});
 });
 

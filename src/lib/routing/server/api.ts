@@ -5,9 +5,11 @@ import {
 	HeightRequestSchema,
 	LocateRequestSchema,
 	MAX_LOCATIONS,
+	RoundTripRequestSchema,
 	RouteRequestSchema,
 } from '../contract.ts';
 import { RoutingEngine, RoutingError } from '../engine.ts';
+import { planRoundTrips } from '../round-trip.ts';
 
 export interface RoutingApiOptions {
 	/** The in-process engine; may be a promise while regions load at boot. */
@@ -124,7 +126,7 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	};
 
 	const handle = <S extends v.GenericSchema>(
-		action: 'route' | 'locate' | 'height',
+		action: 'route' | 'locate' | 'height' | 'round_trip',
 		schema: S,
 		run: (engine: RoutingEngine, input: v.InferOutput<S>) => unknown,
 	) => {
@@ -147,7 +149,8 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 							];
 				return sendError(c, code, message);
 			}
-			if (upstream) return forward(c, action, body.value);
+			// A Valhalla server plans no round trips: they need the built-in engine.
+			if (upstream && action !== 'round_trip') return forward(c, action, body.value);
 			const engine = await getEngine();
 			if (!engine) {
 				const reason = loadFailure
@@ -173,6 +176,11 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	app.get('/routing/locate', locate);
 	app.post('/routing/height', height);
 	app.get('/routing/height', height);
+	const roundTrip = handle('round_trip', RoundTripRequestSchema, (engine, input) =>
+		planRoundTrips(engine, input),
+	);
+	app.post('/routing/round_trip', roundTrip);
+	app.get('/routing/round_trip', roundTrip);
 
 	app.get('/geocode/search', async (c) => {
 		const parsed = v.safeParse(GeocodeQuerySchema, {
