@@ -4,6 +4,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import { truncateText } from '../../core/text';
 import type { Db } from '../../db/client';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
@@ -617,7 +618,7 @@ export async function copyRoute(
 			privacy: 0,
 			linkToken: newLinkToken(),
 			// "Copy of " must not push the name past what the save payload accepts.
-			name: `Copy of ${source.name}`.slice(0, MAX_ROUTE_NAME).replace(/[\uD800-\uDBFF]$/, ''),
+			name: truncateText(`Copy of ${source.name}`, MAX_ROUTE_NAME),
 			description: source.description,
 			activityTypeId: source.activityTypeId,
 			distanceM: source.distanceM,
@@ -671,7 +672,7 @@ export async function importRoute(
 	for (let tolerance = 2e-4; points.length > MAX_ROUTE_POINTS; tolerance *= 2)
 		points = simplifyDouglasPeucker(points, tolerance);
 	const input: RouteSaveInput = {
-		name: (options.name ?? workout.name ?? '').trim().slice(0, 100) || 'Imported route',
+		name: truncateText((options.name ?? workout.name ?? '').trim(), MAX_ROUTE_NAME) || 'Imported route',
 		description: '',
 		activity_type: options.activityType ?? workout.activityType,
 		privacy: (options.privacy ?? 0) as RouteSaveInput['privacy'],
@@ -680,7 +681,7 @@ export async function importRoute(
 		markers: workout.waypoints.slice(0, 500).map((waypoint) => ({
 			lat: waypoint.lat,
 			lng: waypoint.lng,
-			text: (waypoint.name ?? '').trim().slice(0, 500),
+			text: truncateText((waypoint.name ?? '').trim(), 500),
 			icon_id: CUSTOM_NOTE_ICON_ID,
 		})),
 		segments: [],
