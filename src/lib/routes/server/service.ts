@@ -31,6 +31,7 @@ import {
 	type RouteCue,
 	type RouteListQuery,
 	type RouteOrder,
+	RoutePrivacy,
 	type RouteSaveInput,
 	type RouteUpdateInput,
 	type TravelModeRun,
@@ -70,6 +71,16 @@ const EMPTY_HEAVY_COLUMNS = {
 
 export function newLinkToken(): string {
 	return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The one rule for every way privacy changes (a save, the privacy toggle): a route that becomes
+ * link-only gets a new link token, so a link handed out before it left link-only stays dead.
+ */
+function linkTokenForPrivacyChange(from: number, to: number): { linkToken?: string } {
+	return to === RoutePrivacy.accessible && from !== RoutePrivacy.accessible
+		? { linkToken: newLinkToken() }
+		: {};
 }
 
 /** Everything stored about a route that follows from the save payload. */
@@ -216,7 +227,12 @@ export async function updateRoute(
 	if (expectedVersion !== null) conditions.push(eq(routes.version, expectedVersion));
 	const updated = await deps.db
 		.update(routes)
-		.set({ ...deriveRoute(input), version: sql`${routes.version} + 1`, updatedAt: deps.clock() })
+		.set({
+			...deriveRoute(input),
+			...linkTokenForPrivacyChange(current.privacy, input.privacy),
+			version: sql`${routes.version} + 1`,
+			updatedAt: deps.clock(),
+		})
 		.where(and(...conditions))
 		.returning({ id: routes.id });
 	const fresh = (await findRoute(deps.db, id)) as RouteWithOwner;
@@ -229,7 +245,7 @@ export async function deleteRoute(deps: Deps, viewer: Viewer, id: number): Promi
 	await deps.db.delete(routes).where(and(eq(routes.id, id), eq(routes.ownerId, route.ownerId)));
 }
 
-/** The privacy toggle (content type 1 = route). A new link token is drawn whenever a route becomes link-only again. */
+/** The privacy toggle (content type 1 = route). */
 export async function setRoutePrivacy(
 	deps: Deps,
 	viewer: Viewer,
@@ -244,8 +260,7 @@ export async function setRoutePrivacy(
 				privacy,
 				version: sql`${routes.version} + 1`,
 				updatedAt: deps.clock(),
-				// Leaving and re-entering "accessible" retires links handed out before.
-				...(route.privacy === 6 ? { linkToken: newLinkToken() } : {}),
+				...linkTokenForPrivacyChange(route.privacy, privacy),
 			})
 			.where(eq(routes.id, id));
 	}
