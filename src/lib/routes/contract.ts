@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { multiLineText, singleLineText } from '../core/text';
+import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
 
 /** SPEC §3 route privacy values. */
@@ -365,6 +365,18 @@ export const EMPTY_ROUTE_SEARCH: RouteSearchFilters = {
 	page: 1,
 };
 
+/** The longest text a search page takes from its URL. */
+const MAX_URL_SEARCH_TEXT = 100;
+
+/**
+ * Text typed into a search box, read from a page's URL: trimmed, cut to length without splitting
+ * a character, and empty when it holds what no search could match (NUL, control characters).
+ */
+export function readSearchText(query: URLSearchParams, name: string): string {
+	const text = truncateText((query.get(name) ?? '').trim(), MAX_URL_SEARCH_TEXT).trim();
+	return isAcceptableText(text, 'single-line') ? text : '';
+}
+
 /** Reads the URL leniently: a value out of range or malformed falls back to its default. */
 export function parseRouteSearchParams(query: URLSearchParams): RouteSearchFilters {
 	const number = (name: string, max: number) => {
@@ -376,13 +388,13 @@ export function parseRouteSearchParams(query: URLSearchParams): RouteSearchFilte
 	const activity = number('activity', 100_000);
 	const near = query.get('near') ?? '';
 	return {
-		place: (query.get('place') ?? '').trim().slice(0, 100),
+		place: readSearchText(query, 'place'),
 		near: v.is(LatLngText, near) ? near.replace(/\s/g, '') : null,
 		radius: ROUTE_SEARCH_RADII.find((choice) => choice === radius) ?? DEFAULT_ROUTE_SEARCH_RADIUS,
 		min: number('min', MAX_SEARCH_DISTANCE),
 		max: number('max', MAX_SEARCH_DISTANCE),
 		activity: activity !== null && Number.isInteger(activity) ? activity : null,
-		name: (query.get('name') ?? '').trim().slice(0, 100),
+		name: readSearchText(query, 'name'),
 		order:
 			(Object.keys(ROUTE_ORDERS) as (keyof typeof ROUTE_ORDERS)[]).find(
 				(key) => key === query.get('order'),
