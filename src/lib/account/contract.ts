@@ -1,4 +1,16 @@
 import * as v from 'valibot';
+import { multiLineText, singleLineText } from '../core/text';
+
+/** Member ids are PostgreSQL integers: larger numbers name nobody and would fail in a query. */
+export const MAX_MEMBER_ID = 2_147_483_647;
+
+/** A member id as a path or query string gives it. */
+export const MemberIdText = (name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,10}$/, `${name} must be a member id`),
+		v.check((text) => Number(text) <= MAX_MEMBER_ID, `${name} must be a member id`),
+	);
 
 const privacyLevel = v.picklist([0, 1, 3], 'Select a valid choice. Use 0, 1 or 3.');
 
@@ -8,26 +20,30 @@ const privacyLevel = v.picklist([0, 1, 3], 'Select a valid choice. Use 0, 1 or 3
  */
 export const UserUpdateSchema = v.strictObject({
 	first_name: v.optional(
-		v.pipe(v.string(), v.trim(), v.minLength(1, 'First name is required.'), v.maxLength(60)),
+		v.pipe(singleLineText('First name', 60), v.trim(), v.minLength(1, 'First name is required.')),
 	),
 	last_name: v.optional(
-		v.pipe(v.string(), v.trim(), v.minLength(1, 'Last name is required.'), v.maxLength(60)),
+		v.pipe(singleLineText('Last name', 60), v.trim(), v.minLength(1, 'Last name is required.')),
 	),
-	display_name: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(80))),
+	display_name: v.optional(v.pipe(singleLineText('Display name', 80), v.trim())),
 	gender: v.optional(
 		v.nullable(
 			v.picklist(['F', 'M'], 'Select a valid choice. That choice is not one of the available choices.'),
 		),
 	),
-	birthdate: v.optional(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date.'))),
+	birthdate: v.optional(
+		v.pipe(singleLineText('Birthdate', 10), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date.')),
+	),
 	location: v.optional(
 		v.strictObject({
-			country: v.optional(v.pipe(v.string(), v.regex(/^([A-Za-z]{2})?$/, 'Select a valid choice.'))),
-			region: v.optional(v.pipe(v.string(), v.maxLength(80))),
-			locality: v.optional(v.pipe(v.string(), v.maxLength(80))),
+			country: v.optional(
+				v.pipe(singleLineText('Country', 2), v.regex(/^([A-Za-z]{2})?$/, 'Select a valid choice.')),
+			),
+			region: v.optional(singleLineText('Region', 80)),
+			locality: v.optional(singleLineText('Locality', 80)),
 		}),
 	),
-	time_zone: v.optional(v.pipe(v.string(), v.maxLength(64))),
+	time_zone: v.optional(singleLineText('Time zone', 64)),
 	display_measurement_system: v.optional(
 		v.picklist(
 			['metric', 'imperial'],
@@ -35,12 +51,15 @@ export const UserUpdateSchema = v.strictObject({
 		),
 	),
 	preferred_language: v.optional(
-		v.pipe(v.string(), v.regex(/^[a-z]{2}(-[a-z]{2})?$/, 'Select a valid choice.')),
+		v.pipe(
+			singleLineText('Preferred language', 5),
+			v.regex(/^[a-z]{2}(-[a-z]{2})?$/, 'Select a valid choice.'),
+		),
 	),
 	height: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0.5), v.maxValue(2.8)))),
 	weight: v.optional(v.nullable(v.pipe(v.number(), v.minValue(10), v.maxValue(500)))),
-	goal_statement: v.optional(v.pipe(v.string(), v.maxLength(500))),
-	introduction: v.optional(v.pipe(v.string(), v.maxLength(2000))),
+	goal_statement: v.optional(multiLineText('Goal statement', 500)),
+	introduction: v.optional(multiLineText('Introduction', 2000)),
 	privacy: v.optional(
 		v.strictObject({
 			profile: v.optional(privacyLevel),
@@ -53,12 +72,19 @@ export const UserUpdateSchema = v.strictObject({
 export type UserUpdate = v.InferOutput<typeof UserUpdateSchema>;
 
 export const PromotionalPreferenceSchema = v.object({
-	privacy_standard: v.optional(v.pipe(v.string(), v.maxLength(40)), 'default'),
-	region: v.optional(v.pipe(v.string(), v.maxLength(8)), 'US'),
+	privacy_standard: v.optional(singleLineText('privacy_standard', 40), 'default'),
+	region: v.optional(singleLineText('region', 8), 'US'),
 	preference_type: v.optional(v.picklist(['ua-marketing-opt-in']), 'ua-marketing-opt-in'),
 	choice: v.boolean('choice must be true or false'),
 	_links: v.optional(
-		v.object({ user: v.optional(v.array(v.object({ id: v.union([v.string(), v.number()]) }))) }),
+		v.object({
+			user: v.optional(
+				v.pipe(
+					v.array(v.object({ id: v.union([singleLineText('The user id', 20), v.number()]) })),
+					v.maxLength(1),
+				),
+			),
+		}),
 	),
 });
 export type PromotionalPreferenceInput = v.InferOutput<typeof PromotionalPreferenceSchema>;

@@ -3,7 +3,11 @@ import type { ValidationTargets } from 'hono';
 import { validator } from 'hono-openapi';
 import { AppError, type ValidationFailure } from '../core/errors';
 
-/** Turns schema issues into `{ field, message }` pairs; the field is the dotted path or `__all__`. */
+/**
+ * Turns schema issues into `{ field, message, code }`; the field is the dotted path or `__all__`.
+ * A value of the right type that breaks a rule (a pattern, a length, a character not allowed) is
+ * `invalid_format`; a missing or wrong-typed value is `invalid_type`. Valibot says which in `kind`.
+ */
 export function toValidationFailures(issues: readonly StandardSchemaV1.Issue[]): ValidationFailure[] {
 	return issues.map((issue) => ({
 		field:
@@ -11,6 +15,7 @@ export function toValidationFailures(issues: readonly StandardSchemaV1.Issue[]):
 				?.map((segment) => (typeof segment === 'object' ? String(segment.key) : String(segment)))
 				.join('.') || '__all__',
 		message: issue.message,
+		code: (issue as { kind?: string }).kind === 'validation' ? 'invalid_format' : 'invalid_type',
 	}));
 }
 

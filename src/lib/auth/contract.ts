@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isAcceptableText, singleLineText } from '../core/text';
 
 /** Who is making a request, as pages and endpoints see them. */
 export const ViewerSchema = v.object({
@@ -64,38 +65,53 @@ export function checkBirthdate(value: string, today: Date): 'ok' | 'invalid' | '
 	return 'ok';
 }
 
-const loose = v.optional(v.unknown());
+/** Text fields of the auth forms: lengths as stored; wrong characters answer `{field}_invalid_format`. */
+const AUTH_TEXT_MAX = 200;
+const authText = (label: string, maxLength = AUTH_TEXT_MAX) => v.optional(singleLineText(label, maxLength));
+
+/** What the member agreed to at signup: up to 50 consent names, each with yes or no. */
+const ConsentsSchema = v.pipe(
+	v.record(v.string(), v.boolean('A consent is true or false.')),
+	v.check((consents) => {
+		const names = Object.keys(consents);
+		return (
+			names.length <= 50 && names.every((name) => name.length <= 64 && isAcceptableText(name, 'single-line'))
+		);
+	}, 'Consents are at most 50 names of up to 64 plain characters.'),
+);
 
 /**
  * Request bodies are accepted loosely and checked field by field in the service, because each
- * field answers with its own SPEC §5 code (blank_email, email_invalid_format, …).
+ * field answers with its own SPEC §5 code (blank_email, email_invalid_format, …). Text is refused
+ * here only when it holds characters no form can type. Passwords are only ever hashed, so any
+ * character is theirs to choose.
  */
 export const LoginBodySchema = v.object({
-	email: v.optional(v.string()),
-	username: v.optional(v.string()),
+	email: authText('Email', EMAIL_MAX_LENGTH),
+	username: authText('Username'),
 	password: v.optional(v.string()),
 });
 export type LoginBody = v.InferOutput<typeof LoginBodySchema>;
 
 export const SignupBodySchema = v.object({
-	first_name: v.optional(v.string()),
-	last_name: v.optional(v.string()),
-	email: v.optional(v.string()),
+	first_name: authText('First name'),
+	last_name: authText('Last name'),
+	email: authText('Email', EMAIL_MAX_LENGTH),
 	password: v.optional(v.string()),
-	birthdate: v.optional(v.string()),
-	gender: v.optional(v.string()),
+	birthdate: authText('Birthdate'),
+	gender: authText('Gender'),
 	location: v.optional(
 		v.object({
-			country: v.optional(v.string()),
-			region: v.optional(v.string()),
-			locality: v.optional(v.string()),
+			country: authText('Country'),
+			region: authText('Region', 80),
+			locality: authText('Locality', 80),
 		}),
 	),
-	consent_matrix_version: v.optional(v.string()),
-	consents: loose,
-	gdpr_iso_code: v.optional(v.string()),
-	appName: v.optional(v.string()),
-	uacf_id: v.optional(v.string()),
+	consent_matrix_version: authText('Consent matrix version', 40),
+	consents: v.optional(ConsentsSchema),
+	gdpr_iso_code: authText('GDPR country code', 8),
+	appName: authText('App name', 40),
+	uacf_id: authText('uacf_id'),
 	promotionalPreference: v.optional(v.boolean()),
 	/** Whether to log in at once with the new account (SPEC §4 "optionally logs in"). */
 	login: v.optional(v.boolean()),
@@ -103,13 +119,13 @@ export const SignupBodySchema = v.object({
 export type SignupBody = v.InferOutput<typeof SignupBodySchema>;
 
 export const PasswordResetRequestSchema = v.object({
-	email: v.optional(v.string()),
-	redirect_uri: v.optional(v.string()),
+	email: authText('Email', EMAIL_MAX_LENGTH),
+	redirect_uri: authText('redirect_uri', 2000),
 });
 
 export const PasswordResetSchema = v.object({
 	password: v.optional(v.string()),
-	recaptchaToken: v.optional(v.string()),
+	recaptchaToken: authText('recaptchaToken', 4000),
 });
 
 export const DeletionRequestSchema = v.object({ password: v.optional(v.string()) });
@@ -118,12 +134,6 @@ export const DeletionRequestSchema = v.object({ password: v.optional(v.string())
 export function safeNextPath(next: string | null | undefined, fallback = '/dashboard'): string {
 	if (!next) return fallback;
 	if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
-	if (hasControlCharacter(next) || next.includes('\\')) return fallback;
+	if (!isAcceptableText(next, 'single-line') || next.includes('\\')) return fallback;
 	return next;
-}
-
-/** True when the text holds a C0 control character (tab, newline, NUL, …). */
-export function hasControlCharacter(text: string): boolean {
-	for (const char of text) if ((char.codePointAt(0) ?? 0) < 0x20) return true;
-	return false;
 }

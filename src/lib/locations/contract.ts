@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { singleLineText } from '../core/text';
 
 /**
  * The countries we serve city pages for (`/{countryCode}`). Each has clean first-level states in
@@ -219,6 +220,6 @@ export const LocateQuerySchema = v.object({
 		v.check(([lat, lng]) => Math.abs(lat) <= 90 && Math.abs(lng) <= 180, 'location is outside the world.'),
 	),
 	kind: v.optional(v.picklist(['city', 'state', 'country']), 'city'),
-	name: v.optional(v.pipe(v.string(), v.maxLength(200))),
+	name: v.optional(singleLineText('name', 200)),
 });
 export type LocateResponse = { kind: 'city' | 'state' | 'country'; name: string; path: string };

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
 
 /** SPEC §3 route privacy values. */
@@ -50,7 +51,7 @@ const Latitude = v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90))
 const Longitude = v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180));
 const Elevation = v.pipe(v.number(), v.finite(), v.minValue(-500), v.maxValue(9000));
 const TravelMode = v.pipe(v.string(), v.regex(/^[A-Za-z_]{1,20}$/, 'travel_mode is a word such as WALKING.'));
-const ShortText = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max));
+const LineText = (label: string, max: number) => v.pipe(singleLineText(label, max), v.trim());
 
 export const RoutePointInputSchema = v.strictObject({
 	lat: Latitude,
@@ -72,13 +73,13 @@ export type RoutePoint = {
 export const RouteMarkerSchema = v.strictObject({
 	lat: Latitude,
 	lng: Longitude,
-	text: ShortText(500),
+	text: v.pipe(multiLineText('A marker text', 500), v.trim()),
 	icon_id: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1_000_000)),
 });
 export type RouteMarker = v.InferOutput<typeof RouteMarkerSchema>;
 
 const SegmentNoteSchema = v.strictObject({
-	instructions: ShortText(500),
+	instructions: LineText('A note', 500),
 	distance: v.pipe(v.number(), v.finite(), v.minValue(0)),
 	point: v.strictObject({ lat: Latitude, lng: Longitude }),
 	isCustomNote: v.optional(v.boolean(), false),
@@ -86,7 +87,7 @@ const SegmentNoteSchema = v.strictObject({
 
 /** SPEC §3 Segment: the planner's pieces of a route, kept for editing (detailed_internal). */
 export const RouteSegmentSchema = v.strictObject({
-	segmentId: v.union([v.pipe(v.string(), v.maxLength(64)), v.pipe(v.number(), v.integer())]),
+	segmentId: v.union([singleLineText('segmentId', 64), v.pipe(v.number(), v.integer())]),
 	points: v.pipe(v.array(v.strictObject({ lat: Latitude, lng: Longitude })), v.maxLength(MAX_ROUTE_POINTS)),
 	distance: v.pipe(v.number(), v.finite(), v.minValue(0)),
 	notes: v.optional(v.pipe(v.array(SegmentNoteSchema), v.maxLength(2000)), []),
@@ -111,8 +112,8 @@ export type TravelModeRun = { start: number; mode: string };
  * planner fills them from /api/routing/height); distance is always measured here.
  */
 export const RouteSaveSchema = v.strictObject({
-	name: v.pipe(v.string(), v.trim(), v.minLength(1, 'Name is required.'), v.maxLength(MAX_ROUTE_NAME)),
-	description: v.optional(ShortText(2000), ''),
+	name: v.pipe(singleLineText('Name', MAX_ROUTE_NAME), v.trim(), v.minLength(1, 'Name is required.')),
+	description: v.optional(v.pipe(multiLineText('Description', 2000), v.trim()), ''),
 	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 16),
 	privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES), 0),
 	points: v.pipe(
@@ -121,12 +122,12 @@ export const RouteSaveSchema = v.strictObject({
 		v.maxLength(MAX_ROUTE_POINTS),
 	),
 	/** `instructions:lat:lng:distance` cues joined by `~`. */
-	notes: v.optional(v.pipe(v.string(), v.maxLength(500_000)), ''),
+	notes: v.optional(singleLineText('Notes', 500_000), ''),
 	markers: v.optional(v.pipe(v.array(RouteMarkerSchema), v.maxLength(500)), []),
 	segments: v.optional(v.pipe(v.array(RouteSegmentSchema), v.maxLength(1000)), []),
-	city: v.optional(ShortText(100), ''),
-	state: v.optional(ShortText(100), ''),
-	country: v.optional(ShortText(2), ''),
+	city: v.optional(LineText('City', 100), ''),
+	state: v.optional(LineText('State', 100), ''),
+	country: v.optional(LineText('Country', 2), ''),
 	/** The version the edit started from; a PUT may send it instead of If-Match. */
 	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 });
@@ -175,7 +176,7 @@ export const RouteListQuerySchema = v.object({
 	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
 	user: v.optional(IntString(1, 2_000_000_000, 'user')),
 	order_by: v.optional(v.picklist(ROUTE_ORDER_VALUES)),
-	text_search: v.optional(v.pipe(v.string(), v.maxLength(200))),
+	text_search: v.optional(singleLineText('text_search', 200)),
 	search_radius: v.optional(NumberString(1, MAX_SEARCH_RADIUS_M, 'search_radius')),
 	minimum_distance: v.optional(NumberString(0, 100_000_000, 'minimum_distance')),
 	maximum_distance: v.optional(NumberString(0, 100_000_000, 'maximum_distance')),
@@ -188,7 +189,7 @@ export type RouteListQuery = v.InferOutput<typeof RouteListQuerySchema>;
 export const RouteItemQuerySchema = v.object({
 	field_set: FieldSetQuery,
 	/** The link token of an accessible route. */
-	token: v.optional(v.pipe(v.string(), v.maxLength(100))),
+	token: v.optional(singleLineText('The link token', 100)),
 });
 
 export const RouteIdParamSchema = v.object({
@@ -196,7 +197,7 @@ export const RouteIdParamSchema = v.object({
 });
 
 const LinkSchema = v.object({
-	href: v.optional(v.pipe(v.string(), v.maxLength(200))),
+	href: v.optional(singleLineText('href', 200)),
 	id: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/^\d{1,9}$/)),
 });
 
@@ -221,7 +222,9 @@ export const PrivacyToggleQuerySchema = v.object({
 });
 
 export const RouteImportQuerySchema = v.object({
-	name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(MAX_ROUTE_NAME))),
+	name: v.optional(
+		v.pipe(singleLineText('Name', MAX_ROUTE_NAME), v.trim(), v.minLength(1, 'Name is required.')),
+	),
 	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number))),
 	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
 });
@@ -362,6 +365,18 @@ export const EMPTY_ROUTE_SEARCH: RouteSearchFilters = {
 	page: 1,
 };
 
+/** The longest text a search page takes from its URL. */
+const MAX_URL_SEARCH_TEXT = 100;
+
+/**
+ * Text typed into a search box, read from a page's URL: trimmed, cut to length without splitting
+ * a character, and empty when it holds what no search could match (NUL, control characters).
+ */
+export function readSearchText(query: URLSearchParams, name: string): string {
+	const text = truncateText((query.get(name) ?? '').trim(), MAX_URL_SEARCH_TEXT).trim();
+	return isAcceptableText(text, 'single-line') ? text : '';
+}
+
 /** Reads the URL leniently: a value out of range or malformed falls back to its default. */
 export function parseRouteSearchParams(query: URLSearchParams): RouteSearchFilters {
 	const number = (name: string, max: number) => {
@@ -373,13 +388,13 @@ export function parseRouteSearchParams(query: URLSearchParams): RouteSearchFilte
 	const activity = number('activity', 100_000);
 	const near = query.get('near') ?? '';
 	return {
-		place: (query.get('place') ?? '').trim().slice(0, 100),
+		place: readSearchText(query, 'place'),
 		near: v.is(LatLngText, near) ? near.replace(/\s/g, '') : null,
 		radius: ROUTE_SEARCH_RADII.find((choice) => choice === radius) ?? DEFAULT_ROUTE_SEARCH_RADIUS,
 		min: number('min', MAX_SEARCH_DISTANCE),
 		max: number('max', MAX_SEARCH_DISTANCE),
 		activity: activity !== null && Number.isInteger(activity) ? activity : null,
-		name: (query.get('name') ?? '').trim().slice(0, 100),
+		name: readSearchText(query, 'name'),
 		order:
 			(Object.keys(ROUTE_ORDERS) as (keyof typeof ROUTE_ORDERS)[]).find(
 				(key) => key === query.get('order'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { singleLineText } from '../core/text';
 
 // Request and response shapes of the routing API (Valhalla's shapes), for the server and its tests alike.
 
@@ -165,7 +166,7 @@ export const ErrorResponseSchema = v.object({
 export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
 
 export const GeocodeQuerySchema = v.object({
-	q: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200)),
+	q: v.pipe(singleLineText('q', 200), v.trim(), v.minLength(1, 'q is required.')),
 	format: v.optional(v.picklist(['geojson', 'json']), 'geojson'),
 	limit: v.optional(
 		v.pipe(v.string(), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(50)),

@@ -1,3 +1,4 @@
+import { cleanText } from '../core/text';
 import {
 	ActivityTypeId,
 	type DeviceTotals,
@@ -124,16 +125,31 @@ export class WorkoutBuilder {
 			segmentStarts: this.segmentStarts,
 			points: this.points,
 			laps: this.laps,
-			waypoints: this.waypoints,
+			waypoints: this.waypoints.map((waypoint) =>
+				waypoint.name === undefined ? waypoint : { ...waypoint, name: cleanFileText(waypoint.name) },
+			),
 			deviceTotals: this.deviceTotals,
 			warnings: this.warnings,
 		};
 		if (startTime !== undefined) workout.startTime = startTime;
-		if (this.sport !== undefined) workout.sport = this.sport;
-		if (this.name !== undefined) workout.name = this.name;
-		if (this.creator !== undefined) workout.creator = this.creator;
+		const sport = cleanFileText(this.sport);
+		const name = cleanFileText(this.name);
+		const creator = cleanFileText(this.creator);
+		if (sport !== undefined) workout.sport = sport;
+		if (name !== undefined) workout.name = name;
+		if (creator !== undefined) workout.creator = creator;
 		return workout;
 	}
+}
+
+/**
+ * Text a file carries (names, sport, creator) is whatever its writer put there: NUL, control
+ * characters and broken surrogates are cleaned away rather than refusing the file, so it can be
+ * shown and stored. Text that cleans down to nothing counts as absent.
+ */
+function cleanFileText(text: string | undefined): string | undefined {
+	if (text === undefined) return undefined;
+	return cleanText(text, 'single-line') || undefined;
 }
 
 /** Reads an optional number; text that is not a finite number leaves the value absent. */

@@ -201,6 +201,28 @@ describe('user', () => {
 		const self = await callApi(app, 'GET', '/api/v7.1/user/self/', { token: ada.token });
 		expect(self.json.first_name).toBe('Ada');
 	});
+
+	test('a member id too large to exist is refused as a bad id, not failed on in the database', async () => {
+		const ada = await signupMember(app);
+		for (const id of ['2147483648', '07584177345', '9999999999']) {
+			for (const [method, path] of [
+				['GET', `/api/v7.1/user/${id}/`],
+				['PUT', `/api/v7.1/user/${id}/`],
+				['GET', `/api/v7.1/heart_rate_zones/?user=${id}`],
+			] as const) {
+				const response = await callApi(app, method, path, {
+					token: ada.token,
+					body: method === 'PUT' ? {} : undefined,
+				});
+				expect(response.status, `${method} ${path}`).toBe(400);
+				const fields = response.json._diagnostics.validation_failures.flatMap((failure: object) =>
+					Object.keys(failure),
+				);
+				expect(fields).toContain(method === 'GET' && path.includes('zones') ? 'user' : 'id');
+			}
+		}
+		expect((await callApi(app, 'GET', '/api/v7.1/user/2147483647/', { token: ada.token })).status).toBe(404);
+	});
 });
 
 describe('heart-rate zones', () => {

@@ -12,6 +12,7 @@ import {
 	RouteListQuerySchema,
 	type RouteSearchFilters,
 	type RouteSummaryJson,
+	readSearchText,
 	routeListItem,
 	routeListItemFromJson,
 	routeSearchForm,
@@ -152,6 +153,21 @@ describe('route search URL', () => {
 		expect(parseRouteSearchParams(new URLSearchParams('page=5000')).page).toBe(1);
 		expect(parseRouteSearchParams(new URLSearchParams('page=2.7')).page).toBe(2);
 		expect(parseRouteSearchParams(new URLSearchParams('near= 1.5 , -2 ')).near).toBe('1.5,-2');
+	});
+
+	test('search text from a URL never holds what the API refuses: NUL, controls, half a character', () => {
+		const emoji = '\u{1F3C3}';
+		const cut = parseRouteSearchParams(
+			new URLSearchParams({ name: `${'x'.repeat(99)}${emoji}`, place: 'York' }),
+		);
+		expect(cut.name).toBe('x'.repeat(99));
+		expect(parseRouteSearchParams(new URLSearchParams('name=a%00b&place=York%01')).name).toBe('');
+		expect(parseRouteSearchParams(new URLSearchParams('place=York%01')).place).toBe('');
+		for (const query of [`q=${'y'.repeat(99)}${encodeURIComponent(emoji)}`, 'q=a%00b', 'q=%09tab']) {
+			const text = readSearchText(new URLSearchParams(query), 'q');
+			expect(v.safeParse(RouteListQuerySchema, { text_search: text }).success, query).toBe(true);
+		}
+		expect(readSearchText(new URLSearchParams('q=+Capitol+loop+'), 'q')).toBe('Capitol loop');
 	});
 
 	test('every URL the parser accepts makes a query the API accepts', () => {

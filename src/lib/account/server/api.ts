@@ -5,7 +5,7 @@ import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { AppError } from '../../core/errors';
-import { PHOTO_MAX_BYTES, PromotionalPreferenceSchema, UserUpdateSchema } from '../contract';
+import { MemberIdText, PHOTO_MAX_BYTES, PromotionalPreferenceSchema, UserUpdateSchema } from '../contract';
 import {
 	getHeartRateZones,
 	getSelf,
@@ -15,8 +15,8 @@ import {
 	updateUser,
 } from './service';
 
-const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
-const zonesQuery = v.object({ user: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'user must be a member id')) });
+const idParam = v.object({ id: MemberIdText('id') });
+const zonesQuery = v.object({ user: MemberIdText('user') });
 
 /** The main API's member endpoints (MapMyFitness v7.1 shapes); item paths work with and without `/`. */
 export function createAccountApi(): Hono<ApiEnv> {

@@ -9,8 +9,10 @@ import { validate } from '../../api/validate';
 import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
+import { singleLineText } from '../../core/text';
 import {
 	DeletionRequestSchema,
+	EMAIL_MAX_LENGTH,
 	LoginBodySchema,
 	PasswordResetRequestSchema,
 	PasswordResetSchema,
@@ -76,11 +78,16 @@ function requestContext(c: Context<ApiEnv>) {
 	return { ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? '' };
 }
 
-/** Wrong-typed fields answer `{field}_unknown_error` (SPEC §5: anything not blank or format). */
+/**
+ * SPEC §5 codes: text that breaks a rule (a character not allowed, too long) answers
+ * `{field}_invalid_format`; a wrong-typed field `{field}_unknown_error`.
+ */
 function toAuthError(failures: ValidationFailure[]): AppError {
-	const field = failures[0]?.field?.split('.').pop() ?? '';
-	return new AppError('validation_failed', failures[0]?.message ?? 'The request is not valid', {
-		detail: field && field !== '__all__' ? `${field}_unknown_error` : 'unknown_error',
+	const first = failures[0];
+	const field = first?.field?.split('.').pop() ?? '';
+	const problem = first?.code === 'invalid_format' ? 'invalid_format' : 'unknown_error';
+	return new AppError('validation_failed', first?.message ?? 'The request is not valid', {
+		detail: field && field !== '__all__' ? `${field}_${problem}` : 'unknown_error',
 		failures,
 	});
 }
@@ -105,10 +112,10 @@ const refuseCrossSite: MiddlewareHandler<ApiEnv> = async (c, next) => {
 	await next();
 };
 
-const tokenParam = v.object({ token: v.pipe(v.string(), v.maxLength(200)) });
+const tokenParam = v.object({ token: singleLineText('The token', 200) });
 const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
 const sessionParam = v.object({ sessionId: v.pipe(v.string(), v.uuid('not a session id')) });
-const emailParam = v.object({ email: v.pipe(v.string(), v.maxLength(254)) });
+const emailParam = v.object({ email: singleLineText('Email', EMAIL_MAX_LENGTH) });
 
 export function createAuthApi(): Hono<ApiEnv> {
 	const app = new Hono<ApiEnv>();

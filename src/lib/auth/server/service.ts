@@ -9,7 +9,6 @@ import {
 	checkBirthdate,
 	EMAIL_MAX_LENGTH,
 	EMAIL_PATTERN,
-	hasControlCharacter,
 	type LoginBody,
 	MESSAGES,
 	requiredMessage,
@@ -162,7 +161,7 @@ function validateSignup(body: SignupBody, today: Date): Failure[] {
 	for (const field of ['first_name', 'last_name'] as const) {
 		const value = body[field]?.trim() ?? '';
 		if (!value) failures.push(blank(field));
-		else if (value.length > 60 || hasControlCharacter(value) || /[<>]/.test(value))
+		else if (value.length > 60 || /[<>]/.test(value))
 			failures.push({
 				field,
 				code: `${field}_invalid_format`,
@@ -248,13 +247,13 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 				gender: normaliseGender(body.gender),
 				birthdate: (body.birthdate as string).trim(),
 				country: (body.location?.country ?? '').trim().toUpperCase(),
-				region: body.location?.region?.trim().slice(0, 80) ?? '',
-				locality: body.location?.locality?.trim().slice(0, 80) ?? '',
+				region: body.location?.region?.trim() ?? '',
+				locality: body.location?.locality?.trim() ?? '',
 				signupConsents: {
-					consentMatrixVersion: body.consent_matrix_version?.slice(0, 40),
+					consentMatrixVersion: body.consent_matrix_version,
 					consents: body.consents,
-					gdprIsoCode: body.gdpr_iso_code?.slice(0, 8),
-					appName: body.appName?.slice(0, 40),
+					gdprIsoCode: body.gdpr_iso_code,
+					appName: body.appName,
 				},
 				createdAt: now,
 				updatedAt: now,

@@ -4,6 +4,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import { truncateText } from '../../core/text';
 import type { Db } from '../../db/client';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
@@ -30,6 +31,7 @@ import {
 	type RouteCue,
 	type RouteListQuery,
 	type RouteOrder,
+	RoutePrivacy,
 	type RouteSaveInput,
 	type RouteUpdateInput,
 	type TravelModeRun,
@@ -69,6 +71,16 @@ const EMPTY_HEAVY_COLUMNS = {
 
 export function newLinkToken(): string {
 	return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The one rule for every way privacy changes (a save, the privacy toggle): a route that becomes
+ * link-only gets a new link token, so a link handed out before it left link-only stays dead.
+ */
+function linkTokenForPrivacyChange(from: number, to: number): { linkToken?: string } {
+	return to === RoutePrivacy.accessible && from !== RoutePrivacy.accessible
+		? { linkToken: newLinkToken() }
+		: {};
 }
 
 /** Everything stored about a route that follows from the save payload. */
@@ -215,7 +227,12 @@ export async function updateRoute(
 	if (expectedVersion !== null) conditions.push(eq(routes.version, expectedVersion));
 	const updated = await deps.db
 		.update(routes)
-		.set({ ...deriveRoute(input), version: sql`${routes.version} + 1`, updatedAt: deps.clock() })
+		.set({
+			...deriveRoute(input),
+			...linkTokenForPrivacyChange(current.privacy, input.privacy),
+			version: sql`${routes.version} + 1`,
+			updatedAt: deps.clock(),
+		})
 		.where(and(...conditions))
 		.returning({ id: routes.id });
 	const fresh = (await findRoute(deps.db, id)) as RouteWithOwner;
@@ -228,7 +245,7 @@ export async function deleteRoute(deps: Deps, viewer: Viewer, id: number): Promi
 	await deps.db.delete(routes).where(and(eq(routes.id, id), eq(routes.ownerId, route.ownerId)));
 }
 
-/** The privacy toggle (content type 1 = route). A new link token is drawn whenever a route becomes link-only again. */
+/** The privacy toggle (content type 1 = route). */
 export async function setRoutePrivacy(
 	deps: Deps,
 	viewer: Viewer,
@@ -243,8 +260,7 @@ export async function setRoutePrivacy(
 				privacy,
 				version: sql`${routes.version} + 1`,
 				updatedAt: deps.clock(),
-				// Leaving and re-entering "accessible" retires links handed out before.
-				...(route.privacy === 6 ? { linkToken: newLinkToken() } : {}),
+				...linkTokenForPrivacyChange(route.privacy, privacy),
 			})
 			.where(eq(routes.id, id));
 	}
@@ -617,7 +633,7 @@ export async function copyRoute(
 			privacy: 0,
 			linkToken: newLinkToken(),
 			// "Copy of " must not push the name past what the save payload accepts.
-			name: `Copy of ${source.name}`.slice(0, MAX_ROUTE_NAME).replace(/[\uD800-\uDBFF]$/, ''),
+			name: truncateText(`Copy of ${source.name}`, MAX_ROUTE_NAME),
 			description: source.description,
 			activityTypeId: source.activityTypeId,
 			distanceM: source.distanceM,
@@ -671,7 +687,7 @@ export async function importRoute(
 	for (let tolerance = 2e-4; points.length > MAX_ROUTE_POINTS; tolerance *= 2)
 		points = simplifyDouglasPeucker(points, tolerance);
 	const input: RouteSaveInput = {
-		name: (options.name ?? workout.name ?? '').trim().slice(0, 100) || 'Imported route',
+		name: truncateText((options.name ?? workout.name ?? '').trim(), MAX_ROUTE_NAME) || 'Imported route',
 		description: '',
 		activity_type: options.activityType ?? workout.activityType,
 		privacy: (options.privacy ?? 0) as RouteSaveInput['privacy'],
@@ -680,7 +696,7 @@ export async function importRoute(
 		markers: workout.waypoints.slice(0, 500).map((waypoint) => ({
 			lat: waypoint.lat,
 			lng: waypoint.lng,
-			text: (waypoint.name ?? '').trim().slice(0, 500),
+			text: truncateText((waypoint.name ?? '').trim(), 500),
 			icon_id: CUSTOM_NOTE_ICON_ID,
 		})),
 		segments: [],
