@@ -15,6 +15,20 @@ const build = spawnSync(path.join(root, 'node_modules/.bin/astro'), ['build'], {
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// The upload parse pool's thread entry is loaded by file name at run time, so Vite never sees it:
+// bundle it on its own next to the server (scripts/start.mjs points the pool at it).
+const { build: bundle } = await import('esbuild');
+await bundle({
+	entryPoints: [path.join(root, 'src/lib/workout-files/server/parse-worker.ts')],
+	outfile: path.join(root, 'dist/server/parse-worker.mjs'),
+	bundle: true,
+	platform: 'node',
+	format: 'esm',
+	target: 'node22',
+	packages: 'external',
+	logLevel: 'warning',
+});
+
 // The server sends these pre-compressed copies, so static pages cost no CPU per request.
 // zlib's async calls run on libuv's thread pool, so files compress on every core at once.
 const COMPRESSIBLE = /\.(html|css|js|mjs|json|svg|txt|xml|webmanifest)$/;

@@ -11,7 +11,8 @@ process.chdir(root);
 /** Builds when there is no build yet or a source file is newer than it. */
 function needsBuild() {
 	const stamp = path.join(root, 'dist/.build-stamp');
-	if (!existsSync(stamp) || !existsSync(path.join(root, 'dist/server/entry.mjs'))) return true;
+	const built = ['dist/server/entry.mjs', 'dist/server/parse-worker.mjs'];
+	if (!existsSync(stamp) || built.some((file) => !existsSync(path.join(root, file)))) return true;
 	const builtAt = statSync(stamp).mtimeMs;
 	const newest = (target) => {
 		const info = statSync(target);
@@ -31,6 +32,7 @@ if (process.env.MAPSTRIDE_SKIP_BUILD !== '1' && needsBuild()) {
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.MAPSTRIDE_CLIENT_DIR = path.join(root, 'dist/client');
+process.env.MAPSTRIDE_PARSE_WORKER = path.join(root, 'dist/server/parse-worker.mjs');
 const { handler } = await import(path.join(root, 'dist/server/entry.mjs'));
 const lifecycle = globalThis[Symbol.for('mapstride.lifecycle')];
 

@@ -1,6 +1,7 @@
 import { assertReadyForProduction, getConfig } from '../core/config';
 import { openDb } from '../db/client';
 import { seedDemoWorld } from '../db/seed';
+import { closeSharedParsePool } from '../workout-files/server/parse-pool';
 import { createApi } from './app';
 import type { AppDeps } from './context';
 import { createLogger, flushLogger } from './logger';
@@ -45,6 +46,7 @@ async function bootRuntime(): Promise<Runtime> {
 		api,
 		close: async () => {
 			await modules.close();
+			await closeSharedParsePool();
 			await handle.close();
 			flushLogger(logger);
 		},

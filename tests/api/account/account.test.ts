@@ -1,14 +1,16 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { PHOTO_MAX_BYTES } from '../../../src/lib/account/contract';
 import { photoFolder } from '../../../src/lib/account/server/service';
 import { heartRateZones, profilePhotos } from '../../../src/lib/auth/server/tables';
 import { callApi, createTestDeps } from '../../helpers/app';
+import { makePngBomb, pngClaiming } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { healthLatenciesDuring } from '../../helpers/health-latency';
 import { type App, createAccountsApp, PASSWORD, signupMember } from '../auth/helpers';
 
 let database: TestDatabase;
@@ -42,28 +44,6 @@ async function uploadPhoto(target: App, id: number, token: string, bytes: Uint8A
 	});
 	// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
 	return { status: response.status, json: (await response.json()) as Record<string, any> };
-}
-
-/** A PNG whose header claims a huge image; its few bytes decompress to almost nothing. */
-function pngClaiming(width: number, height: number): Uint8Array {
-	const chunk = (type: string, data: Buffer) => {
-		const length = Buffer.alloc(4);
-		length.writeUInt32BE(data.length);
-		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-		const crc = Buffer.alloc(4);
-		crc.writeUInt32BE(crc32(body) >>> 0);
-		return Buffer.concat([length, body, crc]);
-	};
-	const header = Buffer.alloc(13);
-	header.writeUInt32BE(width, 0);
-	header.writeUInt32BE(height, 4);
-	header.set([8, 2, 0, 0, 0], 8);
-	return Buffer.concat([
-		Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-		chunk('IHDR', header),
-		chunk('IDAT', deflateSync(Buffer.alloc(1000))),
-		chunk('IEND', Buffer.alloc(0)),
-	]);
 }
 
 describe('user', () => {
@@ -350,6 +330,28 @@ describe('profile photo', () => {
 		const bomb = await uploadPhoto(app, ada.id, ada.token, pngClaiming(20_000, 20_000));
 		expect(bomb.status).toBe(413);
 		expect(bomb.json.error).toBe('too-big');
+		expect(existsSync(photoFolder(deps.config)) ? readdirSync(photoFolder(deps.config)) : []).toHaveLength(0);
+	});
+
+	test("refuses a PNG that decodes to 400 megapixels as 'too-big' without holding up other requests", async () => {
+		const ada = await signupMember(app);
+		const bomb = makePngBomb(20_000, 20_000);
+		expect(bomb.byteLength).toBeLessThan(PHOTO_MAX_BYTES);
+		// The first image of a process starts libvips (a one-time pause); this test is about the bomb.
+		expect((await uploadPhoto(app, ada.id, ada.token, pngClaiming(20_000, 20_000))).status).toBe(413);
+		// The same request with an image refused from its header alone.
+		const light = await healthLatenciesDuring(
+			app,
+			uploadPhoto(app, ada.id, ada.token, pngClaiming(20_000, 20_000)),
+		);
+		const { result, worst, failures } = await healthLatenciesDuring(
+			app,
+			uploadPhoto(app, ada.id, ada.token, bomb),
+		);
+		expect(result.status).toBe(413);
+		expect(result.json.error).toBe('too-big');
+		expect(failures).toBe(0);
+		expect(worst).toBeLessThan(light.worst + 100);
 		expect(existsSync(photoFolder(deps.config)) ? readdirSync(photoFolder(deps.config)) : []).toHaveLength(0);
 	});
 

@@ -12,12 +12,12 @@ import {
 	ActivityTypeId,
 	isWorkoutFileError,
 	type NormalisedWorkout,
-	readWorkoutFileSync,
 	simplifyOffroadSegment,
 	writeFitCourse,
 	writeGpx,
 } from '../../workout-files';
 import { simplifyDouglasPeucker } from '../../workout-files/route-tools';
+import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse-pool';
 import {
 	CUSTOM_NOTE_ICON_ID,
 	DEFAULT_SEARCH_RADIUS_M,
@@ -661,6 +661,16 @@ export async function copyRoute(
 }
 
 /** Reads a GPX (or TCX/FIT) file into a new private route of the viewer's. */
+/**
+ * A route file is at most the API's 1 MB body; a real route's GPX packs about 10:1, so 16 MB
+ * unpacked leaves room for any route while a bomb stops after a quarter of a second on a pool thread.
+ */
+export const ROUTE_FILE_LIMITS = {
+	maxBytes: 5 * 1024 * 1024,
+	maxDecompressedBytes: 16 * 1024 * 1024,
+	maxPoints: 200_000,
+} as const;
+
 export async function importRoute(
 	deps: Deps,
 	viewer: Viewer,
@@ -670,10 +680,9 @@ export async function importRoute(
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to import a route');
 	let workout: NormalisedWorkout;
 	try {
-		workout = readWorkoutFileSync(bytes, { limits: { maxBytes: 5 * 1024 * 1024, maxPoints: 200_000 } });
+		workout = await sharedParsePool().readWorkoutFile(bytes, { limits: ROUTE_FILE_LIMITS });
 	} catch (error) {
-		if (isWorkoutFileError(error))
-			throw new AppError('unprocessable', error.message, { detail: `file_${error.code}` });
+		if (isWorkoutFileError(error)) throw uploadRefusal(error);
 		throw error;
 	}
 	let points = workout.points
