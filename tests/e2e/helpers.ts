@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type BrowserContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
 
@@ -49,4 +49,18 @@ export async function forbidExternalRequests(page: Page, baseURL: string): Promi
 		return route.abort();
 	});
 	return external;
+}
+
+/** Signs a browser context (or its request client) in as a seeded member through the real login API. */
+export async function logIn(
+	request: APIRequestContext,
+	baseURL: string,
+	login: { email: string; password: string },
+): Promise<string> {
+	const response = await request.post('/api/auth/login', {
+		data: { email: login.email, password: login.password },
+		headers: { origin: new URL(baseURL).origin },
+	});
+	expect(response.ok()).toBe(true);
+	return (await response.json()).access_token;
 }

@@ -16,6 +16,15 @@ const BLANK_TILE = Buffer.from(
 	'base64',
 );
 
+/** On a phone the view page folds its secondary actions into "More"; wide screens show them all. */
+async function showMoreActions(page: import('@playwright/test').Page) {
+	const more = page.getByTestId('more-actions');
+	if (await more.locator('summary').isVisible()) {
+		if (!(await more.evaluate((details) => (details as HTMLDetailsElement).open)))
+			await more.locator('summary').click();
+	}
+}
+
 async function openClimb(page: import('@playwright/test').Page, baseURL: string) {
 	const external = await forbidExternalRequests(page, baseURL);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
@@ -63,6 +72,7 @@ test('the print page hides the chrome and keeps map, elevation table and cue she
 	baseURL,
 }) => {
 	const { id } = await openClimb(page, baseURL as string);
+	await showMoreActions(page);
 	await page.getByRole('link', { name: 'Print' }).click();
 	// The page renders on demand; on a busy machine that can take a while.
 	await page.waitForURL(new RegExp(`/routes/print/${id}`), { timeout: 20_000 });
@@ -166,6 +176,7 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
 	const bookmark = page.getByTestId('bookmark-button');
 	await expect(bookmark).toHaveText('Bookmark');
+	await showMoreActions(page);
 	await bookmark.click();
 	await expect(bookmark).toHaveText('Remove bookmark');
 	await open(page, '/routes/my_routes/bookmarks/');
@@ -276,6 +287,7 @@ test('a member logs in to copy a public route, lands on the private copy and dow
 	);
 	await expect(page.getByRole('heading', { level: 1, name: `Copy of ${CLIMB}` })).toBeVisible();
 	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
+	await showMoreActions(page);
 	await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
 	const copyId = new URL(page.url()).pathname.split('/').at(-1);
 

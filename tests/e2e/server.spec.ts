@@ -1,4 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { SHELL_MESSAGES } from '../../src/lib/site/messages';
+import { logIn } from './helpers';
 
 /** What the server itself promises every page: redirects, guards, status codes, headers. */
 test.describe('redirects', () => {
@@ -35,6 +38,46 @@ test.describe('not found', () => {
 			expect(response.headers()['content-type']).toContain('text/html');
 		});
 	}
+});
+
+test.describe('unknown addresses under on-demand pages', () => {
+	// Signed in, so guarded prefixes reach their page instead of the login redirect.
+	test.beforeEach(async ({ request, baseURL }) => {
+		await logIn(request, baseURL as string, DEMO_LOGIN);
+	});
+	for (const path of [
+		'/account/nope',
+		'/account/%00',
+		'/routes/view/999999',
+		'/routes/view/abc',
+		'/routes/print/abc',
+		'/routes/view/add_to_website/abc',
+		'/us/zz/nowhere',
+		'/us/pa/harrisburg/extra',
+		'/profile/x/y',
+		'/password_reset/%00',
+		'/verify_email/%00',
+	]) {
+		test(`${path} answers 404 with the not-found page, never 500`, async ({ request }) => {
+			const response = await request.get(path, { maxRedirects: 0 });
+			expect(response.status()).toBe(404);
+			expect(response.headers()['content-type']).toContain('text/html');
+			expect(await response.text()).toContain(SHELL_MESSAGES.notFoundTitle);
+		});
+	}
+
+	test('/workout/import/dashboard ends on the Connected apps tab of account settings', async ({
+		page,
+		baseURL,
+	}) => {
+		await logIn(page.request, baseURL as string, DEMO_LOGIN);
+		const response = await page.goto('/workout/import/dashboard');
+		expect(response?.status()).toBe(200);
+		expect(new URL(page.url()).pathname).toBe('/account/connected_apps');
+		await expect(page.getByRole('heading', { level: 2, name: 'Connected apps' })).toBeVisible();
+		await expect(page.getByText('No apps or devices are connected to your account.')).toBeVisible();
+		await expect(page.getByRole('link', { name: 'Connected apps' })).toHaveAttribute('aria-current', 'page');
+	});
 });
 
 test.describe('headers', () => {

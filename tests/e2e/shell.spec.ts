@@ -144,7 +144,7 @@ test.describe('header for visitors', () => {
 		const dialog = page.getByRole('dialog', { name: 'Cookie preferences' });
 		await expect(dialog).toBeVisible();
 		await expectNoSeriousA11yIssues(page);
-		await dialog.getByRole('button', { name: 'Close' }).click();
+		await dialog.getByRole('button', { name: 'Cancel' }).click();
 		await expect(dialog).toBeHidden();
 	});
 });

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, errorCode, errorData } from '../../lib/api/client';
 import { birthYears, MESSAGES, requiredMessage, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
+import { LEGAL_PATHS } from '../../lib/site/footer';
 import {
 	countryChoices,
 	EmailField,
@@ -222,8 +223,8 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 						required
 					/>
 					<span>
-						I agree to the <a href="/privacy_center/help">Terms of Use</a> and the{' '}
-						<a href="/privacy_center/help">Privacy Policy</a>
+						I agree to the <a href={LEGAL_PATHS.terms}>Terms of Use</a> and the{' '}
+						<a href={LEGAL_PATHS.privacy}>Privacy Policy</a>
 						<span className="required" aria-hidden="true">
 							*
 						</span>

@@ -1,8 +1,15 @@
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
-import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
+import {
+	MAP_TYPE_LABELS,
+	MAP_TYPE_STORAGE_KEY,
+	type MapTileLayer,
+	type MapType,
+	OSM_ATTRIBUTION,
+} from '../../lib/core/map-types';
 import { $elevationCursor } from '../../lib/routes/store';
+import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
 
 export type RouteMapProps = {
 	/** [lat, lng] pairs of the whole line. */
@@ -14,18 +21,10 @@ export type RouteMapProps = {
 	name: string;
 };
 
-/** Where the member's last map type choice is kept, across routes and visits. */
-export const MAP_TYPE_STORAGE_KEY = 'mapstride:map-type';
-
+/** The remembered map type, when the visitor lets preferences be remembered; else the default layer. */
 function storedMapType(layers: MapTileLayer[]): MapType {
-	try {
-		const stored = window.localStorage.getItem(MAP_TYPE_STORAGE_KEY);
-		const match = layers.find((layer) => layer.type === stored);
-		if (match) return match.type;
-	} catch {
-		// Storage can be switched off; the default layer then serves.
-	}
-	return layers[0].type;
+	const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
+	return layers.find((layer) => layer.type === stored)?.type ?? layers[0].type;
 }
 
 /** Leaflet writes attributions as HTML; ours are plain text from configuration. */
@@ -109,11 +108,8 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 
 	const choose = (type: MapType) => {
 		setMapType(type);
-		try {
-			window.localStorage.setItem(MAP_TYPE_STORAGE_KEY, type);
-		} catch {
-			// Not remembered when storage is off; the choice still applies to this page.
-		}
+		// Not remembered when the visitor said no or storage is off; it still applies to this page.
+		rememberPreference('local', MAP_TYPE_STORAGE_KEY, type);
 	};
 
 	return (

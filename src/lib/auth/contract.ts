@@ -11,6 +11,9 @@ export const ViewerSchema = v.object({
 });
 export type Viewer = v.InferOutput<typeof ViewerSchema>;
 
+/** Emailed one-time links (email verification, password reset) carry 32 random bytes in base64url. */
+export const LinkTokenSchema = v.pipe(v.string(), v.regex(/^[\w-]{43}$/));
+
 /** SPEC §5 messages, shared by the forms and the API so both say the same thing. */
 export const FIELD_LABELS = {
 	email: 'Email',

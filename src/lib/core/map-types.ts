@@ -13,6 +13,9 @@ export const MAP_TYPES = [
 ] as const;
 export type MapType = (typeof MAP_TYPES)[number];
 
+/** Where the member's last map type choice is kept (local storage), across routes and visits. */
+export const MAP_TYPE_STORAGE_KEY = 'mapstride:map-type';
+
 export const MAP_TYPE_LABELS: Record<MapType, string> = {
 	roadmap: 'Road map',
 	terrain: 'Terrain',

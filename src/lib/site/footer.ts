@@ -37,11 +37,18 @@ export function footerColumns(supportHref: string): FooterColumn[] {
 	];
 }
 
-/** Legal links; the pages themselves belong to the privacy centre. */
+/** Where the legal pages live; the footer, signup and the pages themselves link here. */
+export const LEGAL_PATHS = {
+	privacy: '/legal/privacy/',
+	terms: '/legal/terms/',
+	cookies: '/legal/cookies/',
+	privacyNotice: '/legal/privacy-notice/',
+} as const;
+
 export const LEGAL_LINKS: readonly FooterLink[] = [
-	{ label: 'Privacy Policy', href: '/legal/privacy/' },
-	{ label: 'Terms of Use', href: '/legal/terms/' },
-	{ label: 'Cookie Policy', href: '/legal/cookies/' },
+	{ label: 'Privacy Policy', href: LEGAL_PATHS.privacy },
+	{ label: 'Terms of Use', href: LEGAL_PATHS.terms },
+	{ label: 'Cookie Policy', href: LEGAL_PATHS.cookies },
 ];
 
-export const PRIVACY_NOTICE_LINK: FooterLink = { label: 'Privacy Notice', href: '/legal/privacy-notice/' };
+export const PRIVACY_NOTICE_LINK: FooterLink = { label: 'Privacy Notice', href: LEGAL_PATHS.privacyNotice };

@@ -5,6 +5,10 @@
 const PAGE_TYPES: ReadonlyArray<readonly [pattern: string, label: string]> = [
 	['/', 'Home'],
 	['/mvp', 'MVP Landing'],
+	['/legal/terms', 'Terms of Use'],
+	['/legal/privacy', 'Privacy Policy'],
+	['/legal/cookies', 'Cookie Policy'],
+	['/legal/privacy-notice', 'Privacy Notice'],
 	['/train/landing', 'Training Landing'],
 	['/training-plans', 'Training Plans'],
 	['/partner/freeletics', 'Partner Freeletics'],

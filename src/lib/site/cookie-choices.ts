@@ -1,0 +1,123 @@
+import { MAP_TYPE_STORAGE_KEY } from '../core/map-types';
+import { PROMO_DISMISSED_KEY } from './promo';
+
+/**
+ * The visitor's cookie choices (the footer's "Manage Cookie Preferences"). Strictly necessary
+ * cookies cannot be switched off; the one optional category is remembering preferences in this
+ * browser. There are no analytics or advertising cookies to offer a choice about.
+ *
+ * Browser-safe: the footer script and islands import this file.
+ */
+
+/** The first-party cookie holding the choice itself, so it is strictly necessary. */
+export const COOKIE_CHOICES_COOKIE = 'ms_cookie_choices';
+export const COOKIE_CHOICES_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+export type CookieChoices = {
+	/** Remember preferences (map type, a dismissed MVP banner) in this browser's storage. */
+	preferences: boolean;
+};
+
+/**
+ * Until a visitor chooses, preferences are remembered: the values never leave the browser and are
+ * only what the visitor picked on purpose.
+ */
+export const DEFAULT_COOKIE_CHOICES: CookieChoices = { preferences: true };
+
+export type StorageArea = 'local' | 'session';
+
+/** Every optional storage key the product writes, so turning preferences off can remove them. */
+export const PREFERENCE_STORAGE_KEYS: readonly { area: StorageArea; key: string }[] = [
+	{ area: 'local', key: MAP_TYPE_STORAGE_KEY },
+	{ area: 'session', key: PROMO_DISMISSED_KEY },
+];
+
+/** The saved choice in a `document.cookie` or Cookie header string; null when none was made. */
+export function parseCookieChoices(cookieHeader: string | null | undefined): CookieChoices | null {
+	for (const part of (cookieHeader ?? '').split(';')) {
+		const [name, value] = part.trim().split('=');
+		if (name !== COOKIE_CHOICES_COOKIE) continue;
+		if (value === 'preferences-on') return { preferences: true };
+		if (value === 'preferences-off') return { preferences: false };
+		return null;
+	}
+	return null;
+}
+
+/** The `document.cookie` assignment that saves a choice for a year. */
+export function serializeCookieChoices(choices: CookieChoices, secure: boolean): string {
+	const value = choices.preferences ? 'preferences-on' : 'preferences-off';
+	const attributes = `Path=/; Max-Age=${COOKIE_CHOICES_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
+	return `${COOKIE_CHOICES_COOKIE}=${value}; ${attributes}`;
+}
+
+/** What the browser offers the functions below; tests pass their own. */
+export type BrowserStorage = {
+	document: { cookie: string };
+	localStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+	sessionStorage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+	secure: boolean;
+};
+
+function browser(): BrowserStorage {
+	return {
+		document,
+		localStorage: window.localStorage,
+		sessionStorage: window.sessionStorage,
+		secure: window.location.protocol === 'https:',
+	};
+}
+
+function storageOf(env: BrowserStorage, area: StorageArea) {
+	return area === 'local' ? env.localStorage : env.sessionStorage;
+}
+
+export function readCookieChoices(env: Pick<BrowserStorage, 'document'> = browser()): CookieChoices {
+	return parseCookieChoices(env.document.cookie) ?? DEFAULT_COOKIE_CHOICES;
+}
+
+/** Saves the choice; turning preferences off also forgets what was remembered. */
+export function saveCookieChoices(choices: CookieChoices, env: BrowserStorage = browser()): void {
+	env.document.cookie = serializeCookieChoices(choices, env.secure);
+	if (choices.preferences) return;
+	for (const { area, key } of PREFERENCE_STORAGE_KEYS) {
+		try {
+			storageOf(env, area).removeItem(key);
+		} catch {
+			// Storage switched off in the browser holds nothing to forget.
+		}
+	}
+}
+
+/**
+ * Writes an optional preference only when the visitor allows it; false when it was not kept
+ * (not allowed, or storage is off), so the caller applies it to this page only.
+ */
+export function rememberPreference(
+	area: StorageArea,
+	key: string,
+	value: string,
+	env: BrowserStorage = browser(),
+): boolean {
+	if (!readCookieChoices(env).preferences) return false;
+	try {
+		storageOf(env, area).setItem(key, value);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Reads an optional preference; null when none is kept or remembering is off. */
+export function recallPreference(
+	area: StorageArea,
+	key: string,
+	env: BrowserStorage = browser(),
+): string | null {
+	if (!readCookieChoices(env).preferences) return null;
+	try {
+		return storageOf(env, area).getItem(key);
+	} catch {
+		return null;
+	}
+}

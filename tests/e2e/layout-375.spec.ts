@@ -1,0 +1,183 @@
+import { expect, type Page, test } from '@playwright/test';
+import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { logIn, open } from './helpers';
+
+/**
+ * Every page type at 375 px: nothing may be wider than the phone, so no page scrolls sideways.
+ * Runs in the mobile-375 project only. A failure names the element that sticks out furthest.
+ */
+const BLANK_TILE = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+	'base64',
+);
+const WELL_FORMED_TOKEN = 'unknown-but-well-formed-token-0000000000000';
+
+/** The page's overflow, described by the widest element that pushes it past the viewport; null if none. */
+async function findOverflow(page: Page): Promise<string | null> {
+	return page.evaluate(() => {
+		// A phone zooms out to show content wider than the layout viewport, and innerWidth then grows
+		// with it; the layout viewport (clientWidth) stays the phone's width.
+		const width = Math.min(window.innerWidth, document.documentElement.clientWidth);
+		const scrollWidth = document.documentElement.scrollWidth;
+		if (scrollWidth <= width) return null;
+		// An element inside a box that clips or scrolls sideways cannot widen the page.
+		const clipped = (element: Element) => {
+			for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
+				if (getComputedStyle(node).overflowX !== 'visible') return true;
+			}
+			return false;
+		};
+		let widest: { right: number; element: Element } | null = null;
+		for (const element of document.body.querySelectorAll('*')) {
+			const { right } = element.getBoundingClientRect();
+			if (right > width && !clipped(element) && (!widest || right > widest.right))
+				widest = { right, element };
+		}
+		const name = (element: Element) =>
+			`${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${[...element.classList]
+				.map((c) => `.${c}`)
+				.join(
+					'',
+				)}${element.getAttribute('data-testid') ? `[data-testid=${element.getAttribute('data-testid')}]` : ''}`;
+		const path: string[] = [];
+		for (
+			let node = widest?.element ?? null;
+			node && node !== document.body && path.length < 4;
+			node = node.parentElement
+		)
+			path.unshift(name(node));
+		return `scrollWidth ${scrollWidth} > ${width}; widest: ${path.join(' > ')} (right edge ${Math.round(widest?.right ?? 0)} px)`;
+	});
+}
+
+async function expectNoOverflow(page: Page, path: string) {
+	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
+	const response = await page.goto(path);
+	expect(response?.status(), path).toBeLessThan(500);
+	// Islands that hydrate when seen stay server-rendered until scrolled to; what is in view has run.
+	await page.waitForLoadState('load');
+	await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+	// Islands fill in what they fetch (a member's profile, search results) before the check.
+	await page.waitForLoadState('networkidle');
+	await page.evaluate(() => document.fonts.ready);
+	expect(await findOverflow(page), path).toBeNull();
+}
+
+async function firstRouteLink(page: Page, listPath: string): Promise<string> {
+	await open(page, listPath);
+	const href = await page.locator('main a[href^="/routes/view/"]').first().getAttribute('href');
+	expect(href).toMatch(/^\/routes\/view\/\d+/);
+	return (href as string).split('?')[0];
+}
+
+test.describe('visitor pages at 375 px @small-screen-layout', () => {
+	for (const path of [
+		'/',
+		'/mvp/',
+		'/us/',
+		'/us/pa/',
+		'/us/pa/harrisburg/',
+		'/routes/',
+		'/auth/login/',
+		'/auth/signup/',
+		'/auth/forgot_password/',
+		`/password_reset/${WELL_FORMED_TOKEN}`,
+		`/verify_email/${WELL_FORMED_TOKEN}`,
+		'/email_verified/',
+		'/legal/terms/',
+		'/legal/privacy/',
+		'/legal/cookies/',
+		'/legal/privacy-notice/',
+		'/no/such/page',
+		'/error/notfound',
+		'/dev/mailbox',
+	]) {
+		test(`${path} fits the screen`, async ({ page }) => {
+			await expectNoOverflow(page, path);
+		});
+	}
+
+	for (const prefix of [
+		'/routes/view/',
+		'/routes/print/',
+		'/routes/view/embedded/',
+		'/routes/view/add_to_website/',
+	]) {
+		test(`a public route under ${prefix} fits the screen`, async ({ page }) => {
+			const id = (await firstRouteLink(page, '/routes/')).split('/').at(-1);
+			await expectNoOverflow(page, `${prefix}${id}`);
+		});
+	}
+});
+
+test.describe('member pages at 375 px @small-screen-layout', () => {
+	test.beforeEach(async ({ page, baseURL }) => {
+		await logIn(page.request, baseURL as string, DEMO_LOGIN);
+	});
+
+	for (const path of [
+		'/account/my_profile',
+		'/account/settings',
+		'/account/display_settings',
+		'/account/privacy',
+		'/account/contact',
+		'/account/connected_apps',
+		'/account/delete',
+		'/mobile/account/delete',
+		'/account/personalization/',
+		'/routes/search/',
+		'/routes/my_routes/',
+		'/routes/my_routes/bookmarks/',
+	]) {
+		test(`${path} fits the screen`, async ({ page }) => {
+			await expectNoOverflow(page, path);
+		});
+	}
+
+	test('their own route fits the screen and shows its map above the fold', async ({ page }) => {
+		const path = await firstRouteLink(page, '/routes/my_routes/');
+		await expectNoOverflow(page, path);
+		const map = page.getByTestId('route-leaflet');
+		await expect(map).toBeVisible();
+		const box = await map.boundingBox();
+		const fold = page.viewportSize()?.height ?? 0;
+		// At least half the map shows before any scrolling.
+		expect(box && box.y + box.height / 2, `map top at ${box?.y} px, fold at ${fold} px`).toBeLessThan(fold);
+	});
+});
+
+test.describe('route actions', () => {
+	test.beforeEach(async ({ page, baseURL }) => {
+		await logIn(page.request, baseURL as string, DEMO_LOGIN);
+	});
+
+	test('on a phone the secondary actions fold into More, which works from the keyboard @small-screen-layout', async ({
+		page,
+	}) => {
+		await page.goto(await firstRouteLink(page, '/routes/my_routes/'));
+		await expect(page.getByRole('link', { name: 'Download GPX' })).toBeVisible();
+		await expect(page.getByTestId('copy-button')).toBeVisible();
+		const fit = page.getByRole('link', { name: 'Download FIT' });
+		await expect(fit).toBeHidden();
+		await page.getByTestId('more-actions').locator('summary').focus();
+		await page.keyboard.press('Enter');
+		for (const name of ['Download FIT', 'Print', 'Edit'])
+			await expect(page.getByRole('link', { name })).toBeVisible();
+		await expect(page.getByTestId('bookmark-button')).toBeVisible();
+		expect(await findOverflow(page), 'with More open').toBeNull();
+		await page.keyboard.press('Tab');
+		await expect(fit).toBeFocused();
+		await page.keyboard.press('Shift+Tab');
+		await page.keyboard.press('Enter');
+		await expect(fit).toBeHidden();
+	});
+
+	test('on a wide screen every action shows, with no More menu @desktop-layout', async ({ page }) => {
+		await page.goto(await firstRouteLink(page, '/routes/my_routes/'));
+		await expect(page.getByTestId('more-actions').locator('summary')).toBeHidden();
+		for (const name of ['Download GPX', 'Download FIT', 'Print', 'Edit'])
+			await expect(page.getByRole('link', { name })).toBeVisible();
+		await expect(page.getByTestId('copy-button')).toBeVisible();
+		await expect(page.getByTestId('bookmark-button')).toBeVisible();
+	});
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { MAP_TYPE_STORAGE_KEY } from '~/lib/core/map-types';
+import {
+	type BrowserStorage,
+	COOKIE_CHOICES_COOKIE,
+	parseCookieChoices,
+	readCookieChoices,
+	recallPreference,
+	rememberPreference,
+	saveCookieChoices,
+	serializeCookieChoices,
+} from '~/lib/site/cookie-choices';
+import { PROMO_DISMISSED_KEY } from '~/lib/site/promo';
+
+/** A browser's cookie jar and storages, enough to see what was written and kept. */
+function fakeBrowser(cookie = ''): BrowserStorage & { jar: Map<string, string> } {
+	const jar = new Map<string, string>();
+	for (const part of cookie.split(';').filter(Boolean)) {
+		const [name, value] = part.trim().split('=');
+		jar.set(name, value);
+	}
+	const storage = () => {
+		const items = new Map<string, string>();
+		return {
+			getItem: (key: string) => items.get(key) ?? null,
+			setItem: (key: string, value: string) => void items.set(key, value),
+			removeItem: (key: string) => void items.delete(key),
+		};
+	};
+	return {
+		jar,
+		document: {
+			get cookie() {
+				return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+			},
+			set cookie(line: string) {
+				const [pair] = line.split(';');
+				const [name, value] = pair.split('=');
+				jar.set(name, value);
+			},
+		},
+		localStorage: storage(),
+		sessionStorage: storage(),
+		secure: false,
+	};
+}
+
+describe('cookie choices', () => {
+	it('reads no choice from a missing or unknown cookie value', () => {
+		expect(parseCookieChoices(null)).toBeNull();
+		expect(parseCookieChoices('ms_hint=abc')).toBeNull();
+		expect(parseCookieChoices(`${COOKIE_CHOICES_COOKIE}=maybe`)).toBeNull();
+		expect(parseCookieChoices(`a=1; ${COOKIE_CHOICES_COOKIE}=preferences-off`)).toEqual({
+			preferences: false,
+		});
+	});
+
+	it('saves the choice for a year, Secure only over https', () => {
+		expect(serializeCookieChoices({ preferences: false }, false)).toBe(
+			`${COOKIE_CHOICES_COOKIE}=preferences-off; Path=/; Max-Age=31536000; SameSite=Lax`,
+		);
+		expect(serializeCookieChoices({ preferences: true }, true)).toMatch(/=preferences-on; .*; Secure$/);
+	});
+
+	it('remembers preferences until the visitor says no', () => {
+		const env = fakeBrowser();
+		expect(readCookieChoices(env)).toEqual({ preferences: true });
+		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env)).toBe(true);
+		expect(recallPreference('local', MAP_TYPE_STORAGE_KEY, env)).toBe('terrain');
+	});
+
+	it('turning preferences off forgets what was kept and keeps nothing new', () => {
+		const env = fakeBrowser();
+		rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env);
+		rememberPreference('session', PROMO_DISMISSED_KEY, '1', env);
+
+		saveCookieChoices({ preferences: false }, env);
+
+		expect(readCookieChoices(env)).toEqual({ preferences: false });
+		expect(env.localStorage.getItem(MAP_TYPE_STORAGE_KEY)).toBeNull();
+		expect(env.sessionStorage.getItem(PROMO_DISMISSED_KEY)).toBeNull();
+		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'OSM', env)).toBe(false);
+		expect(env.localStorage.getItem(MAP_TYPE_STORAGE_KEY)).toBeNull();
+		expect(recallPreference('session', PROMO_DISMISSED_KEY, env)).toBeNull();
+	});
+
+	it('turning preferences back on lets them be kept again', () => {
+		const env = fakeBrowser(`${COOKIE_CHOICES_COOKIE}=preferences-off`);
+		saveCookieChoices({ preferences: true }, env);
+		expect(env.jar.get(COOKIE_CHOICES_COOKIE)).toBe('preferences-on');
+		expect(rememberPreference('session', PROMO_DISMISSED_KEY, '1', env)).toBe(true);
+	});
+
+	it('survives storage the browser refuses', () => {
+		const env = fakeBrowser();
+		const refuse = () => {
+			throw new DOMException('denied', 'SecurityError');
+		};
+		env.localStorage = { getItem: refuse, setItem: refuse, removeItem: refuse };
+		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env)).toBe(false);
+		expect(recallPreference('local', MAP_TYPE_STORAGE_KEY, env)).toBeNull();
+		expect(() => saveCookieChoices({ preferences: false }, env)).not.toThrow();
+	});
+});
