@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
 import type { Tags } from '../tags.ts';
-import type { OsmSink } from './model.ts';
+import type { OsmMember, OsmSink } from './model.ts';
 
 // OSM XML (plain or gzipped), streamed through a SAX parser; DOCTYPE is refused.
 
@@ -11,11 +11,12 @@ import type { OsmSink } from './model.ts';
 export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<void> {
 	const parser = new SaxesParser();
 	let current: {
-		kind: 'node' | 'way';
+		kind: 'node' | 'way' | 'relation';
 		id: number;
 		lat: number;
 		lon: number;
 		refs: number[];
+		members: OsmMember[];
 		tags: Tags | null;
 	} | null = null;
 	let failure: Error | null = null;
@@ -34,16 +35,26 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 				lat: Number(attributes.lat),
 				lon: Number(attributes.lon),
 				refs: [],
+				members: [],
 				tags: null,
 			};
 		} else if (tag.name === 'way') {
-			current = { kind: 'way', id: Number(attributes.id), lat: 0, lon: 0, refs: [], tags: null };
+			current = { kind: 'way', id: Number(attributes.id), lat: 0, lon: 0, refs: [], members: [], tags: null };
 		} else if (tag.name === 'nd' && current?.kind === 'way') {
 			current.refs.push(Number(attributes.ref));
 		} else if (tag.name === 'tag' && current) {
 			current.tags ??= {};
 			current.tags[attributes.k] = attributes.v;
-		} else if (tag.name === 'relation') current = null;
+		} else if (tag.name === 'relation') {
+			current = sink.addRelation
+				? { kind: 'relation', id: Number(attributes.id), lat: 0, lon: 0, refs: [], members: [], tags: null }
+				: null;
+		} else if (tag.name === 'member' && current?.kind === 'relation') {
+			const type = attributes.type;
+			if (type === 'node' || type === 'way' || type === 'relation') {
+				current.members.push({ type, ref: Number(attributes.ref), role: attributes.role ?? '' });
+			}
+		}
 	});
 	parser.on('closetag', (tag) => {
 		if (!current) return;
@@ -54,6 +65,9 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 			current = null;
 		} else if (tag.name === 'way' && current.kind === 'way') {
 			sink.addWay(current.id, current.refs, current.tags ?? {});
+			current = null;
+		} else if (tag.name === 'relation' && current.kind === 'relation') {
+			sink.addRelation?.(current.id, current.members, current.tags ?? {});
 			current = null;
 		}
 	});
