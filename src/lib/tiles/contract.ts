@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { BUILT_IN_TILES_MAX_ZOOM } from '../core/map-types.ts';
 
 /** The layers of a vector tile, in the order the raster style draws them. */
 export const MAP_LAYERS = ['landcover', 'water', 'building', 'waterway', 'railway', 'road', 'place'] as const;
@@ -13,7 +14,7 @@ export type MapFeatureProperties = {
 };
 
 export const MIN_ZOOM = 0;
-export const MAX_ZOOM = 18;
+export const MAX_ZOOM = BUILT_IN_TILES_MAX_ZOOM;
 
 /** `/tiles/{z}/{x}/{y}.png`, `…@2x.png` for high-density screens, `.pbf` or `.mvt` for vector tiles. */
 export const TILE_PATH = /^\/tiles\/(\d{1,2})\/(\d{1,6})\/(\d{1,6})(@2x)?\.(png|pbf|mvt)$/;
@@ -42,5 +43,3 @@ export const TileRegionsResponseSchema = v.object({
 	regions: v.array(v.object({ name: v.string(), bounds: BoundsSchema })),
 });
 export type TileRegionsResponse = v.InferOutput<typeof TileRegionsResponseSchema>;
-
-export const OSM_TILE_ATTRIBUTION = '© OpenStreetMap contributors';

@@ -1,6 +1,4 @@
-import tokens from '../../styles/_tokens.scss?raw';
-
-// The base map's colours, read from the design tokens so they are defined in one place.
+// The base map's colours are design tokens (`$color-map-*` in src/styles/_tokens.scss), defined in one place.
 
 const NAMES = [
 	'land',
@@ -30,6 +28,7 @@ const NAMES = [
 ] as const;
 export type MapColour = (typeof NAMES)[number];
 
+/** Reads every map colour from the tokens' text; a missing one stops the server at start. */
 export function readMapPalette(source: string): Record<MapColour, string> {
 	const palette = {} as Record<MapColour, string>;
 	for (const name of NAMES) {
@@ -41,5 +40,3 @@ export function readMapPalette(source: string): Record<MapColour, string> {
 	}
 	return palette;
 }
-
-export const MAP_PALETTE = readMapPalette(tokens);

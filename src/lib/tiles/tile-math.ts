@@ -50,3 +50,63 @@ export function tileRange(
 		maxY: clamp(southEast.y),
 	};
 }
+
+/** A Web Mercator view: x is longitude in radians, y is ln tan(π/4 + φ/2), both scaled to pixels. */
+export type MercatorView = {
+	minX: number;
+	maxY: number;
+	scale: number;
+	offsetX: number;
+	offsetY: number;
+	width: number;
+	height: number;
+};
+
+/**
+ * The tiles under a view and where each sits in its pixels, at the zoom whose tiles are drawn at
+ * 256–512 pixels (high-density tiles then stay sharp, printed too).
+ */
+export function tilesUnderView(
+	view: MercatorView,
+	maxZoom = 18,
+): { z: number; x: number; y: number; left: number; top: number; size: number }[] {
+	const z = Math.max(0, Math.min(maxZoom, Math.floor(Math.log2((view.scale * 2 * Math.PI) / 256))));
+	const n = 2 ** z;
+	const tile = (2 * Math.PI) / n;
+	const size = tile * view.scale;
+	const west = view.minX - view.offsetX / view.scale;
+	const east = view.minX + (view.width - view.offsetX) / view.scale;
+	const north = view.maxY + view.offsetY / view.scale;
+	const south = view.maxY - (view.height - view.offsetY) / view.scale;
+	const clamp = (value: number) => Math.max(0, Math.min(n - 1, Math.floor(value)));
+	const tiles = [];
+	for (let y = clamp((Math.PI - north) / tile); y <= clamp((Math.PI - south) / tile); y++) {
+		for (let x = clamp((west + Math.PI) / tile); x <= clamp((east + Math.PI) / tile); x++) {
+			const left = view.offsetX + (x * tile - Math.PI - view.minX) * view.scale;
+			const top = view.offsetY + (view.maxY - (Math.PI - y * tile)) * view.scale;
+			tiles.push({
+				z,
+				x,
+				y,
+				left: Math.round(left * 10) / 10,
+				top: Math.round(top * 10) / 10,
+				size: Math.round(size * 10) / 10,
+			});
+		}
+	}
+	return tiles;
+}
+
+/** A tile URL from a Leaflet-style template: {z}, {x}, {y}, {s} (subdomain) and {r} (`@2x`). */
+export function fillTileUrl(
+	template: string,
+	tile: { z: number; x: number; y: number },
+	retina: boolean,
+): string {
+	return template
+		.replace('{z}', String(tile.z))
+		.replace('{x}', String(tile.x))
+		.replace('{y}', String(tile.y))
+		.replace('{s}', 'a')
+		.replace('{r}', retina ? '@2x' : '');
+}

@@ -5,7 +5,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAP_PALETTE } from '../../../src/lib/tiles/palette.ts';
+import { MAP_PALETTE } from '../../../src/lib/tiles/server/palette.ts';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
 import { createTownService, MARKET_STREET } from './town.ts';
 

@@ -1,13 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import {
-	MAX_ZOOM,
-	MIN_ZOOM,
-	OSM_TILE_ATTRIBUTION,
-	TILE_PATH,
-	type TileRegionsResponse,
-	TileRequestSchema,
-} from '../contract.ts';
+import { OSM_ATTRIBUTION } from '../../core/map-types.ts';
+import { MAX_ZOOM, MIN_ZOOM, TILE_PATH, type TileRegionsResponse, TileRequestSchema } from '../contract.ts';
 import type { TileService } from './service.ts';
 
 /** Browsers and proxies keep a tile a day, then revalidate with its ETag (a 304 costs no drawing). */
@@ -32,7 +26,7 @@ export function createTilesApp(service: Promise<TileService> | null): Hono {
 			return c.json({ error: 'not_found', message: 'This server uses another tile service' }, 404);
 		const tiles = await service;
 		const body: TileRegionsResponse = {
-			attribution: OSM_TILE_ATTRIBUTION,
+			attribution: OSM_ATTRIBUTION,
 			minZoom: MIN_ZOOM,
 			maxZoom: MAX_ZOOM,
 			regions: tiles.listRegions(),

@@ -1,7 +1,7 @@
 import type { LegacyFeature } from 'geojson-vt';
 import sharp from 'sharp';
 import type { MapFeatureProperties } from '../contract.ts';
-import { MAP_PALETTE as C } from '../palette.ts';
+import { MAP_PALETTE as C } from './palette.ts';
 
 // A raster tile is an SVG drawn from the same clipped, simplified vector tile, rasterised by sharp
 // (librsvg). Coordinates stay in the vector tile's 4096-unit space; the SVG scales them to pixels.

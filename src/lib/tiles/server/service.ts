@@ -14,9 +14,9 @@ import {
 	type MapFeatureProperties,
 	type TileRequest,
 } from '../contract.ts';
-import { MAP_PALETTE } from '../palette.ts';
 import { boundsIntersect, lonLatToTile, tileBounds } from '../tile-math.ts';
 import { readMapFeatures } from './features.ts';
+import { MAP_PALETTE } from './palette.ts';
 import { drawNoDataSvg, drawTileSvg, EXTENT, rasterise, STYLE_VERSION } from './render.ts';
 
 /** Bump when the features read from an extract change, so cached feature sets are read again. */
