@@ -10,7 +10,7 @@ export const EXTENT = 4096;
 /** Tile units per output pixel of a 256-pixel tile. */
 const U = EXTENT / 256;
 /** Bump when the drawing changes, so tiles cached on disk are drawn again. */
-export const STYLE_VERSION = 1;
+export const STYLE_VERSION = 2;
 
 // Fonts every Debian machine with fontconfig has (fonts-dejavu-core is one of its dependencies).
 const FONT = 'DejaVu Sans, Liberation Sans, sans-serif';
@@ -88,7 +88,7 @@ function props(feature: LegacyFeature): MapFeatureProperties {
 class LabelSpace {
 	private readonly taken: Rect[] = [];
 	fits(rect: Rect): boolean {
-		const margin = 2 * U;
+		const margin = 4 * U;
 		if (
 			rect.x < margin ||
 			rect.y < margin ||
@@ -110,9 +110,9 @@ class LabelSpace {
 	}
 }
 
-/** Rough advance of DejaVu Sans: wide enough that a name judged to fit does fit. */
+/** DejaVu Sans's advance, rounded up: a name judged to fit is never cut at the tile's edge. */
 function textWidth(text: string, sizePx: number, bold: boolean): number {
-	return text.length * sizePx * (bold ? 0.66 : 0.6) * U;
+	return text.length * sizePx * (bold ? 0.74 : 0.68) * U;
 }
 
 /**
