@@ -2,7 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const alias = { '~': fileURLToPath(new URL('./src', import.meta.url)) };
-const shared = { testTimeout: 30_000, hookTimeout: 60_000, globalSetup: ['tests/helpers/global-setup.ts'] };
+// The base map's palette reads the design tokens as text (`?raw`), which Vitest would otherwise blank.
+const shared = {
+	testTimeout: 30_000,
+	hookTimeout: 60_000,
+	globalSetup: ['tests/helpers/global-setup.ts'],
+	css: { include: [/_tokens\.scss/] },
+};
 
 // API suites run against the embedded database and, when TEST_DATABASE_URL is set (CI sets it),
 // once more against the real PostgreSQL, one file at a time since they share that database.

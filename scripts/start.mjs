@@ -47,10 +47,15 @@ try {
 const port = runtime.deps.config.port;
 const host = runtime.deps.config.host;
 // Without a `next` callback the adapter hands every request to src/fetch.ts, static files included.
-// API calls skip the page renderer and go straight to the same API pipeline.
+// API calls and map tiles skip the page renderer and go straight to their own apps.
 const apiListener = getRequestListener(lifecycle.fetchApi);
+const tileListener = getRequestListener(lifecycle.fetchTiles);
 const server = http.createServer((req, res) =>
-	req.url?.startsWith('/api/') ? apiListener(req, res) : handler(req, res),
+	req.url?.startsWith('/api/')
+		? apiListener(req, res)
+		: req.url?.startsWith('/tiles/')
+			? tileListener(req, res)
+			: handler(req, res),
 );
 // Cut clients that dribble headers (slowloris) or never finish a request.
 server.headersTimeout = 15_000;

@@ -40,6 +40,12 @@ async function fetchApi(request: Request, env: unknown): Promise<Response> {
 	return api.fetch(request, env);
 }
 
+/** The base map's tiles, which set their own headers and are never compressed (PNG already is). */
+async function fetchTiles(request: Request): Promise<Response> {
+	const { tiles } = await getRuntime();
+	return tiles.fetch(request);
+}
+
 const clientDir = process.env.MAPSTRIDE_CLIENT_DIR;
 if (clientDir) {
 	app.use('/_astro/*', async (c, next) => {
@@ -57,6 +63,7 @@ app.use(async (c, next) => {
 });
 
 app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
+app.all('/tiles/*', (c) => fetchTiles(c.req.raw));
 
 // Guards run before page routing, so a guarded path redirects a visitor even before its page exists.
 app.use(async (c, next) => {
@@ -71,12 +78,14 @@ app.use(astro());
 
 /**
  * scripts/start.mjs boots the runtime before listening, closes it on SIGTERM/SIGINT, and sends
- * /api requests straight to `fetchApi`: the page renderer adds nothing an API call needs.
+ * /api requests straight to `fetchApi` and /tiles requests to `fetchTiles`: the page renderer adds
+ * nothing they need.
  */
 (globalThis as Record<symbol, unknown>)[Symbol.for('mapstride.lifecycle')] = {
 	boot: getRuntime,
 	shutdown: closeRuntime,
 	fetchApi,
+	fetchTiles,
 };
 
 export default app;

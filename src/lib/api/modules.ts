@@ -6,6 +6,8 @@ import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
+import { createTilesApp } from '../tiles/server/api';
+import { loadTileService } from '../tiles/server/service';
 import type { AppDeps } from './context';
 
 /** Anything Hono can mount under /api; sub-apps declare their own (narrower) context types. */
@@ -18,7 +20,7 @@ export type SubApp = Hono<any, any, any>;
  */
 export async function loadApiModules(
 	deps: AppDeps,
-): Promise<{ routes: SubApp[]; close: () => Promise<void> }> {
+): Promise<{ routes: SubApp[]; tiles: SubApp; close: () => Promise<void> }> {
 	const { config, logger } = deps;
 	// Regions load in the background: a first start builds the graphs (seconds), later starts read
 	// the cache. Routing requests wait for it; nothing else does.
@@ -26,6 +28,14 @@ export async function loadApiModules(
 		? null
 		: loadEngine({ cacheDir: `${config.dataDir}/routing-cache`, log: (message) => logger.info(message) });
 	engine?.catch((error) => logger.error({ err: error }, 'routing regions failed to load'));
+	// The built-in base map is read and indexed in the background too, only when a map uses it.
+	const servesTiles = [config.tiles.url, ...config.mapLayers.map((layer) => layer.url)].some((url) =>
+		url.startsWith('/tiles/'),
+	);
+	const tileService = servesTiles
+		? loadTileService({ cacheDir: `${config.dataDir}/tile-cache`, log: (message) => logger.info(message) })
+		: null;
+	tileService?.catch((error) => logger.error({ err: error }, 'map tiles failed to load'));
 	const routes: SubApp[] = [
 		createAuthApi(),
 		createAccountApi(),
@@ -34,5 +44,5 @@ export async function loadApiModules(
 		createRoutingApi({ engine, routingUrl: config.routingUrl ?? null }),
 		createLocationsApi(),
 	];
-	return { routes, close: async () => {} };
+	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

@@ -12,6 +12,8 @@ export type Runtime = {
 	/** Lines the launcher prints once the server listens (the demo login). */
 	startupNotes: string[];
 	api: ReturnType<typeof createApi>;
+	/** The base map's tiles (`/tiles/…`), outside the API. */
+	tiles: { fetch: (request: Request) => Response | Promise<Response> };
 	close: () => Promise<void>;
 };
 
@@ -44,6 +46,7 @@ async function bootRuntime(): Promise<Runtime> {
 		deps,
 		startupNotes,
 		api,
+		tiles: modules.tiles,
 		close: async () => {
 			await modules.close();
 			await closeSharedParsePool();

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { MAP_TYPES, type MapTileLayer } from './map-types';
+import { BUILT_IN_TILES_MAX_ZOOM, MAP_TYPES, type MapTileLayer, OSM_ATTRIBUTION } from './map-types';
 
 /** Site variants change the product's name and wording; see lib/site/variants.ts. */
 export const SITE_VARIANTS = ['fitness', 'walk', 'run', 'ride', 'uarun'] as const;
@@ -16,7 +16,7 @@ const port = v.pipe(
 
 const urlString = (name: string) => v.pipe(v.string(), v.url(`${name} must be a URL`));
 
-/** Tiles come from https:// or from this server (a path, never `//host`); Leaflet fills {z}, {x}, {y} (and {s}). */
+/** Tiles come from https:// or from this server (a path, never `//host`); Leaflet fills {z}, {x}, {y} (and {s}, and {r} with `@2x` on high-density screens). */
 const TileUrlTemplate = v.pipe(
 	v.string(),
 	v.maxLength(500),
@@ -71,7 +71,7 @@ const EnvSchema = v.object({
 		v.picklist(SITE_VARIANTS, 'SITE_VARIANT must be one of fitness, walk, run, ride, uarun'),
 		'fitness',
 	),
-	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}.png'),
+	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}{r}.png'),
 	TILE_ATTRIBUTION: v.optional(v.string(), '© OpenStreetMap contributors'),
 	MAP_TILE_LAYERS: v.optional(MapTileLayersJson),
 	SMTP_URL: v.optional(
@@ -147,8 +147,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		mapLayers: (e.MAP_TILE_LAYERS ?? [{ type: 'OSM', url: e.TILE_URL }]).map((layer) => ({
 			type: layer.type,
 			url: layer.url,
-			attribution: layer.attribution ?? (layer.url === e.TILE_URL ? e.TILE_ATTRIBUTION : ''),
-			maxZoom: layer.maxZoom ?? 19,
+			attribution:
+				layer.attribution ??
+				(layer.url === e.TILE_URL
+					? e.TILE_ATTRIBUTION
+					: layer.url.startsWith('/tiles/')
+						? OSM_ATTRIBUTION
+						: ''),
+			maxZoom: layer.maxZoom ?? (layer.url.startsWith('/tiles/') ? BUILT_IN_TILES_MAX_ZOOM : 19),
 		})),
 		smtpUrl: e.SMTP_URL,
 		mailFrom: e.MAIL_FROM,

@@ -37,3 +37,6 @@ export type MapTileLayer = {
 
 /** Route lines and markers come from OpenStreetMap data, so every map credits it whatever the tiles. */
 export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+
+/** The built-in base map (`/tiles/…`, drawn from the bundled extracts) stops at this zoom. */
+export const BUILT_IN_TILES_MAX_ZOOM = 18;

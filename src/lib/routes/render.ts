@@ -1,4 +1,5 @@
 import { METRES_PER_FOOT, METRES_PER_KM, METRES_PER_MILE } from '../core/units';
+import type { MercatorView } from '../tiles/tile-math';
 import { mileMarkerSpacing } from '../workout-files/route-tools';
 
 /** Pure drawing helpers for the view, print and embed pages: no DOM, no map library. */
@@ -47,10 +48,13 @@ export function createProjection(path: readonly [number, number][], width: numbe
 	const scale = Math.min((width - 2 * pad) / spanX, (height - 2 * pad) / spanY);
 	const offsetX = (width - spanX * scale) / 2;
 	const offsetY = (height - spanY * scale) / 2;
-	return (lat: number, lng: number): [number, number] => [
+	const project = (lat: number, lng: number): [number, number] => [
 		Math.round((offsetX + ((lng * Math.PI) / 180 - minX) * scale) * 10) / 10,
 		Math.round((offsetY + (maxY - mercatorY(lat)) * scale) * 10) / 10,
 	];
+	// The view itself, so base map tiles can be laid under the line.
+	const view: MercatorView = { minX, maxY, scale, offsetX, offsetY, width, height };
+	return Object.assign(project, { view });
 }
 
 export function svgPolyline(

@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { startServer, waitUntilUp } from '../server.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
@@ -16,28 +17,6 @@ function startBare(port: number): ChildProcess {
 	// A separate process, like the full server, so both compete with autocannon the same way.
 	const code = `require('node:http').createServer((q,s)=>{const b='{"status":"ok"}';s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${port},'127.0.0.1',()=>console.log('ready'))`;
 	return spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-}
-
-function startFull(port: number, dataDir: string): ChildProcess {
-	return spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
-		cwd: root,
-		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-}
-
-async function waitUntilUp(url: string, child: ChildProcess): Promise<void> {
-	const deadline = Date.now() + 180_000;
-	while (Date.now() < deadline) {
-		if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-		try {
-			if ((await fetch(url)).ok) return;
-		} catch {
-			// not listening yet
-		}
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-	throw new Error(`${url} did not come up`);
 }
 
 async function measure(url: string) {
@@ -54,7 +33,7 @@ async function measure(url: string) {
 // runs load them from the cache, so no import competes with the measurement.
 const dataDir = path.join(root, 'data/bench-http');
 const bare = startBare(4801);
-const full = startFull(4802, dataDir);
+const full = startServer(4802, dataDir);
 try {
 	await waitUntilUp('http://127.0.0.1:4801/', bare);
 	await waitUntilUp('http://127.0.0.1:4802/api/health', full);

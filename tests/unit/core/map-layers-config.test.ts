@@ -8,9 +8,9 @@ describe('MAP_TILE_LAYERS', () => {
 		expect(readConfig({}).mapLayers).toEqual([
 			{
 				type: 'OSM',
-				url: '/tiles/{z}/{x}/{y}.png',
+				url: '/tiles/{z}/{x}/{y}{r}.png',
 				attribution: '© OpenStreetMap contributors',
-				maxZoom: 19,
+				maxZoom: 18,
 			},
 		]);
 		expect(
@@ -45,13 +45,13 @@ describe('MAP_TILE_LAYERS', () => {
 				type: 'OSM',
 				url: '/tiles/{z}/{x}/{y}.png',
 				attribution: '© OpenStreetMap contributors',
-				maxZoom: 19,
+				maxZoom: 18,
 			},
 			{ type: 'USA_TOPO', url: '/usa/{z}/{y}/{x}', attribution: '', maxZoom: 19 },
 		]);
 		// The single-layer settings other maps use are left as they were.
 		expect(config.tiles).toEqual({
-			url: '/tiles/{z}/{x}/{y}.png',
+			url: '/tiles/{z}/{x}/{y}{r}.png',
 			attribution: '© OpenStreetMap contributors',
 		});
 	});

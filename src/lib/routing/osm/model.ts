@@ -14,22 +14,6 @@ export interface OsmPoi {
 	lon: number;
 }
 
-export interface OsmMember {
-	type: 'node' | 'way' | 'relation';
-	ref: number;
-	role: string;
-}
-
-/** A turn restriction from one way over a node onto another: banned, or the only turn allowed there. */
-export interface OsmRestriction {
-	from: number;
-	via: number;
-	to: number;
-	only: boolean;
-	/** Bit m set: binds mode m (MODES order: pedestrian, bicycle, auto). */
-	modes: number;
-}
-
 export interface OsmData {
 	nodeCount: number;
 	/** Node ids; sorted ascending after finishOsmData. */
@@ -42,10 +26,46 @@ export interface OsmData {
 	restrictions: OsmRestriction[];
 }
 
+/** A turn restriction from one way over a node onto another: banned, or the only turn allowed there. */
+export interface OsmRestriction {
+	from: number;
+	via: number;
+	to: number;
+	only: boolean;
+	/** Bit m set: binds mode m (MODES order: pedestrian, bicycle, auto). */
+	modes: number;
+}
+
 export interface OsmSink {
 	addNode(id: number, lat: number, lon: number, tags: Tags | null): void;
 	addWay(id: number, refs: number[], tags: Tags): void;
-	addRelation(id: number, members: OsmMember[], tags: Tags): void;
+	/** Readers skip relations entirely when a sink has no use for them. */
+	addRelation?(id: number, members: OsmMember[], tags: Tags): void;
+}
+
+const POI_KEYS: [string, (v: string) => boolean][] = [
+	['place', (v) => v !== 'locality' && v !== 'plot'],
+	['natural', (v) => v === 'peak' || v === 'saddle' || v === 'volcano' || v === 'water' || v === 'glacier'],
+	['leisure', (v) => v === 'park' || v === 'nature_reserve' || v === 'garden' || v === 'stadium'],
+	['tourism', (v) => v === 'viewpoint' || v === 'attraction' || v === 'museum' || v === 'alpine_hut'],
+	['boundary', (v) => v === 'national_park'],
+];
+
+/** The feature kind worth finding by name, or null. */
+export function getPoiKind(tags: Tags): string | null {
+	if (!tags.name) return null;
+	for (const [key, accept] of POI_KEYS) {
+		const value = tags[key];
+		if (value !== undefined && accept(value)) return `${key}=${value}`;
+	}
+	return null;
+}
+
+/** A relation member: `type` is 'node', 'way' or 'relation'. */
+export interface OsmMember {
+	type: 'node' | 'way' | 'relation';
+	ref: number;
+	role: string;
 }
 
 const BICYCLE = 1 << 1;
@@ -84,38 +104,19 @@ export function readRestriction(members: OsmMember[], tags: Tags): OsmRestrictio
 	return { from: from[0].ref, via: via[0].ref, to: to[0].ref, only: value.startsWith('only_'), modes };
 }
 
-const POI_KEYS: [string, (v: string) => boolean][] = [
-	['place', (v) => v !== 'locality' && v !== 'plot'],
-	['natural', (v) => v === 'peak' || v === 'saddle' || v === 'volcano' || v === 'water' || v === 'glacier'],
-	['leisure', (v) => v === 'park' || v === 'nature_reserve' || v === 'garden' || v === 'stadium'],
-	['tourism', (v) => v === 'viewpoint' || v === 'attraction' || v === 'museum' || v === 'alpine_hut'],
-	['boundary', (v) => v === 'national_park'],
-];
-
-/** The feature kind worth finding by name, or null. */
-export function getPoiKind(tags: Tags): string | null {
-	if (!tags.name) return null;
-	for (const [key, accept] of POI_KEYS) {
-		const value = tags[key];
-		if (value !== undefined && accept(value)) return `${key}=${value}`;
-	}
-	return null;
-}
-
-/** Collects elements into growable typed arrays; ways without a highway tag only count as named features. */
-export function createOsmCollector(): OsmSink & { finish(): OsmData } {
+/** Every node's position in growable typed arrays, sorted by id on finish so ways can look them up. */
+export function createNodeTable(): {
+	add(id: number, lat: number, lon: number): void;
+	finish(): Pick<OsmData, 'nodeCount' | 'nodeIds' | 'nodeLat' | 'nodeLon'>;
+} {
 	let capacity = 1 << 16;
 	let ids = new Float64Array(capacity);
 	let lats = new Int32Array(capacity);
 	let lons = new Int32Array(capacity);
 	let count = 0;
 	let sorted = true;
-	const ways: OsmWay[] = [];
-	const areaPois: OsmWay[] = [];
-	const pois: OsmPoi[] = [];
-	const restrictions: OsmRestriction[] = [];
 	return {
-		addNode(id, lat, lon, tags) {
+		add(id, lat, lon) {
 			if (count === capacity) {
 				capacity *= 2;
 				const nextIds = new Float64Array(capacity);
@@ -133,18 +134,6 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 			lats[count] = Math.round(lat * 1e7);
 			lons[count] = Math.round(lon * 1e7);
 			count++;
-			if (tags) {
-				const kind = getPoiKind(tags);
-				if (kind) pois.push({ name: tags.name, kind, lat, lon });
-			}
-		},
-		addWay(id, refs, tags) {
-			if (tags.highway !== undefined && refs.length >= 2) ways.push({ id, refs, tags });
-			else if (getPoiKind(tags) && refs.length > 0) areaPois.push({ id, refs: [refs[0]], tags });
-		},
-		addRelation(_id, members, tags) {
-			const restriction = readRestriction(members, tags);
-			if (restriction) restrictions.push(restriction);
 		},
 		finish() {
 			if (!sorted) {
@@ -161,21 +150,53 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 				lats = nextLats;
 				lons = nextLons;
 			}
-			const data: OsmData = {
+			return {
 				nodeCount: count,
 				nodeIds: ids.subarray(0, count),
 				nodeLat: lats.subarray(0, count),
 				nodeLon: lons.subarray(0, count),
-				ways,
-				pois,
-				restrictions,
 			};
+		},
+	};
+}
+
+/** Collects elements into growable typed arrays; ways without a highway tag only count as named features. */
+export function createOsmCollector(): OsmSink & { finish(): OsmData } {
+	const nodes = createNodeTable();
+	const ways: OsmWay[] = [];
+	const areaPois: OsmWay[] = [];
+	const pois: OsmPoi[] = [];
+	const restrictions: OsmRestriction[] = [];
+	return {
+		addNode(id, lat, lon, tags) {
+			nodes.add(id, lat, lon);
+			if (tags) {
+				const kind = getPoiKind(tags);
+				if (kind) pois.push({ name: tags.name, kind, lat, lon });
+			}
+		},
+		addWay(id, refs, tags) {
+			if (tags.highway !== undefined && refs.length >= 2) ways.push({ id, refs, tags });
+			else if (getPoiKind(tags) && refs.length > 0) areaPois.push({ id, refs: [refs[0]], tags });
+		},
+		addRelation(_id, members, tags) {
+			const restriction = readRestriction(members, tags);
+			if (restriction) restrictions.push(restriction);
+		},
+		finish() {
+			const data: OsmData = { ...nodes.finish(), ways, pois, restrictions };
 			// Parks and lakes drawn as areas are found at their first node.
 			for (const way of areaPois) {
 				const index = findNodeIndex(data, way.refs[0]);
 				if (index < 0) continue;
 				const kind = getPoiKind(way.tags);
-				if (kind) pois.push({ name: way.tags.name, kind, lat: lats[index] / 1e7, lon: lons[index] / 1e7 });
+				if (kind)
+					pois.push({
+						name: way.tags.name,
+						kind,
+						lat: data.nodeLat[index] / 1e7,
+						lon: data.nodeLon[index] / 1e7,
+					});
 			}
 			return data;
 		},
@@ -183,7 +204,7 @@ export function createOsmCollector(): OsmSink & { finish(): OsmData } {
 }
 
 /** Binary search of a node id; -1 when the extract lacks it. */
-export function findNodeIndex(data: OsmData, id: number): number {
+export function findNodeIndex(data: Pick<OsmData, 'nodeCount' | 'nodeIds'>, id: number): number {
 	const ids = data.nodeIds;
 	let lo = 0;
 	let hi = data.nodeCount - 1;

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { inflateSync } from 'node:zlib';
 import { PbfReader } from 'pbf';
 import type { Tags } from '../tags.ts';
-import type { OsmSink } from './model.ts';
+import type { OsmMember, OsmSink } from './model.ts';
 
 // OSM PBF, read one blob at a time so memory stays bounded by the largest blob (≤ 32 MiB by the format).
 
@@ -94,6 +94,12 @@ function decodeDense(pbf: PbfReader, end: number, block: Block, sink: OsmSink): 
 	}
 }
 
+function readTags(keys: number[], vals: number[], strings: string[]): Tags {
+	const tags: Tags = {};
+	for (let i = 0; i < keys.length; i++) tags[strings[keys[i]]] = strings[vals[i]];
+	return tags;
+}
+
 function decodeWay(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
 	let id = 0;
 	let keys: number[] = [];
@@ -109,43 +115,9 @@ function decodeWay(pbf: PbfReader, end: number, block: Block, sink: OsmSink): vo
 		else if (tag === 8) refs = pbf.readPackedSVarint();
 		else pbf.skip(value & 7);
 	}
-	const tags: Tags = {};
-	for (let i = 0; i < keys.length; i++) tags[block.strings[keys[i]]] = block.strings[vals[i]];
+	const tags = readTags(keys, vals, block.strings);
 	for (let i = 1; i < refs.length; i++) refs[i] += refs[i - 1];
 	sink.addWay(id, refs, tags);
-}
-
-const MEMBER_TYPES = ['node', 'way', 'relation'] as const;
-
-function decodeRelation(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
-	let id = 0;
-	let keys: number[] = [];
-	let vals: number[] = [];
-	let roles: number[] = [];
-	let memberIds: number[] = [];
-	let types: number[] = [];
-	while (pbf.pos < end) {
-		const value = pbf.readVarint();
-		const tag = value >> 3;
-		pbf.type = value & 7;
-		if (tag === 1) id = pbf.readVarint();
-		else if (tag === 2) keys = pbf.readPackedVarint();
-		else if (tag === 3) vals = pbf.readPackedVarint();
-		else if (tag === 8) roles = pbf.readPackedVarint();
-		else if (tag === 9) memberIds = pbf.readPackedSVarint();
-		else if (tag === 10) types = pbf.readPackedVarint();
-		else pbf.skip(value & 7);
-	}
-	const tags: Tags = {};
-	for (let i = 0; i < keys.length; i++) tags[block.strings[keys[i]]] = block.strings[vals[i]];
-	// Only restrictions are kept: decoding the members of every other relation would be wasted work.
-	if (tags.type !== 'restriction') return;
-	let ref = 0;
-	const members = memberIds.map((delta, i) => {
-		ref += delta;
-		return { type: MEMBER_TYPES[types[i]] ?? 'node', ref, role: block.strings[roles[i]] ?? '' };
-	});
-	sink.addRelation(id, members, tags);
 }
 
 function decodeNode(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
@@ -174,6 +146,37 @@ function decodeNode(pbf: PbfReader, end: number, block: Block, sink: OsmSink): v
 	sink.addNode(id, block.latOffset * 1e-9 + lat * scale, block.lonOffset * 1e-9 + lon * scale, tags);
 }
 
+const MEMBER_TYPES: OsmMember['type'][] = ['node', 'way', 'relation'];
+
+function decodeRelation(pbf: PbfReader, end: number, block: Block, sink: OsmSink): void {
+	let id = 0;
+	let keys: number[] = [];
+	let vals: number[] = [];
+	let roles: number[] = [];
+	let memberIds: number[] = [];
+	let types: number[] = [];
+	while (pbf.pos < end) {
+		const value = pbf.readVarint();
+		const tag = value >> 3;
+		pbf.type = value & 7;
+		if (tag === 1) id = pbf.readVarint();
+		else if (tag === 2) keys = pbf.readPackedVarint();
+		else if (tag === 3) vals = pbf.readPackedVarint();
+		else if (tag === 8) roles = pbf.readPackedVarint();
+		else if (tag === 9) memberIds = pbf.readPackedSVarint();
+		else if (tag === 10) types = pbf.readPackedVarint();
+		else pbf.skip(value & 7);
+	}
+	const tags = readTags(keys, vals, block.strings);
+	const members: OsmMember[] = [];
+	let ref = 0;
+	for (let i = 0; i < memberIds.length; i++) {
+		ref += memberIds[i];
+		members.push({ type: MEMBER_TYPES[types[i]] ?? 'node', ref, role: block.strings[roles[i]] ?? '' });
+	}
+	sink.addRelation?.(id, members, tags);
+}
+
 function decodeBlock(data: Uint8Array, sink: OsmSink): void {
 	const pbf = new PbfReader(data);
 	const block: Block = { strings: [], granularity: 100, latOffset: 0, lonOffset: 0, groups: [] };
@@ -192,7 +195,7 @@ function decodeBlock(data: Uint8Array, sink: OsmSink): void {
 			if (tag === 1) decodeNode(pbf, itemEnd, block, sink);
 			else if (tag === 2) decodeDense(pbf, itemEnd, block, sink);
 			else if (tag === 3) decodeWay(pbf, itemEnd, block, sink);
-			else if (tag === 4) decodeRelation(pbf, itemEnd, block, sink);
+			else if (tag === 4 && sink.addRelation) decodeRelation(pbf, itemEnd, block, sink);
 			pbf.pos = itemEnd;
 		}
 	}

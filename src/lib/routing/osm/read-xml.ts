@@ -38,26 +38,22 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 				members: [],
 				tags: null,
 			};
-		} else if (tag.name === 'way' || tag.name === 'relation') {
-			current = {
-				kind: tag.name,
-				id: Number(attributes.id),
-				lat: 0,
-				lon: 0,
-				refs: [],
-				members: [],
-				tags: null,
-			};
+		} else if (tag.name === 'way') {
+			current = { kind: 'way', id: Number(attributes.id), lat: 0, lon: 0, refs: [], members: [], tags: null };
 		} else if (tag.name === 'nd' && current?.kind === 'way') {
 			current.refs.push(Number(attributes.ref));
+		} else if (tag.name === 'tag' && current) {
+			current.tags ??= {};
+			current.tags[attributes.k] = attributes.v;
+		} else if (tag.name === 'relation') {
+			current = sink.addRelation
+				? { kind: 'relation', id: Number(attributes.id), lat: 0, lon: 0, refs: [], members: [], tags: null }
+				: null;
 		} else if (tag.name === 'member' && current?.kind === 'relation') {
 			const type = attributes.type;
 			if (type === 'node' || type === 'way' || type === 'relation') {
 				current.members.push({ type, ref: Number(attributes.ref), role: attributes.role ?? '' });
 			}
-		} else if (tag.name === 'tag' && current) {
-			current.tags ??= {};
-			current.tags[attributes.k] = attributes.v;
 		}
 	});
 	parser.on('closetag', (tag) => {
@@ -71,7 +67,7 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 			sink.addWay(current.id, current.refs, current.tags ?? {});
 			current = null;
 		} else if (tag.name === 'relation' && current.kind === 'relation') {
-			sink.addRelation(current.id, current.members, current.tags ?? {});
+			sink.addRelation?.(current.id, current.members, current.tags ?? {});
 			current = null;
 		}
 	});

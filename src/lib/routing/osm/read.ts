@@ -1,21 +1,31 @@
 import { Readable } from 'node:stream';
-import { createOsmCollector, type OsmData } from './model.ts';
+import { createOsmCollector, type OsmData, type OsmSink } from './model.ts';
 import { readPbfFile } from './read-pbf.ts';
 import { readOsmXmlFile, readOsmXmlStream } from './read-xml.ts';
 
-/** Reads an .osm.pbf, .osm or .osm.gz extract. */
+/** Streams an .osm.pbf, .osm or .osm.gz extract into any sink (routing and map tiles keep different things). */
+export async function readOsmInto(path: string, sink: OsmSink): Promise<void> {
+	if (path.endsWith('.pbf')) await readPbfFile(path, sink);
+	else if (path.endsWith('.osm') || path.endsWith('.osm.gz') || path.endsWith('.xml')) {
+		await readOsmXmlFile(path, sink);
+	} else throw new Error(`Unknown extract format: ${path} (expected .osm.pbf, .osm or .osm.gz)`);
+}
+
+/** Reads an .osm.pbf, .osm or .osm.gz extract for routing. */
 export async function readOsmFile(path: string): Promise<OsmData> {
 	const collector = createOsmCollector();
-	if (path.endsWith('.pbf')) await readPbfFile(path, collector);
-	else if (path.endsWith('.osm') || path.endsWith('.osm.gz') || path.endsWith('.xml')) {
-		await readOsmXmlFile(path, collector);
-	} else throw new Error(`Unknown extract format: ${path} (expected .osm.pbf, .osm or .osm.gz)`);
+	await readOsmInto(path, collector);
 	return collector.finish();
 }
 
-/** Reads OSM XML held in a string (tests write small graphs by hand). */
+/** Reads OSM XML held in a string into a sink (tests write small extracts by hand). */
+export async function readOsmXmlTextInto(xml: string, sink: OsmSink): Promise<void> {
+	await readOsmXmlStream(Readable.from([xml]), sink);
+}
+
+/** Reads OSM XML held in a string for routing. */
 export async function readOsmXmlText(xml: string): Promise<OsmData> {
 	const collector = createOsmCollector();
-	await readOsmXmlStream(Readable.from([xml]), collector);
+	await readOsmXmlTextInto(xml, collector);
 	return collector.finish();
 }

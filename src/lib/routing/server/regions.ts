@@ -27,7 +27,8 @@ export interface LoadEngineOptions {
 	warmRoutes?: number;
 }
 
-async function hashFile(path: string): Promise<string> {
+/** The SHA-256 of an extract: cached builds are keyed by it. */
+export async function hashFile(path: string): Promise<string> {
 	const hash = createHash('sha256');
 	for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
 	return hash.digest('hex');
@@ -72,17 +73,22 @@ export function countRoadNodes(region: Region): number {
 	return seen.size;
 }
 
+/** The extract files in a folder, by name. */
+export function listExtracts(regionsDir: string): string[] {
+	return existsSync(regionsDir)
+		? readdirSync(regionsDir)
+				.filter((file) => EXTRACT.test(file))
+				.sort()
+		: [];
+}
+
 /** Loads the bundled regions (and their elevation tiles) into an engine; call once at server start. */
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<RoutingEngine> {
 	const regionsDir = options.regionsDir ?? join(process.cwd(), 'data-regions');
 	const cacheDir =
 		options.cacheDir ?? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'routing-cache');
 	const log = options.log ?? (() => {});
-	const files = existsSync(regionsDir)
-		? readdirSync(regionsDir)
-				.filter((file) => EXTRACT.test(file))
-				.sort()
-		: [];
+	const files = listExtracts(regionsDir);
 	const chosen = options.only ? files.filter((file) => options.only?.includes(file)) : files;
 	const regions: Region[] = [];
 	for (const file of chosen) {
