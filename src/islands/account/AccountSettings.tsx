@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import type { SelfUser } from '../../lib/account/contract';
 import {
 	ageBand,
 	ageOn,
@@ -7,7 +8,6 @@ import {
 	heightInFeetAndInches,
 	poundsToKilograms,
 } from '../../lib/account/derived';
-import type { SelfUser } from '../../lib/account/server/presenter';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { SelfUser } from '../../lib/account/server/presenter';
+import type { SelfUser } from '../../lib/account/contract';
 import { api, ensureSession, loginPath } from '../../lib/api/client';
 import { Field, FormAlert } from '../auth/ui';
 import '../auth/forms.scss';

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { SelfUserSchema } from '../../../src/lib/account/contract';
 import { photoFolder } from '../../../src/lib/account/server/service';
 import { heartRateZones, profilePhotos } from '../../../src/lib/auth/server/tables';
 import { callApi, createTestDeps } from '../../helpers/app';
@@ -89,6 +91,8 @@ describe('user', () => {
 				'email_search',
 			]);
 			expect(JSON.stringify(self.json)).not.toMatch(/argon2|password/);
+			// Islands read this answer through the shared contract, so it must keep that shape.
+			expect(v.safeParse(SelfUserSchema, self.json).issues).toBeUndefined();
 		}
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/')).status).toBe(401);
 	});

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { presentPublicUser, presentSelfUser, type SelfUser } from '../../account/server/presenter';
+import type { SelfUser } from '../../account/contract';
+import { presentPublicUser, presentSelfUser } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { queueMail } from '../../mail/server/service';
