@@ -5,6 +5,7 @@ import {
 	ageOn,
 	bmi,
 	displayWeight,
+	formatAgeBand,
 	heightInFeetAndInches,
 	poundsToKilograms,
 } from '../../lib/account/derived';
@@ -12,6 +13,7 @@ import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
+import { TimeZoneField } from './TimeZoneField';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
 const LANGUAGE_CHOICES: readonly Choice[] = [
@@ -261,7 +263,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 				</form>
 				<dl>
 					<dt>Age</dt>
-					<dd>{age === null ? '—' : `${age} (${ageBand(age)})`}</dd>
+					<dd>{age === null ? '—' : `${age} (${formatAgeBand(ageBand(age))})`}</dd>
 					<dt>Member since</dt>
 					<dd>{user.date_joined.slice(0, 4)}</dd>
 				</dl>
@@ -274,7 +276,11 @@ export default function AccountSettings({ tab, countries }: Props) {
 		return (
 			<form className="auth-form" onSubmit={submitSettings} noValidate>
 				{statusLine}
-				{input('time_zone', 'Time zone (for example Europe/London)')}
+				<TimeZoneField
+					value={draft.time_zone}
+					onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
+					error={errors.time_zone}
+				/>
 				<SelectField
 					label="Language"
 					name="preferred_language"

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isListedTimeZone } from '../core/time-zones';
 
 const privacyLevel = v.picklist([0, 1, 3], 'Select a valid choice. Use 0, 1 or 3.');
 
@@ -27,7 +28,13 @@ export const UserUpdateSchema = v.strictObject({
 			locality: v.optional(v.pipe(v.string(), v.maxLength(80))),
 		}),
 	),
-	time_zone: v.optional(v.pipe(v.string(), v.maxLength(64))),
+	time_zone: v.optional(
+		v.pipe(
+			v.string(),
+			v.maxLength(64),
+			v.check(isListedTimeZone, 'Select a valid choice. That choice is not one of the available choices.'),
+		),
+	),
 	display_measurement_system: v.optional(
 		v.picklist(
 			['metric', 'imperial'],

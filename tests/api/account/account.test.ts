@@ -182,6 +182,29 @@ describe('user', () => {
 		]);
 	});
 
+	test('a member in the United States starts with US units, everyone else with metric', async () => {
+		const us = await signupMember(app, { email: 'us@example.test', location: { country: 'US' } });
+		const nl = await signupMember(app, { email: 'nl@example.test', location: { country: 'NL' } });
+		expect(us.user.display_measurement_system).toBe('imperial');
+		expect(nl.user.display_measurement_system).toBe('metric');
+	});
+
+	test('a time zone must be one of the IANA zones the form offers', async () => {
+		const ada = await signupMember(app);
+		const put = (time_zone: string) =>
+			callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, { token: ada.token, body: { time_zone } });
+		for (const zone of ['EST', 'GMT+5', 'utc', 'Europe/Atlantis']) {
+			const refused = await put(zone);
+			expect(refused.status, zone).toBe(400);
+			expect(refused.json._diagnostics.validation_failures).toEqual([
+				{ time_zone: ['Select a valid choice. That choice is not one of the available choices.'] },
+			]);
+		}
+		const chicago = await put('America/Chicago');
+		expect(chicago.status).toBe(200);
+		expect(chicago.json.time_zone).toBe('America/Chicago');
+	});
+
 	test("nobody changes another member's profile", async () => {
 		const ada = await signupMember(app);
 		const bob = await signupMember(app, { email: 'bob@example.test' });

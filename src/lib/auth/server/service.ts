@@ -4,6 +4,7 @@ import type { SelfUser } from '../../account/contract';
 import { presentPublicUser, presentSelfUser } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
+import { measurementSystemForPlace } from '../../core/units';
 import { queueMail } from '../../mail/server/service';
 import {
 	type AuthField,
@@ -249,6 +250,7 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 				gender: normaliseGender(body.gender),
 				birthdate: (body.birthdate as string).trim(),
 				country: (body.location?.country ?? '').trim().toUpperCase(),
+				displayMeasurementSystem: measurementSystemForPlace({ country: body.location?.country?.trim() }),
 				region: body.location?.region?.trim().slice(0, 80) ?? '',
 				locality: body.location?.locality?.trim().slice(0, 80) ?? '',
 				signupConsents: {
