@@ -13,6 +13,7 @@ import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
+import { ChangePasswordForm } from './ChangePasswordForm';
 import { TimeZoneField } from './TimeZoneField';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
@@ -420,10 +421,8 @@ export default function AccountSettings({ tab, countries }: Props) {
 					{user.email} {user.email_verified ? '(confirmed)' : '(not confirmed yet — look for our mail)'}
 				</dd>
 			</dl>
-			<p>
-				To change your email address, contact support. Changing your password: use{' '}
-				<a href="/auth/forgot_password/">Forgot password</a>; every session is then signed out.
-			</p>
+			<p>To change your email address, contact support.</p>
+			<ChangePasswordForm user={user} />
 			<p>
 				<a href="/account/delete">Delete my account</a>
 			</p>

@@ -10,6 +10,7 @@ import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import {
+	ChangePasswordSchema,
 	DeletionRequestSchema,
 	LoginBodySchema,
 	PasswordResetRequestSchema,
@@ -19,6 +20,7 @@ import {
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
 import {
+	changePassword,
 	checkResetToken,
 	confirmEmail,
 	findUserByEmail,
@@ -258,6 +260,20 @@ export function createAuthApi(): Hono<ApiEnv> {
 			if (!(await revokeSessionById(c.var.deps, viewer.id, c.req.valid('param').sessionId)))
 				throw new AppError('not_found', 'No such session.', { detail: 'not_found' });
 			return c.json({ status: 'revoked' });
+		},
+	);
+
+	app.post(
+		'/auth/password/change',
+		requireViewer,
+		validate('json', ChangePasswordSchema, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			const { endedSessions } = await changePassword(c.var.deps, viewer, c.req.valid('json'), {
+				...requestContext(c),
+				currentSessionToken: readSessionCookie(c),
+			});
+			return c.json({ status: 'changed', ended_sessions: endedSessions });
 		},
 	);
 
