@@ -14,6 +14,7 @@ import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { EmailConfirmation } from './EmailConfirmation';
 import { TimeZoneField } from './TimeZoneField';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
@@ -415,12 +416,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 	return (
 		<div className="auth-form">
 			<SessionList />
-			<dl>
-				<dt>Email</dt>
-				<dd>
-					{user.email} {user.email_verified ? '(confirmed)' : '(not confirmed yet — look for our mail)'}
-				</dd>
-			</dl>
+			<EmailConfirmation user={user} />
 			<p>To change your email address, contact support.</p>
 			<ChangePasswordForm user={user} />
 			<p>

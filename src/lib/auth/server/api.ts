@@ -29,6 +29,7 @@ import {
 	reauthenticate,
 	refreshSession,
 	requestPasswordReset,
+	resendVerificationMail,
 	resetPassword,
 	signup,
 } from './service';
@@ -205,6 +206,10 @@ export function createAuthApi(): Hono<ApiEnv> {
 	app.post('/auth/email/confirm/:token', validate('param', tokenParam, toAuthError), async (c) => {
 		const { userId } = await confirmEmail(c.var.deps, c.req.valid('param').token);
 		return c.json({ status: 'confirmed', user_id: userId });
+	});
+
+	app.post('/auth/email/resend', requireViewer, async (c) => {
+		return c.json(await resendVerificationMail(c.var.deps, c.var.viewer as Viewer));
 	});
 
 	app.get(

@@ -368,6 +368,22 @@ export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<vo
 	});
 }
 
+/** A few confirmation mails an hour per member: enough for a lost mail, too few to spam an inbox. */
+const VERIFICATION_MAILS_PER_HOUR = { max: 5, windowSeconds: 3600, blockSeconds: 3600 };
+
+/** Sends a signed-in member a new confirmation link, unless the address is already confirmed. */
+export async function resendVerificationMail(
+	deps: Deps,
+	viewer: Viewer,
+): Promise<{ status: 'sent' | 'already_confirmed' }> {
+	const row = await findUserRow(deps, viewer.id);
+	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
+	if (row.emailVerifiedAt) return { status: 'already_confirmed' };
+	await limitRequests(deps, addressKey('verify-mail', `user-${row.id}`), VERIFICATION_MAILS_PER_HOUR);
+	await sendVerificationMail(deps, row);
+	return { status: 'sent' };
+}
+
 export async function confirmEmail(deps: Deps, token: string): Promise<{ userId: number }> {
 	const row = await findLiveToken(deps, token, 'email_verify');
 	if (!row || !(await consumeToken(deps, row.id))) throw invalidLink();
