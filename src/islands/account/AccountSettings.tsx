@@ -15,6 +15,7 @@ import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from 
 import '../auth/forms.scss';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { EmailConfirmation } from './EmailConfirmation';
+import { ProfilePhoto } from './ProfilePhoto';
 import { TimeZoneField } from './TimeZoneField';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
@@ -58,8 +59,6 @@ export default function AccountSettings({ tab, countries }: Props) {
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [status, setStatus] = useState('');
 	const [zones, setZones] = useState<Zones | null>(null);
-	const [photoError, setPhotoError] = useState('');
-	const [photoVersion, setPhotoVersion] = useState(0);
 
 	useEffect(() => {
 		ensureSession().then(async (session) => {
@@ -143,27 +142,6 @@ export default function AccountSettings({ tab, countries }: Props) {
 		});
 	}
 
-	async function uploadPhoto(file: File | undefined) {
-		setPhotoError('');
-		if (!file) return;
-		if (file.size > 1_000_000) return setPhotoError('The image must be at most 1,000,000 bytes.');
-		const form = new FormData();
-		form.append('image', file);
-		try {
-			await api(`/v7.1/user_profile_photo/${user?.id}/`, { method: 'PUT', body: form });
-			setPhotoVersion((version) => version + 1);
-		} catch (error) {
-			const code = (errorData(error) as { error?: string }).error;
-			setPhotoError(
-				code === 'too-big'
-					? 'The image is too big (at most 1,000,000 bytes).'
-					: code === 'invalid-image-type'
-						? 'Use a PNG, JPEG or GIF image.'
-						: 'The photo could not be saved.',
-			);
-		}
-	}
-
 	async function setPromotions(choice: boolean) {
 		await api('/v7.1/promotional_preference/', {
 			method: 'PUT',
@@ -203,26 +181,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 		return (
 			<div className="auth-form">
 				{statusLine}
-				<div className="field">
-					<img
-						src={`/profile/${encodeURIComponent(user.username)}/picture?size=Medium&v=${photoVersion}`}
-						alt={user.display_name}
-						width={128}
-						height={128}
-					/>
-					<label htmlFor="photo-upload">Change photo (PNG, JPEG or GIF, at most 1 MB)</label>
-					<input
-						id="photo-upload"
-						type="file"
-						accept="image/png,image/jpeg,image/gif"
-						onChange={(event) => uploadPhoto(event.target.files?.[0])}
-					/>
-					{photoError && (
-						<p className="field__error" role="alert">
-							{photoError}
-						</p>
-					)}
-				</div>
+				<ProfilePhoto user={user} />
 				<form className="auth-form" onSubmit={submitProfile} noValidate>
 					{input('first_name', 'First name', { autoComplete: 'given-name', required: true })}
 					{input('last_name', 'Last name', { autoComplete: 'family-name', required: true })}
