@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
-import { open } from './helpers';
+import { expectNoSeriousA11yIssues, open } from './helpers';
 
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
@@ -58,6 +58,7 @@ test('a new member in the United States is offered miles and their own time zone
 	await signUpInUs(page, uniqueEmail('us-member', testInfo.project.name));
 	await expect(page.getByRole('radio', { name: 'Miles and pounds' })).toBeChecked();
 	await expect(page.getByLabel('Time zone', { exact: true })).toHaveValue('America/Chicago');
+	await expectNoSeriousA11yIssues(page);
 	// The search narrows the list and picks the zone a member types.
 	await page.getByLabel('Search time zones').fill('denver');
 	await expect(page.getByLabel('Time zone', { exact: true })).toHaveValue('America/Denver');
@@ -86,6 +87,7 @@ test('a member changes their password, keeps this session and ends the others', 
 
 	await open(page, '/account/contact');
 	const form = page.getByRole('region', { name: 'Change your password' });
+	await expectNoSeriousA11yIssues(page);
 	await form.getByLabel(/^Current password/).fill('not-my-password-at-all');
 	await form.getByLabel(/^New password/).fill(NEW_PASSWORD);
 	await form.getByLabel(/^Confirm new password/).fill(NEW_PASSWORD);
@@ -166,6 +168,7 @@ test("a new member's empty My routes explains the page and offers ways forward t
 	const empty = page.getByRole('region', { name: 'Your routes will live here' });
 	await expect(empty).toBeVisible();
 	await expect(page.getByText('No results found')).toHaveCount(0);
+	await expectNoSeriousA11yIssues(page);
 	const hrefs = await empty
 		.getByRole('link')
 		.evaluateAll((links) => links.map((link) => link.getAttribute('href')));
