@@ -1,17 +1,22 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import type { SelfUser } from '../../lib/account/contract';
 import {
 	ageBand,
 	ageOn,
 	bmi,
 	displayWeight,
+	formatAgeBand,
 	heightInFeetAndInches,
 	poundsToKilograms,
 } from '../../lib/account/derived';
-import type { SelfUser } from '../../lib/account/server/presenter';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
+import { ChangePasswordForm } from './ChangePasswordForm';
+import { EmailConfirmation } from './EmailConfirmation';
+import { ProfilePhoto } from './ProfilePhoto';
+import { TimeZoneField } from './TimeZoneField';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
 const LANGUAGE_CHOICES: readonly Choice[] = [
@@ -54,8 +59,6 @@ export default function AccountSettings({ tab, countries }: Props) {
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [status, setStatus] = useState('');
 	const [zones, setZones] = useState<Zones | null>(null);
-	const [photoError, setPhotoError] = useState('');
-	const [photoVersion, setPhotoVersion] = useState(0);
 
 	useEffect(() => {
 		ensureSession().then(async (session) => {
@@ -139,27 +142,6 @@ export default function AccountSettings({ tab, countries }: Props) {
 		});
 	}
 
-	async function uploadPhoto(file: File | undefined) {
-		setPhotoError('');
-		if (!file) return;
-		if (file.size > 1_000_000) return setPhotoError('The image must be at most 1,000,000 bytes.');
-		const form = new FormData();
-		form.append('image', file);
-		try {
-			await api(`/v7.1/user_profile_photo/${user?.id}/`, { method: 'PUT', body: form });
-			setPhotoVersion((version) => version + 1);
-		} catch (error) {
-			const code = (errorData(error) as { error?: string }).error;
-			setPhotoError(
-				code === 'too-big'
-					? 'The image is too big (at most 1,000,000 bytes).'
-					: code === 'invalid-image-type'
-						? 'Use a PNG, JPEG or GIF image.'
-						: 'The photo could not be saved.',
-			);
-		}
-	}
-
 	async function setPromotions(choice: boolean) {
 		await api('/v7.1/promotional_preference/', {
 			method: 'PUT',
@@ -199,26 +181,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 		return (
 			<div className="auth-form">
 				{statusLine}
-				<div className="field">
-					<img
-						src={`/profile/${encodeURIComponent(user.username)}/picture?size=Medium&v=${photoVersion}`}
-						alt={user.display_name}
-						width={128}
-						height={128}
-					/>
-					<label htmlFor="photo-upload">Change photo (PNG, JPEG or GIF, at most 1 MB)</label>
-					<input
-						id="photo-upload"
-						type="file"
-						accept="image/png,image/jpeg,image/gif"
-						onChange={(event) => uploadPhoto(event.target.files?.[0])}
-					/>
-					{photoError && (
-						<p className="field__error" role="alert">
-							{photoError}
-						</p>
-					)}
-				</div>
+				<ProfilePhoto user={user} />
 				<form className="auth-form" onSubmit={submitProfile} noValidate>
 					{input('first_name', 'First name', { autoComplete: 'given-name', required: true })}
 					{input('last_name', 'Last name', { autoComplete: 'family-name', required: true })}
@@ -261,7 +224,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 				</form>
 				<dl>
 					<dt>Age</dt>
-					<dd>{age === null ? '—' : `${age} (${ageBand(age)})`}</dd>
+					<dd>{age === null ? '—' : `${age} (${formatAgeBand(ageBand(age))})`}</dd>
 					<dt>Member since</dt>
 					<dd>{user.date_joined.slice(0, 4)}</dd>
 				</dl>
@@ -274,7 +237,11 @@ export default function AccountSettings({ tab, countries }: Props) {
 		return (
 			<form className="auth-form" onSubmit={submitSettings} noValidate>
 				{statusLine}
-				{input('time_zone', 'Time zone (for example Europe/London)')}
+				<TimeZoneField
+					value={draft.time_zone}
+					onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
+					error={errors.time_zone}
+				/>
 				<SelectField
 					label="Language"
 					name="preferred_language"
@@ -408,16 +375,9 @@ export default function AccountSettings({ tab, countries }: Props) {
 	return (
 		<div className="auth-form">
 			<SessionList />
-			<dl>
-				<dt>Email</dt>
-				<dd>
-					{user.email} {user.email_verified ? '(confirmed)' : '(not confirmed yet — look for our mail)'}
-				</dd>
-			</dl>
-			<p>
-				To change your email address, contact support. Changing your password: use{' '}
-				<a href="/auth/forgot_password/">Forgot password</a>; every session is then signed out.
-			</p>
+			<EmailConfirmation user={user} />
+			<p>To change your email address, contact support.</p>
+			<ChangePasswordForm user={user} />
 			<p>
 				<a href="/account/delete">Delete my account</a>
 			</p>

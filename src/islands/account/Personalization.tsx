@@ -1,8 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { SelfUser } from '../../lib/account/server/presenter';
+import type { SelfUser } from '../../lib/account/contract';
 import { api, ensureSession, loginPath } from '../../lib/api/client';
+import { localTimeZone } from '../../lib/core/time-zones';
 import { Field, FormAlert } from '../auth/ui';
 import '../auth/forms.scss';
+import { TimeZoneField } from './TimeZoneField';
 
 /** Onboarding: units, time zone (guessed from the browser) and a first goal, then on to the dashboard. */
 export default function Personalization() {
@@ -18,9 +20,8 @@ export default function Personalization() {
 			const self = await api<SelfUser>('/v7.1/user/self/');
 			setUser(self);
 			setUnits(self.display_measurement_system === 'imperial' ? 'imperial' : 'metric');
-			setTimeZone(
-				self.time_zone !== 'UTC' ? self.time_zone : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-			);
+			// A new member's zone is still the UTC default: offer the one this browser runs in.
+			setTimeZone(self.time_zone !== 'UTC' ? self.time_zone : localTimeZone());
 			setGoal(self.goal_statement);
 		});
 	}, []);
@@ -57,9 +58,7 @@ export default function Personalization() {
 					</label>
 				))}
 			</fieldset>
-			<Field label="Time zone">
-				{({ id }) => <input id={id} value={timeZone} onChange={(event) => setTimeZone(event.target.value)} />}
-			</Field>
+			<TimeZoneField value={timeZone} onChange={setTimeZone} />
 			<Field label="What is your goal?">
 				{({ id }) => (
 					<input

@@ -64,10 +64,8 @@ export default function ResetPasswordForm(props: { token: string }) {
 				onChange={setPassword}
 				autoComplete="new-password"
 				error={error}
+				rules={{ related: [] }}
 			/>
-			<p className="form-note">
-				At least 8 characters. Long passphrases are welcome; common passwords are not.
-			</p>
 			<button className="primary" type="submit" disabled={busy}>
 				Set new password
 			</button>

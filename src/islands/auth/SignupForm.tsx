@@ -145,6 +145,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 				onChange={(password) => setValues((current) => ({ ...current, password }))}
 				autoComplete="new-password"
 				error={errors.password}
+				rules={{ related: [values.email, values.first_name, values.last_name] }}
 			/>
 			<div className="field">
 				<fieldset aria-describedby={errors.birthdate ? 'birthdate-error' : undefined}>

@@ -1,4 +1,6 @@
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../../lib/auth/contract';
+import type { PasswordProblem } from '../../lib/auth/password-rules';
 
 /** A labelled field whose error is tied to the input and announced. */
 export function Field(props: {
@@ -83,25 +85,81 @@ export function EmailField(props: { value: string; onChange: (value: string) => 
 	);
 }
 
-/** A labelled password field with its show/hide toggle. */
+type CheckPassword = (password: string, related?: string[]) => PasswordProblem | null;
+
+/**
+ * The rules a new password must meet, shown before the member types and ticked as each is met.
+ * They are the server's own rules: the guessability check loads with its dictionaries on demand.
+ */
+export function PasswordRules(props: { id: string; password: string; related?: string[] }) {
+	const [check, setCheck] = useState<CheckPassword | null>(null);
+	useEffect(() => {
+		let live = true;
+		import('../../lib/auth/password-rules').then((rules) => {
+			if (live) setCheck(() => rules.checkPassword);
+		});
+		return () => {
+			live = false;
+		};
+	}, []);
+	const long = [...props.password].length >= PASSWORD_MIN_LENGTH;
+	const problem = check && long ? check(props.password, props.related) : null;
+	const hard = check !== null && long && problem === null;
+	const rules = [
+		{
+			key: 'length',
+			met: long,
+			text: `At least ${PASSWORD_MIN_LENGTH} characters (long passphrases are welcome)`,
+		},
+		{ key: 'guess', met: hard, text: 'Not a common password, name or easy pattern' },
+	];
+	return (
+		<div id={props.id}>
+			<ul className="password-rules">
+				{rules.map((rule) => (
+					<li key={rule.key} className={rule.met ? 'password-rules__met' : undefined}>
+						{rule.text}
+						<span className="visually-hidden">{rule.met ? ' (met)' : ' (not met yet)'}</span>
+					</li>
+				))}
+			</ul>
+			{problem?.code === 'common' && <p className="password-rules__hint">{problem.message}</p>}
+		</div>
+	);
+}
+
+/**
+ * A labelled password field with its show/hide toggle. With `rules`, a new password's rules sit
+ * under it and describe it.
+ */
 export function PasswordField(props: {
 	label: string;
 	value: string;
 	onChange: (value: string) => void;
 	autoComplete: 'current-password' | 'new-password';
 	error?: string;
+	name?: string;
+	rules?: { related: string[] };
 }) {
 	return (
 		<Field label={props.label} required error={props.error}>
 			{({ id, describedBy, invalid }) => (
-				<PasswordInput
-					id={id}
-					value={props.value}
-					onChange={props.onChange}
-					autoComplete={props.autoComplete}
-					describedBy={describedBy}
-					invalid={invalid}
-				/>
+				<>
+					<PasswordInput
+						id={id}
+						name={props.name}
+						value={props.value}
+						onChange={props.onChange}
+						autoComplete={props.autoComplete}
+						describedBy={
+							[props.rules ? `${id}-rules` : undefined, describedBy].filter(Boolean).join(' ') || undefined
+						}
+						invalid={invalid}
+					/>
+					{props.rules && (
+						<PasswordRules id={`${id}-rules`} password={props.value} related={props.rules.related} />
+					)}
+				</>
 			)}
 		</Field>
 	);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { multiLineText, singleLineText } from '../core/text';
+import { isListedTimeZone } from '../core/time-zones';
 
 /** Member ids are PostgreSQL integers: larger numbers name nobody and would fail in a query. */
 export const MAX_MEMBER_ID = 2_147_483_647;
@@ -43,7 +44,12 @@ export const UserUpdateSchema = v.strictObject({
 			locality: v.optional(singleLineText('Locality', 80)),
 		}),
 	),
-	time_zone: v.optional(singleLineText('Time zone', 64)),
+	time_zone: v.optional(
+		v.pipe(
+			singleLineText('Time zone', 64),
+			v.check(isListedTimeZone, 'Select a valid choice. That choice is not one of the available choices.'),
+		),
+	),
 	display_measurement_system: v.optional(
 		v.picklist(
 			['metric', 'imperial'],
@@ -92,3 +98,45 @@ export type PromotionalPreferenceInput = v.InferOutput<typeof PromotionalPrefere
 /** Profile photo rules (SPEC §5). */
 export const PHOTO_MAX_BYTES = 1_000_000;
 export const PHOTO_MAX_PIXELS = 25_000_000;
+
+/** A HAL link as the v7.1 API writes it: the id is a string of digits. */
+const LinkSchema = v.object({ href: v.string(), id: v.string(), name: v.optional(v.string()) });
+
+/** What anyone allowed to see a profile gets: no email, birthdate, body measures or settings. */
+export const PublicUserSchema = v.object({
+	id: v.number(),
+	username: v.string(),
+	display_name: v.string(),
+	first_name: v.string(),
+	last_initial: v.string(),
+	location: v.object({ locality: v.string(), region: v.string(), country: v.string() }),
+	date_joined: v.string(),
+	goal_statement: v.string(),
+	introduction: v.string(),
+	_links: v.object({ self: v.array(LinkSchema), image: v.array(LinkSchema) }),
+});
+export type PublicUser = v.InferOutput<typeof PublicUserSchema>;
+
+/** The member's own record: GET user/self/, and the login and refresh answers. */
+export const SelfUserSchema = v.object({
+	...PublicUserSchema.entries,
+	email: v.string(),
+	email_verified: v.boolean(),
+	last_name: v.string(),
+	gender: v.nullable(v.string()),
+	birthdate: v.nullable(v.string()),
+	time_zone: v.string(),
+	time_zone_offset: v.number(),
+	display_measurement_system: v.string(),
+	preferred_language: v.string(),
+	height: v.nullable(v.number()),
+	weight: v.nullable(v.number()),
+	sharing: v.object({ twitter: v.boolean(), facebook: v.boolean() }),
+	communication: v.object({ newsletter: v.boolean(), promotions: v.boolean() }),
+	is_premium: v.boolean(),
+	_links: v.object({
+		...PublicUserSchema.entries._links.entries,
+		privacy: v.array(LinkSchema),
+	}),
+});
+export type SelfUser = v.InferOutput<typeof SelfUserSchema>;

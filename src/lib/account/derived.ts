@@ -1,4 +1,9 @@
-import { METRES_PER_FOOT, POUNDS_PER_KG } from '../core/units';
+import {
+	METRES_PER_FOOT,
+	type MeasurementSystem,
+	measurementSystemForPlace,
+	POUNDS_PER_KG,
+} from '../core/units';
 
 /** Values computed from the profile (SPEC §3 "Derived user values"); pure, for server and islands. */
 
@@ -25,6 +30,20 @@ export function ageBand(age: number | null): AgeBand | null {
 	if (age < 45) return '35to44';
 	if (age < 55) return '45to54';
 	return '55andOver';
+}
+
+const AGE_BAND_LABELS: Record<AgeBand, string> = {
+	under18: 'Under 18',
+	'18to24': '18–24',
+	'25to34': '25–34',
+	'35to44': '35–44',
+	'45to54': '45–54',
+	'55andOver': '55 and over',
+};
+
+/** An age band as people read it ("35–44"), wherever one is shown. */
+export function formatAgeBand(band: AgeBand | null): string {
+	return band === null ? '—' : AGE_BAND_LABELS[band];
 }
 
 /** Height in whole feet and inches (inches rounded; 12 inches carry into a foot). */
@@ -78,15 +97,15 @@ export function bmi(
 }
 
 /**
- * SPEC §6: a signed-in member sees their own display setting; everyone else gets US units in a
- * US locale and metric elsewhere.
+ * SPEC §6: a signed-in member sees their own display setting; everyone else gets the units of
+ * their locale.
  */
 export function measurementSystemFor(
 	member: { display_measurement_system?: string | null } | null,
 	locale: string,
-): 'metric' | 'imperial' {
+): MeasurementSystem {
 	if (member) return member.display_measurement_system === 'imperial' ? 'imperial' : 'metric';
-	return /^en-us$/i.test(locale) || /-US$/i.test(locale) ? 'imperial' : 'metric';
+	return measurementSystemForPlace({ locale });
 }
 
 /** Minutes east of UTC for an IANA zone at an instant; 0 for an unknown zone. */
@@ -114,15 +133,6 @@ export function timeZoneOffsetMinutes(timeZone: string, at: Date): number {
 		return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
 	} catch {
 		return 0;
-	}
-}
-
-export function isTimeZone(timeZone: string): boolean {
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return true;
-	} catch {
-		return false;
 	}
 }
 

@@ -1,5 +1,5 @@
 import { FetchError, ofetch } from 'ofetch';
-import type { SelfUser } from '../account/server/presenter';
+import type { SelfUser } from '../account/contract';
 import {
 	$premiumStatus,
 	$refreshingToken,

@@ -41,6 +41,10 @@ export function requiredMessage(field: AuthField): string {
 	return `${FIELD_LABELS[field]} is required.`;
 }
 
+export const PASSWORD_MIN_LENGTH = 8;
+/** Long passphrases are welcome; the cap only bounds hashing work. argon2 never truncates. */
+export const PASSWORD_MAX_LENGTH = 256;
+
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
@@ -130,6 +134,13 @@ export const PasswordResetSchema = v.object({
 	password: v.optional(v.string()),
 	recaptchaToken: authText('recaptchaToken', 4000),
 });
+
+/** Changing the password while signed in; the form's confirmation field stays in the browser. */
+export const ChangePasswordSchema = v.object({
+	current_password: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+	new_password: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+});
+export type ChangePasswordBody = v.InferOutput<typeof ChangePasswordSchema>;
 
 export const DeletionRequestSchema = v.object({ password: v.optional(v.string()) });
 

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { SelfUser } from '../account/server/presenter';
+import type { SelfUser } from '../account/contract';
 
 /**
  * The signed-in member as islands see them. The access token lives only in memory; the

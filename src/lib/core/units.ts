@@ -12,3 +12,18 @@ export const JOULES_PER_CALORIE = 4.184;
 export const SECONDS_PER_DAY = 86_400;
 export const SECONDS_PER_MONTH = 2_678_400;
 export const SECONDS_PER_YEAR = 31_536_000;
+
+export type MeasurementSystem = 'metric' | 'imperial';
+
+/**
+ * SPEC §6: US units for the United States — a US country or a US locale such as en-US (the first
+ * of an Accept-Language list) — and metric everywhere else.
+ */
+export function measurementSystemForPlace(place: {
+	country?: string | null;
+	locale?: string | null;
+}): MeasurementSystem {
+	if (place.country) return place.country.toUpperCase() === 'US' ? 'imperial' : 'metric';
+	const first = (place.locale ?? '').split(',')[0]?.split(';')[0]?.trim() ?? '';
+	return /^en-us$/i.test(first) || /-US$/i.test(first) ? 'imperial' : 'metric';
+}

@@ -1,4 +1,4 @@
-import { METRES_PER_FOOT, METRES_PER_KM, METRES_PER_MILE } from '../core/units';
+import { METRES_PER_FOOT, METRES_PER_KM, METRES_PER_MILE, measurementSystemForPlace } from '../core/units';
 import type { MercatorView } from '../tiles/tile-math';
 import { mileMarkerSpacing } from '../workout-files/route-tools';
 
@@ -9,8 +9,7 @@ export type Unit = 'mi' | 'km';
 /** SPEC §6: a member's own setting; visitors get miles in a US locale and kilometres elsewhere. */
 export function unitFor(measurementSystem: string | null, acceptLanguage: string | null): Unit {
 	if (measurementSystem) return measurementSystem === 'imperial' ? 'mi' : 'km';
-	const first = (acceptLanguage ?? '').split(',')[0]?.trim() ?? '';
-	return /^en-us$/i.test(first) || /-US$/i.test(first) ? 'mi' : 'km';
+	return measurementSystemForPlace({ locale: acceptLanguage }) === 'imperial' ? 'mi' : 'km';
 }
 
 /** SPEC §9: distances with 2 decimals in the unit. */

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
+import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { PHOTO_MAX_BYTES } from '../../../src/lib/account/contract';
+import { PHOTO_MAX_BYTES, SelfUserSchema } from '../../../src/lib/account/contract';
 import { photoFolder } from '../../../src/lib/account/server/service';
 import { heartRateZones, profilePhotos } from '../../../src/lib/auth/server/tables';
 import { callApi, createTestDeps } from '../../helpers/app';
@@ -69,6 +70,8 @@ describe('user', () => {
 				'email_search',
 			]);
 			expect(JSON.stringify(self.json)).not.toMatch(/argon2|password/);
+			// Islands read this answer through the shared contract, so it must keep that shape.
+			expect(v.safeParse(SelfUserSchema, self.json).issues).toBeUndefined();
 		}
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/')).status).toBe(401);
 	});
@@ -156,6 +159,29 @@ describe('user', () => {
 		expect(young.json._diagnostics.validation_failures).toEqual([
 			{ birthdate: ['You are ineligible to participate based on your birthdate.'] },
 		]);
+	});
+
+	test('a member in the United States starts with US units, everyone else with metric', async () => {
+		const us = await signupMember(app, { email: 'us@example.test', location: { country: 'US' } });
+		const nl = await signupMember(app, { email: 'nl@example.test', location: { country: 'NL' } });
+		expect(us.user.display_measurement_system).toBe('imperial');
+		expect(nl.user.display_measurement_system).toBe('metric');
+	});
+
+	test('a time zone must be one of the IANA zones the form offers', async () => {
+		const ada = await signupMember(app);
+		const put = (time_zone: string) =>
+			callApi(app, 'PUT', `/api/v7.1/user/${ada.id}/`, { token: ada.token, body: { time_zone } });
+		for (const zone of ['EST', 'GMT+5', 'utc', 'Europe/Atlantis']) {
+			const refused = await put(zone);
+			expect(refused.status, zone).toBe(400);
+			expect(refused.json._diagnostics.validation_failures).toEqual([
+				{ time_zone: ['Select a valid choice. That choice is not one of the available choices.'] },
+			]);
+		}
+		const chicago = await put('America/Chicago');
+		expect(chicago.status).toBe(200);
+		expect(chicago.json.time_zone).toBe('America/Chicago');
 	});
 
 	test("nobody changes another member's profile", async () => {

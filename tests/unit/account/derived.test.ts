@@ -5,11 +5,14 @@ import {
 	bmi,
 	displayWeight,
 	feetAndInchesToMetres,
+	formatAgeBand,
 	heightInFeetAndInches,
 	measurementSystemFor,
 	timeZoneOffsetMinutes,
 } from '../../../src/lib/account/derived';
 import { canView } from '../../../src/lib/account/privacy';
+import { isListedTimeZone, listTimeZones } from '../../../src/lib/core/time-zones';
+import { measurementSystemForPlace } from '../../../src/lib/core/units';
 
 const today = new Date('2026-06-15T12:00:00Z');
 
@@ -109,6 +112,59 @@ describe('measurement rule (SPEC §6)', () => {
 		[null, 'fr', 'metric'],
 	])('member %j in %s sees %s', (member, locale, system) => {
 		expect(measurementSystemFor(member, locale)).toBe(system);
+	});
+});
+
+describe('units for a new member or a visitor', () => {
+	test.each([
+		[{ country: 'US' }, 'imperial'],
+		[{ country: 'us', locale: 'de-DE' }, 'imperial'],
+		[{ country: 'GB', locale: 'en-US' }, 'metric'],
+		[{ country: 'NL' }, 'metric'],
+		[{ locale: 'en-US,en;q=0.9' }, 'imperial'],
+		[{ locale: 'es-US;q=0.8' }, 'imperial'],
+		[{ locale: 'en-GB,en-US;q=0.5' }, 'metric'],
+		[{}, 'metric'],
+	])('%j gets %s', (place, system) => {
+		expect(measurementSystemForPlace(place)).toBe(system);
+	});
+});
+
+describe('age band as people read it', () => {
+	test.each([
+		[10, 'Under 18'],
+		[18, '18–24'],
+		[40, '35–44'],
+		[54, '45–54'],
+		[70, '55 and over'],
+		[null, '—'],
+	])('age %s reads %s', (age, label) => {
+		expect(formatAgeBand(ageBand(age))).toBe(label);
+	});
+});
+
+describe('time zones members choose from', () => {
+	test('are the IANA Area/Location zones plus UTC, sorted', () => {
+		const zones = listTimeZones();
+		expect(zones).toContain('UTC');
+		expect(zones).toContain('America/New_York');
+		expect(zones).toContain('Europe/London');
+		expect([...zones].sort()).toEqual(zones);
+	});
+
+	test.each([
+		['America/Chicago', true],
+		['UTC', true],
+		['Asia/Kolkata', true],
+		['Asia/Calcutta', true],
+		['EST', false],
+		['GMT+5', false],
+		['utc', false],
+		['Mars/Olympus', false],
+		['Europe/Atlantis', false],
+		['', false],
+	])('%s is accepted: %s', (zone, accepted) => {
+		expect(isListedTimeZone(zone)).toBe(accepted);
 	});
 });
 

@@ -1,5 +1,6 @@
 import type { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
+import type { PublicUser, SelfUser } from '../contract';
 import { timeZoneOffsetMinutes } from '../derived';
 
 type UserRow = typeof users.$inferSelect;
@@ -29,8 +30,7 @@ function privacyLinks(row: UserRow): Link[] {
 	}));
 }
 
-/** What anyone allowed to see the profile gets: no email, birthdate, body measures or settings. */
-export function presentPublicUser(row: UserRow) {
+export function presentPublicUser(row: UserRow): PublicUser {
 	return {
 		id: row.id,
 		username: row.username,
@@ -52,7 +52,7 @@ export function presentPublicUser(row: UserRow) {
 }
 
 /** The member's own record (GET user/self/, login and refresh answers). */
-export function presentSelfUser(row: UserRow, now: Date) {
+export function presentSelfUser(row: UserRow, now: Date): SelfUser {
 	const base = presentPublicUser(row);
 	return {
 		...base,
@@ -73,6 +73,3 @@ export function presentSelfUser(row: UserRow, now: Date) {
 		_links: { ...base._links, privacy: privacyLinks(row) },
 	};
 }
-
-export type SelfUser = ReturnType<typeof presentSelfUser>;
-export type PublicUser = ReturnType<typeof presentPublicUser>;

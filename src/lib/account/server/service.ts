@@ -16,7 +16,7 @@ import {
 	type PromotionalPreferenceInput,
 	type UserUpdate,
 } from '../contract';
-import { DEFAULT_HEART_RATE_ZONES, isTimeZone } from '../derived';
+import { DEFAULT_HEART_RATE_ZONES } from '../derived';
 import { canView } from '../privacy';
 import { presentPublicUser, presentSelfUser, userLink } from './presenter';
 
@@ -85,11 +85,7 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 		if (input.location.region !== undefined) changes.region = input.location.region;
 		if (input.location.locality !== undefined) changes.locality = input.location.locality;
 	}
-	if (input.time_zone !== undefined) {
-		if (!isTimeZone(input.time_zone))
-			throw badField('time_zone', 'Select a valid choice. That choice is not one of the available choices.');
-		changes.timeZone = input.time_zone;
-	}
+	if (input.time_zone !== undefined) changes.timeZone = input.time_zone;
 	if (input.display_measurement_system !== undefined)
 		changes.displayMeasurementSystem = input.display_measurement_system;
 	if (input.preferred_language !== undefined) changes.preferredLanguage = input.preferred_language;

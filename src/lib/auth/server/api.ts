@@ -11,6 +11,7 @@ import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { singleLineText } from '../../core/text';
 import {
+	ChangePasswordSchema,
 	DeletionRequestSchema,
 	EMAIL_MAX_LENGTH,
 	LoginBodySchema,
@@ -21,6 +22,7 @@ import {
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
 import {
+	changePassword,
 	checkResetToken,
 	confirmEmail,
 	findUserByEmail,
@@ -29,6 +31,7 @@ import {
 	reauthenticate,
 	refreshSession,
 	requestPasswordReset,
+	resendVerificationMail,
 	resetPassword,
 	signup,
 } from './service';
@@ -212,6 +215,10 @@ export function createAuthApi(): Hono<ApiEnv> {
 		return c.json({ status: 'confirmed', user_id: userId });
 	});
 
+	app.post('/auth/email/resend', requireViewer, async (c) => {
+		return c.json(await resendVerificationMail(c.var.deps, c.var.viewer as Viewer));
+	});
+
 	app.get(
 		'/auth/find-user-by-email/:email',
 		requireViewer,
@@ -265,6 +272,20 @@ export function createAuthApi(): Hono<ApiEnv> {
 			if (!(await revokeSessionById(c.var.deps, viewer.id, c.req.valid('param').sessionId)))
 				throw new AppError('not_found', 'No such session.', { detail: 'not_found' });
 			return c.json({ status: 'revoked' });
+		},
+	);
+
+	app.post(
+		'/auth/password/change',
+		requireViewer,
+		validate('json', ChangePasswordSchema, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			const { endedSessions } = await changePassword(c.var.deps, viewer, c.req.valid('json'), {
+				...requestContext(c),
+				currentSessionToken: readSessionCookie(c),
+			});
+			return c.json({ status: 'changed', ended_sessions: endedSessions });
 		},
 	);
 

@@ -1,11 +1,14 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { presentPublicUser, presentSelfUser, type SelfUser } from '../../account/server/presenter';
+import type { SelfUser } from '../../account/contract';
+import { presentPublicUser, presentSelfUser } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
+import { measurementSystemForPlace } from '../../core/units';
 import { queueMail } from '../../mail/server/service';
 import {
 	type AuthField,
+	type ChangePasswordBody,
 	checkBirthdate,
 	EMAIL_MAX_LENGTH,
 	EMAIL_PATTERN,
@@ -16,12 +19,15 @@ import {
 	type Viewer,
 } from '../contract';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './access-token';
-import { checkPassword, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { checkPassword, hashPassword, needsRehash, type PasswordProblem, verifyPassword } from './passwords';
 import {
 	createSession,
+	findSessionFamily,
 	hashToken,
+	listSessions,
 	newOpaqueToken,
 	revokeAllSessions,
+	revokeSessionById,
 	revokeSessionFamily,
 	rotateSession,
 } from './session';
@@ -75,6 +81,17 @@ function checkEmailField(value: string | undefined): Failure | null {
 /** The first failure names the error (SPEC §8 `error`); all of them are listed for the form. */
 function refuse(failures: Failure[]): never {
 	throw new AppError('validation_failed', failures[0].message, { detail: failures[0].code, failures });
+}
+
+/** A password that breaks the rules, as the failure of the form field that holds it. */
+function passwordFailure(field: string, problem: PasswordProblem): Failure {
+	const code =
+		problem.code === 'blank' ? 'blank' : problem.code === 'common' ? 'unknown_error' : 'invalid_format';
+	return {
+		field,
+		code: code === 'blank' ? `blank_${field}` : `${field}_${code}`,
+		message: problem.message,
+	};
 }
 
 function normaliseGender(value: string | undefined): 'F' | 'M' | null {
@@ -172,17 +189,7 @@ function validateSignup(body: SignupBody, today: Date): Failure[] {
 	if (emailProblem) failures.push(emailProblem);
 	const password = body.password ?? '';
 	const problem = checkPassword(password, [body.email ?? '', body.first_name ?? '', body.last_name ?? '']);
-	if (problem)
-		failures.push({
-			field: 'password',
-			code:
-				problem.code === 'blank'
-					? 'blank_password'
-					: problem.code === 'common'
-						? 'password_unknown_error'
-						: 'password_invalid_format',
-			message: problem.message,
-		});
+	if (problem) failures.push(passwordFailure('password', problem));
 	const birthdate = body.birthdate?.trim() ?? '';
 	if (!birthdate) failures.push(blank('birthdate'));
 	else if (checkBirthdate(birthdate, today) !== 'ok')
@@ -247,6 +254,7 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 				gender: normaliseGender(body.gender),
 				birthdate: (body.birthdate as string).trim(),
 				country: (body.location?.country ?? '').trim().toUpperCase(),
+				displayMeasurementSystem: measurementSystemForPlace({ country: body.location?.country?.trim() }),
 				region: body.location?.region?.trim() ?? '',
 				locality: body.location?.locality?.trim() ?? '',
 				signupConsents: {
@@ -359,6 +367,22 @@ export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<vo
 	});
 }
 
+/** A few confirmation mails an hour per member: enough for a lost mail, too few to spam an inbox. */
+const VERIFICATION_MAILS_PER_HOUR = { max: 5, windowSeconds: 3600, blockSeconds: 3600 };
+
+/** Sends a signed-in member a new confirmation link, unless the address is already confirmed. */
+export async function resendVerificationMail(
+	deps: Deps,
+	viewer: Viewer,
+): Promise<{ status: 'sent' | 'already_confirmed' }> {
+	const row = await findUserRow(deps, viewer.id);
+	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
+	if (row.emailVerifiedAt) return { status: 'already_confirmed' };
+	await limitRequests(deps, addressKey('verify-mail', `user-${row.id}`), VERIFICATION_MAILS_PER_HOUR);
+	await sendVerificationMail(deps, row);
+	return { status: 'sent' };
+}
+
 export async function confirmEmail(deps: Deps, token: string): Promise<{ userId: number }> {
 	const row = await findLiveToken(deps, token, 'email_verify');
 	if (!row || !(await consumeToken(deps, row.id))) throw invalidLink();
@@ -423,25 +447,68 @@ export async function resetPassword(
 	const user = await findUserRow(deps, row.userId);
 	if (!user) throw invalidLink();
 	const problem = checkPassword(body.password ?? '', [user.email, user.firstName, user.lastName]);
-	if (problem)
-		refuse([
-			{
-				field: 'password',
-				code:
-					problem.code === 'blank'
-						? 'blank_password'
-						: problem.code === 'common'
-							? 'password_unknown_error'
-							: 'password_invalid_format',
-				message: problem.message,
-			},
-		]);
+	if (problem) refuse([passwordFailure('password', problem)]);
 	const passwordHash = await hashPassword(body.password as string);
 	if (!(await consumeToken(deps, row.id))) throw invalidLink();
 	await deps.db.update(users).set({ passwordHash, updatedAt: deps.clock() }).where(eq(users.id, user.id));
 	await revokeAllSessions(deps, user.id);
 	await clearAccountKeys(deps, user.email);
 	return { userId: user.id, redirectUri: row.redirectUri };
+}
+
+/**
+ * A signed-in member changes their password: the current one proves it is them (throttled like
+ * login), the new one meets the signup rules, and every other sign-in ends while the one making
+ * the change (`currentSessionToken`, when the browser sent it) stays. A mail says it happened.
+ */
+export async function changePassword(
+	deps: Deps,
+	viewer: Viewer,
+	body: ChangePasswordBody,
+	context: RequestContext & { currentSessionToken?: string },
+): Promise<{ endedSessions: number }> {
+	if (!body.current_password)
+		refuse([
+			{ field: 'current_password', code: 'blank_current_password', message: 'Enter your current password.' },
+		]);
+	let row: UserRow;
+	try {
+		row = await reauthenticate(deps, viewer, body.current_password, context);
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'forbidden')
+			throw new AppError('forbidden', 'Your current password is not right.', {
+				detail: 'access_denied',
+				failures: [{ field: 'current_password', message: 'Your current password is not right.' }],
+			});
+		throw error;
+	}
+	const password = body.new_password ?? '';
+	const problem = checkPassword(password, [row.email, row.firstName, row.lastName]);
+	if (problem) refuse([passwordFailure('new_password', problem)]);
+	if (password === body.current_password)
+		refuse([
+			{
+				field: 'new_password',
+				code: 'new_password_invalid_format',
+				message: 'Choose a password different from your current one.',
+			},
+		]);
+	const passwordHash = await hashPassword(password);
+	await deps.db.update(users).set({ passwordHash, updatedAt: deps.clock() }).where(eq(users.id, row.id));
+	const keep = context.currentSessionToken
+		? await findSessionFamily(deps, row.id, context.currentSessionToken)
+		: null;
+	let endedSessions = 0;
+	for (const session of await listSessions(deps, row.id)) {
+		if (session.id !== keep && (await revokeSessionById(deps, row.id, session.id))) endedSessions += 1;
+	}
+	await queueMail(deps, {
+		userId: row.id,
+		to: row.email,
+		subject: 'Your password was changed',
+		text: `Hi ${row.firstName || row.username},\n\nThe password of your Mapstride account was just changed, and every other device was logged out.\n\nIf it was not you, choose a new password now:\n\n${deps.config.publicUrl}/auth/forgot_password/\n`,
+	});
+	return { endedSessions };
 }
 
 // ---------------------------------------------------------------- refresh and logout

@@ -106,6 +106,25 @@ export async function revokeSessionFamily(deps: SessionDeps, token: string): Pro
 		.where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
 }
 
+/** The sign-in (refresh-token family) a member's live session token belongs to; null when it is not live. */
+export async function findSessionFamily(
+	deps: SessionDeps,
+	userId: number,
+	token: string,
+): Promise<string | null> {
+	const [row] = await deps.db
+		.select({ familyId: refreshTokens.familyId })
+		.from(refreshTokens)
+		.where(
+			and(
+				eq(refreshTokens.tokenHash, hashToken(token)),
+				eq(refreshTokens.userId, userId),
+				isNull(refreshTokens.revokedAt),
+			),
+		);
+	return row?.familyId ?? null;
+}
+
 /** Logs a member out everywhere: after a password change, a reset or account deletion. */
 export async function revokeAllSessions(deps: SessionDeps, userId: number): Promise<void> {
 	await deps.db
