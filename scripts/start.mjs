@@ -1,32 +1,68 @@
 import './check-node.mjs';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
+import { buildReason } from './build-hash.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
+const startedAt = performance.now();
 
-/** Builds when there is no build yet or a source file is newer than it. */
-function needsBuild() {
-	const stamp = path.join(root, 'dist/.build-stamp');
-	if (!existsSync(stamp) || !existsSync(path.join(root, 'dist/server/entry.mjs'))) return true;
-	const builtAt = statSync(stamp).mtimeMs;
-	const newest = (target) => {
-		const info = statSync(target);
-		if (!info.isDirectory()) return info.mtimeMs;
-		return Math.max(info.mtimeMs, ...readdirSync(target).map((name) => newest(path.join(target, name))));
+/**
+ * Runs a step in a process group of its own, so that SIGTERM or SIGINT received meanwhile stops
+ * the step and everything it started, not only this process. Resolves to the exit code.
+ */
+function runStep(command, args) {
+	const child = spawn(command, args, { stdio: 'inherit', detached: true });
+	const forward = (signal) => {
+		try {
+			process.kill(-child.pid, signal);
+		} catch {
+			// The step has already finished.
+		}
 	};
-	return ['src', 'public', 'astro.config.mjs', 'package-lock.json'].some(
-		(item) => existsSync(item) && newest(path.join(root, item)) > builtAt,
+	process.on('SIGTERM', forward);
+	process.on('SIGINT', forward);
+	return new Promise((resolve) =>
+		child.on('exit', (code, signal) => {
+			process.off('SIGTERM', forward);
+			process.off('SIGINT', forward);
+			if (signal === 'SIGTERM' || signal === 'SIGINT') process.exit(1);
+			resolve(code ?? 1);
+		}),
 	);
 }
 
-if (process.env.MAPSTRIDE_SKIP_BUILD !== '1' && needsBuild()) {
-	console.log('Building Mapstride…');
-	const result = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
-	if (result.status !== 0) process.exit(result.status ?? 1);
+/**
+ * The embedded database folder a first start has to create (initdb and migrations take several
+ * seconds), or null when there is nothing to create or PostgreSQL is used.
+ */
+function newEmbeddedDatabase() {
+	const url = process.env.DATABASE_URL;
+	if (url && !url.startsWith('file://')) return null;
+	const folder = url ? url.slice('file://'.length) : path.join(process.env.DATA_DIR || 'data', 'db');
+	return existsSync(folder) ? null : folder;
+}
+
+if (process.env.MAPSTRIDE_SKIP_BUILD !== '1') {
+	const reason = buildReason(root);
+	if (reason) {
+		console.log(`Building Mapstride (${reason}); a first build takes a minute or two.`);
+		const tsx = path.join(root, 'node_modules/.bin/tsx');
+		const preparing =
+			newEmbeddedDatabase() && existsSync(tsx)
+				? runStep(tsx, [path.join(root, 'scripts/prepare-db.ts')])
+				: Promise.resolve(0);
+		const [built, prepared] = await Promise.all([
+			runStep(process.execPath, [path.join(root, 'scripts/build.mjs')]),
+			preparing,
+		]);
+		if (built !== 0) process.exit(built);
+		// A failed preparation is not fatal: the server creates the database itself and says why not.
+		if (prepared !== 0) console.warn('Preparing the database alongside the build failed; retrying now.');
+	}
 }
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
@@ -61,9 +97,27 @@ server.on('error', async (error) => {
 	process.exit(1);
 });
 
-server.listen(port, host, () => {
+/**
+ * One on-demand page is rendered before the address is printed: it loads the page renderer, so the
+ * first visitor does not wait for it, and Astro's one-time check of src/fetch.ts (made on the first
+ * request it sees) then finds its handlers called instead of warning that they are not.
+ */
+async function warmUp() {
+	const local =
+		host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+	try {
+		const response = await fetch(`http://${local}:${port}/error/notfound`);
+		await response.arrayBuffer();
+	} catch {
+		// The server answers real visitors either way.
+	}
+}
+
+server.listen(port, host, async () => {
+	await warmUp();
 	const url = runtime.deps.config.publicUrl;
-	console.log(`Mapstride is running at ${url} (listening on ${host}:${port})`);
+	const took = ((performance.now() - startedAt) / 1000).toFixed(1);
+	console.log(`Mapstride is running at ${url} (listening on ${host}:${port}; ready in ${took} s)`);
 	for (const line of runtime.startupNotes ?? []) console.log(line);
 });
 
