@@ -10,7 +10,7 @@ export const ViewerSchema = v.object({
 });
 export type Viewer = v.InferOutput<typeof ViewerSchema>;
 
-/** SPEC §5 messages, shared by the forms and the API so both say the same thing. */
+/** The sign-up and login messages, shared by the forms and the API so both say the same thing. */
 export const FIELD_LABELS = {
 	email: 'Email',
 	password: 'Password',
@@ -40,7 +40,7 @@ export function requiredMessage(field: AuthField): string {
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
-/** Members are between 11 and 120 years old at signup (SPEC §5); the form offers these years. */
+/** Members are between 11 and 120 years old at signup; the form offers these years. */
 export const MIN_AGE_YEARS = 11;
 export const MAX_AGE_YEARS = 120;
 
@@ -68,7 +68,7 @@ const loose = v.optional(v.unknown());
 
 /**
  * Request bodies are accepted loosely and checked field by field in the service, because each
- * field answers with its own SPEC §5 code (blank_email, email_invalid_format, …).
+ * field answers with its own code (blank_email, email_invalid_format, …).
  */
 export const LoginBodySchema = v.object({
 	email: v.optional(v.string()),
@@ -97,7 +97,7 @@ export const SignupBodySchema = v.object({
 	appName: v.optional(v.string()),
 	uacf_id: v.optional(v.string()),
 	promotionalPreference: v.optional(v.boolean()),
-	/** Whether to log in at once with the new account (SPEC §4 "optionally logs in"). */
+	/** Whether to log in at once with the new account (sign-up may log the member in at once). */
 	login: v.optional(v.boolean()),
 });
 export type SignupBody = v.InferOutput<typeof SignupBodySchema>;

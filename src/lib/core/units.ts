@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9. Everything is stored in SI units and converted at the edge. */
+/** Business constants. Everything is stored in SI units and converted at the edge. */
 export const METRES_PER_MILE = 1609.344;
 /** Route search converts with the rounded mile the original product used. */
 export const METRES_PER_MILE_ROUTE_SEARCH = 1609.34;

@@ -76,7 +76,7 @@ function requestContext(c: Context<ApiEnv>) {
 	return { ip: c.var.clientIp, userAgent: c.req.header('user-agent') ?? '' };
 }
 
-/** Wrong-typed fields answer `{field}_unknown_error` (SPEC §5: anything not blank or format). */
+/** Wrong-typed fields answer `{field}_unknown_error` (any failure other than blank or a bad format). */
 function toAuthError(failures: ValidationFailure[]): AppError {
 	const field = failures[0]?.field?.split('.').pop() ?? '';
 	return new AppError('validation_failed', failures[0]?.message ?? 'The request is not valid', {

@@ -8,7 +8,7 @@ import { listRoutes } from '../../routes/server/service';
 import type { CityRoutesResponse } from '../contract';
 import { type City, findNearestCity, listRoutesNearCity, loadAllCountries } from './service';
 
-/** At least this many US cities are pre-rendered (SPEC: the top 1,000 by population). */
+/** At least this many US cities are pre-rendered (the 1,000 most populous). */
 export const PRERENDERED_US_CITIES = 1000;
 /** Elsewhere, each served country's most populous cities. */
 export const PRERENDERED_OTHER_CITIES = 100;
