@@ -14,8 +14,8 @@ const startedAt = performance.now();
  * Runs a step in a process group of its own, so that SIGTERM or SIGINT received meanwhile stops
  * the step and everything it started, not only this process. Resolves to the exit code.
  */
-function runStep(command, args) {
-	const child = spawn(command, args, { stdio: 'inherit', detached: true });
+function runStep(command, args, env = process.env) {
+	const child = spawn(command, args, { stdio: 'inherit', detached: true, env });
 	const forward = (signal) => {
 		try {
 			process.kill(-child.pid, signal);
@@ -51,13 +51,15 @@ if (process.env.MAPSTRIDE_SKIP_BUILD !== '1') {
 	if (reason) {
 		console.log(`Building Mapstride (${reason}); a first build takes a minute or two.`);
 		const tsx = path.join(root, 'node_modules/.bin/tsx');
-		const preparing =
-			newEmbeddedDatabase() && existsSync(tsx)
-				? runStep(tsx, [path.join(root, 'scripts/prepare-db.ts')])
-				: Promise.resolve(0);
+		const prepare = Boolean(newEmbeddedDatabase()) && existsSync(tsx);
+		// The build bakes routes into city pages from an existing database; a new one has none, and
+		// the build must not open it while the other process creates it.
 		const [built, prepared] = await Promise.all([
-			runStep(process.execPath, [path.join(root, 'scripts/build.mjs')]),
-			preparing,
+			runStep(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+				...process.env,
+				...(prepare ? { MAPSTRIDE_BUILD_WITHOUT_DB: '1' } : {}),
+			}),
+			prepare ? runStep(tsx, [path.join(root, 'scripts/prepare-db.ts')]) : Promise.resolve(0),
 		]);
 		if (built !== 0) process.exit(built);
 		// A failed preparation is not fatal: the server creates the database itself and says why not.

@@ -45,6 +45,8 @@ export async function getPageDeps(prerendering: boolean): Promise<PageDeps | nul
 }
 
 async function openBuildDb(): Promise<DbHandle | null> {
+	// A first `npm start` creates the embedded database while it builds; it has no routes yet.
+	if (process.env.MAPSTRIDE_BUILD_WITHOUT_DB === '1') return null;
 	const config = getConfig();
 	const url = config.databaseUrl;
 	const embedded = url?.startsWith('file://') ? url.slice('file://'.length) : path.join(config.dataDir, 'db');
