@@ -72,6 +72,25 @@ process.env.MAPSTRIDE_CLIENT_DIR = path.join(root, 'dist/client');
 const { handler } = await import(path.join(root, 'dist/server/entry.mjs'));
 const lifecycle = globalThis[Symbol.for('mapstride.lifecycle')];
 
+/** Set once the server exists; a signal before that waits for the database to open, then closes it. */
+let server;
+let stopping = false;
+async function stop(signal) {
+	if (stopping) return;
+	stopping = true;
+	console.log(`${signal} received: finishing requests in flight, then closing the database.`);
+	if (server?.listening) {
+		const forced = setTimeout(() => server.closeAllConnections(), 10_000);
+		server.closeIdleConnections();
+		await new Promise((resolve) => server.close(resolve));
+		clearTimeout(forced);
+	}
+	await lifecycle.shutdown();
+	process.exit(0);
+}
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));
+
 let runtime;
 try {
 	runtime = await lifecycle.boot();
@@ -85,7 +104,7 @@ const host = runtime.deps.config.host;
 // Without a `next` callback the adapter hands every request to src/fetch.ts, static files included.
 // API calls skip the page renderer and go straight to the same API pipeline.
 const apiListener = getRequestListener(lifecycle.fetchApi);
-const server = http.createServer((req, res) =>
+server = http.createServer((req, res) =>
 	req.url?.startsWith('/api/') ? apiListener(req, res) : handler(req, res),
 );
 // Cut clients that dribble headers (slowloris) or never finish a request.
@@ -115,25 +134,12 @@ async function warmUp() {
 	}
 }
 
-server.listen(port, host, async () => {
-	await warmUp();
-	const url = runtime.deps.config.publicUrl;
-	const took = ((performance.now() - startedAt) / 1000).toFixed(1);
-	console.log(`Mapstride is running at ${url} (listening on ${host}:${port}; ready in ${took} s)`);
-	for (const line of runtime.startupNotes ?? []) console.log(line);
-});
-
-let stopping = false;
-async function stop(signal) {
-	if (stopping) return;
-	stopping = true;
-	console.log(`${signal} received: finishing requests in flight, then closing the database.`);
-	const forced = setTimeout(() => server.closeAllConnections(), 10_000);
-	server.closeIdleConnections();
-	await new Promise((resolve) => server.close(resolve));
-	clearTimeout(forced);
-	await lifecycle.shutdown();
-	process.exit(0);
-}
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+if (!stopping)
+	server.listen(port, host, async () => {
+		await warmUp();
+		if (stopping) return;
+		const url = runtime.deps.config.publicUrl;
+		const took = ((performance.now() - startedAt) / 1000).toFixed(1);
+		console.log(`Mapstride is running at ${url} (listening on ${host}:${port}; ready in ${took} s)`);
+		for (const line of runtime.startupNotes ?? []) console.log(line);
+	});
