@@ -2,11 +2,15 @@ import './check-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { lighthouseTable } from '../tests/e2e/lighthouse-summary.mjs';
 
 /**
  * Every test a fresh clone can run, in order of cost: static checks, unit and API tests (twice
  * for the API when TEST_DATABASE_URL is set), the production build, browser tests in Chromium,
  * and Lighthouse budgets. Browser steps need Chromium; without it they fail with a clear message.
+ *
+ * `npm test -- browser lighthouse` runs only the steps whose name contains one of the words.
+ * The run ends with each step's time and the Lighthouse scores of every audited page.
  */
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
@@ -21,26 +25,37 @@ const steps = [
 	['Lighthouse budgets', 'npm', ['run', 'lhci'], { needsChrome: true }],
 ];
 
-const only = process.argv.slice(2);
+const only = process.argv.slice(2).map((word) => word.toLowerCase());
+const chosen = steps.filter(
+	([name]) => !only.length || only.some((word) => name.toLowerCase().includes(word)),
+);
+if (!chosen.length) {
+	console.error(
+		`No step matches ${only.join(', ')}. Steps:\n${steps.map(([name]) => `  ${name}`).join('\n')}`,
+	);
+	process.exit(2);
+}
+const started = Date.now();
+const results = [];
 let passed = 0;
 let failed = 0;
-for (const [name, command, args, options = {}] of steps) {
-	if (only.length && !only.some((word) => name.includes(word))) continue;
+for (const [name, command, args, options = {}] of chosen) {
 	if (options.needsChrome && !existsSync(chrome)) {
 		console.error(
 			`\n✗ ${name}: Chromium not found at ${chrome}. Install Debian's chromium or set CHROME_PATH.`,
 		);
 		failed++;
+		results.push([name, 'not run', '']);
 		continue;
 	}
 	console.log(`\n▶ ${name}`);
-	const started = Date.now();
+	const stepStarted = Date.now();
 	const result = spawnSync(command, args, {
 		cwd: root,
 		stdio: 'inherit',
-		env: { ...env, CHROME_PATH: chrome },
+		env: { ...env, CHROME_PATH: chrome, LHCI_TABLE: '0' },
 	});
-	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	const seconds = ((Date.now() - stepStarted) / 1000).toFixed(1);
 	if (result.status === 0) {
 		passed++;
 		console.log(`✓ ${name} (${seconds} s)`);
@@ -48,6 +63,16 @@ for (const [name, command, args, options = {}] of steps) {
 		failed++;
 		console.error(`✗ ${name} failed (${seconds} s)`);
 	}
+	results.push([name, result.status === 0 ? 'passed' : 'FAILED', `${seconds} s`]);
 }
-console.log(`\nsteps: ${passed} passed, ${failed} failed`);
+
+const width = Math.max(...results.map(([name]) => name.length));
+console.log('\nsteps');
+for (const [name, outcome, seconds] of results)
+	console.log(`  ${name.padEnd(width)}  ${outcome.padEnd(7)}  ${seconds}`);
+const total = Math.round((Date.now() - started) / 1000);
+console.log(`  ${passed} passed, ${failed} failed in ${Math.floor(total / 60)} min ${total % 60} s`);
+if (chosen.some(([name]) => name.startsWith('Lighthouse'))) {
+	console.log(`\n${lighthouseTable(root) ?? 'Lighthouse wrote no reports.'}`);
+}
 process.exit(failed === 0 ? 0 : 1);

@@ -9,6 +9,7 @@ import { getConfig } from './lib/core/config';
 import { isGuardedPath } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
+import { compressOnFirstRequest } from './lib/site/server/static-compression';
 
 /**
  * The request pipeline: security headers → compression → static files → redirects → /api → Astro
@@ -53,6 +54,7 @@ if (clientDir) {
 		// File names carry a content hash, so a given URL never changes.
 		if (c.res.ok) c.header('Cache-Control', 'public, max-age=31536000, immutable');
 	});
+	app.use(compressOnFirstRequest(clientDir));
 	app.use(serveStatic({ root: clientDir, precompressed: true }));
 }
 

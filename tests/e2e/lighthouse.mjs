@@ -6,14 +6,18 @@
  * Lighthouse refuses to audit a document answered with a 4xx status (ERRORED_DOCUMENT_REQUEST),
  * so the not-found page is audited at /404.html, the same pre-rendered document every unmatched
  * path answers with 404 (the end-to-end tests check that status).
+ *
+ * Each run starts from an empty .lighthouseci/ and ends with a table of the median run's scores and
+ * script bytes per page (LHCI_TABLE=0 leaves the table to the caller, as `npm test` does).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { lighthouseTable } from './lighthouse-summary.mjs';
 
-// Location pages get the issue's 30 KB script budget (lighthouserc.json assertMatrix); the rest 10 KB.
+// Location pages get a 30 KB script budget (lighthouserc.json assertMatrix); the rest 10 KB.
 const PAGES = ['/', '/mvp', '/404.html', '/us/', '/us/pa/', '/us/pa/harrisburg/'];
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -69,6 +73,8 @@ process.on('SIGINT', () => {
 });
 
 let status = 1;
+// Reports of earlier runs would pile up and could be mistaken for this run's.
+rmSync(path.join(root, '.lighthouseci'), { recursive: true, force: true });
 try {
 	if (!baseUrl) {
 		const port = await findFreePort();
@@ -107,5 +113,9 @@ try {
 } finally {
 	stopServer();
 	if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+if (process.env.LHCI_TABLE !== '0') {
+	const table = lighthouseTable(root);
+	if (table) console.log(`\n${table}`);
 }
 process.exit(status);

@@ -1,3 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { SHELL_MESSAGES } from '../../src/lib/site/messages';
@@ -131,4 +138,114 @@ test('an on-demand page keeps its hashed script policy and still refuses framing
 	const policy = response.headers()['content-security-policy'];
 	expect(policy).toContain("frame-ancestors 'none'");
 	expect(policy).toMatch(/script-src[^;]*'sha256-/);
+});
+
+/** A raw GET that keeps the body as sent: the test, not the client, undoes the compression. */
+function rawGet(url: string, acceptEncoding: string): Promise<{ encoding?: string; body: Buffer }> {
+	return new Promise((resolve, reject) => {
+		http
+			.get(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+				const chunks: Buffer[] = [];
+				response.on('data', (chunk: Buffer) => chunks.push(chunk));
+				response.on('end', () =>
+					resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+				);
+			})
+			.on('error', reject);
+	});
+}
+
+test('a location page sent with brotli or gzip decodes to the same page as sent plainly', async ({
+	baseURL,
+}) => {
+	// A city page is compressed on its first request rather than at build time.
+	const url = `${baseURL}/us/pa/pittsburgh/`;
+	const [br, gzip, plain] = await Promise.all([
+		rawGet(url, 'br'),
+		rawGet(url, 'gzip'),
+		rawGet(url, 'identity'),
+	]);
+	expect(br.encoding).toBe('br');
+	expect(gzip.encoding).toBe('gzip');
+	expect(plain.encoding).toBeUndefined();
+	expect(plain.body.toString()).toContain('Pittsburgh');
+	expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+	expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+	// Served again from the kept copies.
+	const again = await rawGet(url, 'br');
+	expect(brotliDecompressSync(again.body).equals(plain.body)).toBe(true);
+});
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as net.AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+function isListening(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		socket.on('connect', () => {
+			socket.destroy();
+			resolve(true);
+		});
+		socket.on('error', () => resolve(false));
+	});
+}
+
+test.describe('npm start under a process manager', () => {
+	// One server process is enough; the viewport plays no part.
+	test.skip(({ isMobile }) => isMobile, 'runs once, in the desktop project');
+
+	let child: ChildProcess | undefined;
+	let dataDir: string | undefined;
+	test.afterEach(() => {
+		if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+		if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+	});
+
+	test('SIGTERM sent to the npm process stops the server and releases the database', async () => {
+		// A fresh database folder takes initdb and migrations; the build is already there.
+		test.setTimeout(180_000);
+		const port = await freePort();
+		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-sigterm-'));
+		const npm = spawn('npm', ['start'], {
+			cwd: path.resolve(import.meta.dirname, '../..'),
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: {
+				...process.env,
+				PORT: String(port),
+				HOST: '127.0.0.1',
+				DATA_DIR: dataDir,
+				PUBLIC_URL: `http://127.0.0.1:${port}`,
+				LOG_LEVEL: 'warn',
+			},
+		});
+		child = npm;
+		let output = '';
+		npm.stdout?.on('data', (chunk) => {
+			output += chunk;
+		});
+		npm.stderr?.on('data', (chunk) => {
+			output += chunk;
+		});
+		await expect
+			.poll(() => output, { timeout: 150_000, intervals: [500] })
+			.toContain('Mapstride is running at');
+		expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(true);
+
+		const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+		npm.kill('SIGTERM');
+		// Requests in flight get up to 10 s to finish; an idle server stops at once.
+		await expect.poll(() => isListening(port), { timeout: 12_000 }).toBe(false);
+		expect(await exited).toBe(0);
+		expect(output).toContain('SIGTERM received');
+		expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
+		expect(output).not.toContain('does not call the');
+	});
 });

@@ -45,7 +45,7 @@ function failuresOf(error: unknown): Record<string, string> {
 	return found;
 }
 
-/** SPEC §5's profile-update messages, as the member reads them. */
+/** The profile-update messages, as the member reads them. */
 function describeFailure(message: string): string {
 	if (/already in use/i.test(message)) return 'This value is already in use.';
 	if (/Select a valid choice/i.test(message)) return 'Select a valid choice.';
@@ -70,7 +70,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 				if (tab === 'settings')
 					setZones(await api<Zones>('/v7.1/heart_rate_zones/', { query: { user: self.id } }));
 			} catch (error) {
-				// SPEC §4: failures of 500 and above are the member's to see; lower ones are swallowed.
+				// Failures of 500 and above are the member's to see; lower ones are swallowed.
 				const status = (error as { status?: number }).status ?? 500;
 				if (status >= 500) setStatus('We could not load your account. Please refresh and try again.');
 			}

@@ -9,7 +9,7 @@ import { locateSuggestion, searchForCity } from '../../lib/locations/store';
 export type CitySearchProps = {
 	/** Unique on the page: the listbox and options are named after it. */
 	id: string;
-	/** `go` ("Go") or `view-city-route` ("View City Route"), the SPEC §2 variants. */
+	/** `go` ("Go") or `view-city-route` ("View City Route"): the two labels the search button comes with. */
 	variant?: 'go' | 'view-city-route';
 	label?: string;
 	/**

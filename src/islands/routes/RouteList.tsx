@@ -47,7 +47,7 @@ function describeRoute(route: RouteListItem, unit: Unit, details: readonly Route
 }
 
 /**
- * SPEC §5 pagination: nothing for a single page, else Previous, a window of page numbers and
+ * Pagination: nothing for a single page, else Previous, a window of page numbers and
  * Next. The links work without script; with `onPage` a plain click stays on the page instead.
  */
 export function RoutePages(props: {

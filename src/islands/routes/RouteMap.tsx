@@ -14,7 +14,7 @@ import { recallPreference, rememberPreference } from '../../lib/site/cookie-choi
 export type RouteMapProps = {
 	/** [lat, lng] pairs of the whole line. */
 	path: [number, number][];
-	/** Mile or km markers, already placed at SPEC §9 spacing by the server. */
+	/** Mile or km markers, already placed by the server (lib/routes/render.ts sets the spacing). */
 	markers: { label: string; lat: number; lng: number }[];
 	/** The configured map types, the default first. */
 	layers: MapTileLayer[];

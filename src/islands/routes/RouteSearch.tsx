@@ -68,7 +68,7 @@ const LOAD_FAILED = 'The routes could not be loaded. Check your connection and t
 const PLACE_FAILED = 'Places cannot be looked up right now. Please try again.';
 
 /**
- * Find routes (SPEC §3 route search form). The server renders the first results from the URL,
+ * Find routes: the route search form. The server renders the first results from the URL,
  * and the form is a plain GET form until this hydrates; then filters, sort and pages fetch
  * /api/v7.1/route/ in place and write the search into the URL, so it can be shared and Back works.
  */

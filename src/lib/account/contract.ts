@@ -95,7 +95,7 @@ export const PromotionalPreferenceSchema = v.object({
 });
 export type PromotionalPreferenceInput = v.InferOutput<typeof PromotionalPreferenceSchema>;
 
-/** Profile photo rules (SPEC §5). */
+/** Profile photo rules. */
 export const PHOTO_MAX_BYTES = 1_000_000;
 export const PHOTO_MAX_PIXELS = 25_000_000;
 

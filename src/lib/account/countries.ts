@@ -6,7 +6,7 @@ const NOT_COUNTRIES = new Set(
 	).split(' '),
 );
 
-/** ISO 3166 countries with English names, sorted by name (SPEC §5), from the runtime's CLDR data. */
+/** ISO 3166 countries with English names, sorted by name, from the runtime's CLDR data. */
 export function listCountries(locale = 'en'): { code: string; name: string }[] {
 	const names = new Intl.DisplayNames([locale], { type: 'region', fallback: 'none' });
 	const countries: { code: string; name: string }[] = [];

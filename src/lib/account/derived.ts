@@ -5,7 +5,7 @@ import {
 	POUNDS_PER_KG,
 } from '../core/units';
 
-/** Values computed from the profile (SPEC §3 "Derived user values"); pure, for server and islands. */
+/** Values computed from the profile (age, height and weight in the member's units, BMI, the default heart-rate zones); pure, for server and islands. */
 
 /** Whole years between a YYYY-MM-DD birthdate and `today` (UTC); null without a valid birthdate. */
 export function ageOn(birthdate: string | null | undefined, today: Date): number | null {
@@ -73,7 +73,7 @@ export function poundsToKilograms(pounds: number): number {
 	return pounds / POUNDS_PER_KG;
 }
 
-/** SPEC §9: each category starts at its minimum BMI. */
+/** Each category starts at its minimum BMI. */
 export const BMI_CATEGORIES = [
 	{ min: 40, name: 'obese III' },
 	{ min: 35, name: 'obese II' },
@@ -97,8 +97,8 @@ export function bmi(
 }
 
 /**
- * SPEC §6: a signed-in member sees their own display setting; everyone else gets the units of
- * their locale.
+ * A signed-in member sees their own display setting; everyone else gets US units in a
+ * US locale and metric elsewhere.
  */
 export function measurementSystemFor(
 	member: { display_measurement_system?: string | null } | null,
@@ -136,7 +136,7 @@ export function timeZoneOffsetMinutes(timeZone: string, at: Date): number {
 	}
 }
 
-/** SPEC §3 defaults, used until a member sets their own zones. */
+/** The default zones, used until a member sets their own zones. */
 export const DEFAULT_HEART_RATE_ZONES = [
 	{ name: 'zone1', start: 0, end: 108 },
 	{ name: 'zone2', start: 109, end: 125 },

@@ -1,4 +1,4 @@
-/** Privacy levels of SPEC §3: 0 only me, 1 friends, 3 everyone. */
+/** Privacy levels: 0 only me, 1 friends, 3 everyone. */
 export const PRIVACY = { private: 0, friends: 1, public: 3 } as const;
 export type PrivacyLevel = (typeof PRIVACY)[keyof typeof PRIVACY];
 export const PRIVACY_LEVELS: PrivacyLevel[] = [0, 1, 3];

@@ -14,7 +14,7 @@ import { hideNotice, showNotice } from '../site/store';
 
 /**
  * The islands' one way to the API: sends the bearer token, retries once on a gateway error
- * (SPEC §7), and on a 401 refreshes the token once — the shell's "Refreshing auth token" modal
+ * (502, 503 or 504), and on a 401 refreshes the token once — the shell's "Refreshing auth token" modal
  * shows meanwhile — then retries once. A failed refresh sends the member to log in again.
  */
 
@@ -93,7 +93,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 	}
 }
 
-/** The error code an API answer carries (`{ error }`), SPEC §8's unknown_error when none. */
+/** The error code an API answer carries (`{ error }`), unknown_error when none. */
 export function errorCode(error: unknown): string {
 	if (error instanceof FetchError) {
 		const data = error.data as { error?: unknown } | undefined;
@@ -114,7 +114,7 @@ export function errorData(error: unknown): {
 }
 
 /**
- * SPEC §4 "Reload user": the profile and the paid subscriptions, fetched in parallel. A failure
+ * Reloading the member: the profile and the paid subscriptions, fetched in parallel. A failure
  * of 500 or above becomes the member's error; lower ones (no billing yet, 404) are swallowed.
  */
 export async function reloadUser(): Promise<void> {

@@ -14,7 +14,7 @@ export type Viewer = v.InferOutput<typeof ViewerSchema>;
 /** Emailed one-time links (email verification, password reset) carry 32 random bytes in base64url. */
 export const LinkTokenSchema = v.pipe(v.string(), v.regex(/^[\w-]{43}$/));
 
-/** SPEC §5 messages, shared by the forms and the API so both say the same thing. */
+/** The sign-up and login messages, shared by the forms and the API so both say the same thing. */
 export const FIELD_LABELS = {
 	email: 'Email',
 	password: 'Password',
@@ -48,7 +48,7 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EMAIL_MAX_LENGTH = 254;
 
-/** Members are between 11 and 120 years old at signup (SPEC §5); the form offers these years. */
+/** Members are between 11 and 120 years old at signup; the form offers these years. */
 export const MIN_AGE_YEARS = 11;
 export const MAX_AGE_YEARS = 120;
 
@@ -89,7 +89,7 @@ const ConsentsSchema = v.pipe(
 
 /**
  * Request bodies are accepted loosely and checked field by field in the service, because each
- * field answers with its own SPEC §5 code (blank_email, email_invalid_format, …). Text is refused
+ * field answers with its own code (blank_email, email_invalid_format, …). Text is refused
  * here only when it holds characters no form can type. Passwords are only ever hashed, so any
  * character is theirs to choose.
  */
@@ -120,7 +120,7 @@ export const SignupBodySchema = v.object({
 	appName: authText('App name', 40),
 	uacf_id: authText('uacf_id'),
 	promotionalPreference: v.optional(v.boolean()),
-	/** Whether to log in at once with the new account (SPEC §4 "optionally logs in"). */
+	/** Whether to log in at once with the new account (sign-up may log the member in at once). */
 	login: v.optional(v.boolean()),
 });
 export type SignupBody = v.InferOutput<typeof SignupBodySchema>;

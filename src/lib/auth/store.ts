@@ -28,7 +28,7 @@ export function clearSession(): void {
 	$session.set(null);
 }
 
-/** SPEC §4: ad-free with days_remaining -1 (lifetime) when any subscription is active. */
+/** Ad-free, with days_remaining -1 (lifetime) when any subscription is active. */
 export type PremiumStatus = { is_ad_free: boolean; days_remaining: number };
 export const $premiumStatus = atom<PremiumStatus>({ is_ad_free: false, days_remaining: 0 });
 /** A reload failure the member should see (status 500 or above); lower ones are swallowed. */

@@ -22,7 +22,7 @@ export type ValidationFailure = { field: string; message: string; code?: string 
 
 export class AppError extends Error {
 	readonly code: AppErrorCode;
-	/** A finer, client-facing code such as SPEC §8's `blank_email` or `email/used`. */
+	/** A finer, client-facing code such as `blank_email` or `email/used`. */
 	readonly detail?: string;
 	readonly failures?: ValidationFailure[];
 	readonly headers?: Record<string, string>;

@@ -1,5 +1,5 @@
 /**
- * The map types of SPEC §3, their names in the map type picker, and one configured tile layer.
+ * The map types a route map can offer, their names in the map type picker, and one configured tile layer.
  * No schema here: islands import this file, and the server validates layers in config.ts.
  */
 export const MAP_TYPES = [

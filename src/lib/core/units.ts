@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9. Everything is stored in SI units and converted at the edge. */
+/** Business constants. Everything is stored in SI units and converted at the edge. */
 export const METRES_PER_MILE = 1609.344;
 /** Route search converts with the rounded mile the original product used. */
 export const METRES_PER_MILE_ROUTE_SEARCH = 1609.34;
@@ -16,7 +16,7 @@ export const SECONDS_PER_YEAR = 31_536_000;
 export type MeasurementSystem = 'metric' | 'imperial';
 
 /**
- * SPEC §6: US units for the United States — a US country or a US locale such as en-US (the first
+ * US units for the United States — a US country or a US locale such as en-US (the first
  * of an Accept-Language list) — and metric everywhere else.
  */
 export function measurementSystemForPlace(place: {

@@ -12,13 +12,13 @@ export function isServedCountry(code: string): code is CountryCode {
 	return (SERVED_COUNTRIES as readonly string[]).includes(code);
 }
 
-/** SPEC §9 defaults. */
+/** Where a visitor with no known location starts. */
 export const DEFAULT_COUNTRY = 'US';
 export const DEFAULT_LOCATION_TEXT = 'United States';
 /** Near the geographic centre of the contiguous United States (Lebanon, Kansas). */
 export const DEFAULT_MAP_CENTER = { lat: 39.8283, lng: -98.5795, zoom: 4 } as const;
 
-/** SPEC §5: city search starts at this many characters, after this pause in typing. */
+/** City search starts at this many characters, after this pause in typing. */
 export const CITY_SEARCH_MIN_CHARS = 3;
 export const CITY_SEARCH_DEBOUNCE_MS = 300;
 
@@ -31,7 +31,7 @@ export const CITY_ROUTES_MAX_PAGE_SIZE = 50;
 export const CITY_ROUTES_MAX_OFFSET = 10_000;
 
 // ---------------------------------------------------------------------------------------------
-// Country to data region (SPEC §9)
+// Country to data region
 
 export type DataRegion = 'US' | 'EU1' | 'EU2';
 
@@ -77,7 +77,7 @@ export function cityPath(country: string, state: string, citySlug: string): stri
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shapes (SPEC §3 Location)
+// Shapes of a location
 
 export type StateSummary = {
 	name: string;
@@ -154,7 +154,7 @@ export type CityRoutesResponse = {
 	_links: { self: { href: string }[]; next?: { href: string }[]; prev?: { href: string }[] };
 };
 
-/** SPEC §3 Location suggestion, as GET /api/_api/search_for_city/ answers it. */
+/** A location suggestion, as GET /api/_api/search_for_city/ answers it. */
 export type LocationSuggestion = {
 	value: string;
 	label: string;

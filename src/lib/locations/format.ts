@@ -2,7 +2,7 @@ import { METRES_PER_FOOT, METRES_PER_KM, METRES_PER_MILE } from '../core/units';
 
 // Kept apart from contract.ts so the scripts of pre-rendered pages do not pull in valibot.
 
-/** SPEC §6: visitors in the US see US units, everyone else metric. Distances carry 2 decimals (SPEC §9). */
+/** Visitors in the US see US units, everyone else metric. Distances carry 2 decimals. */
 export function formatRouteDistance(metres: number, countryCode: string): string {
 	return countryCode.toLowerCase() === 'us'
 		? `${(metres / METRES_PER_MILE).toFixed(2)} mi`

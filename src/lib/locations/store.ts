@@ -9,7 +9,7 @@ import type {
 
 export type AsyncStatus = 'idle' | 'loading' | 'success' | 'error';
 
-/** The city page's state (SPEC §4 "City routes load"). */
+/** The city page's state while its routes load. */
 export const $cityInfo = atom<CityInfo | null>(null);
 export const $stateCities = atom<CitiesResponse | null>(null);
 export const $cityRoutes = atom<CityRoutesResponse | null>(null);
@@ -23,7 +23,7 @@ async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
 }
 
 /**
- * SPEC §4: reset route data, deselect the route, fetch city info by slug, the cities of its
+ * Loading a city's routes: reset route data, deselect the route, fetch city info by slug, the cities of its
  * state, then the routes of the city. Resolves with the routes, or rejects and leaves status error.
  */
 export async function loadCityRoutes(citySlug: string, signal?: AbortSignal): Promise<CityRoutesResponse> {
@@ -58,7 +58,7 @@ export function selectRoute(id: number | null): void {
 	$selectedRouteId.set(id);
 }
 
-/** GET /api/_api/search_for_city/: the routing engine's place search (SPEC §7). */
+/** GET /api/_api/search_for_city/: the routing engine's place search. */
 export function searchForCity(term: string, signal?: AbortSignal): Promise<LocationSuggestion[]> {
 	return getJson<LocationSuggestion[]>(`/api/_api/search_for_city/?term=${encodeURIComponent(term)}`, signal);
 }

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
 
-/** SPEC §3 route privacy values. */
+/** Route privacy values. */
 export const RoutePrivacy = { private: 0, friends: 1, public: 3, accessible: 6 } as const;
 export type RoutePrivacyValue = (typeof RoutePrivacy)[keyof typeof RoutePrivacy];
 export const ROUTE_PRIVACY_VALUES = [0, 1, 3, 6] as const;
@@ -13,7 +13,7 @@ export const ROUTE_PRIVACY_LABELS: Record<RoutePrivacyValue, string> = {
 	6: 'Accessible with link',
 };
 
-/** SPEC §9 page sizes; every list is bounded by MAX_PAGE_SIZE whatever the client asks. */
+/** Page sizes; every list is bounded by MAX_PAGE_SIZE whatever the client asks. */
 export const ROUTE_SEARCH_PAGE_SIZE = 20;
 export const MY_ROUTES_TEXT_SEARCH_PAGE_SIZE = 40;
 export const MAX_PAGE_SIZE = 100;
@@ -26,10 +26,10 @@ export const MAX_SEARCH_RADIUS_M = 1_000_000;
 export const MAX_ROUTE_POINTS = 10_000;
 export const MAX_ROUTE_NAME = 100;
 export const MAX_BATCH_IDS = 100;
-/** SPEC §7: custom notes travel as markers with this icon id. */
+/** Custom notes travel as markers with this icon id. */
 export const CUSTOM_NOTE_ICON_ID = 2016;
 
-/** The six sort orders of SPEC §2, plus the text-match order of my-routes text search. */
+/** The six sort orders of the route lists, plus the text-match order of my-routes text search. */
 export const ROUTE_ORDERS = {
 	'-date_created': 'Most recent',
 	date_created: 'Oldest',
@@ -85,7 +85,7 @@ const SegmentNoteSchema = v.strictObject({
 	isCustomNote: v.optional(v.boolean(), false),
 });
 
-/** SPEC §3 Segment: the planner's pieces of a route, kept for editing (detailed_internal). */
+/** A segment: the planner's pieces of a route, kept for editing (detailed_internal). */
 export const RouteSegmentSchema = v.strictObject({
 	segmentId: v.union([singleLineText('segmentId', 64), v.pipe(v.number(), v.integer())]),
 	points: v.pipe(v.array(v.strictObject({ lat: Latitude, lng: Longitude })), v.maxLength(MAX_ROUTE_POINTS)),
@@ -107,7 +107,7 @@ export type RouteCue = {
 export type TravelModeRun = { start: number; mode: string };
 
 /**
- * The save payload of SPEC §7. Strict: an `id`, `user`, `owner` or `_links` in the body is refused,
+ * The payload that saves a route. Strict: an `id`, `user`, `owner` or `_links` in the body is refused,
  * so nobody can save a route as someone else. Elevation comes from `ele` on the points (the
  * planner fills them from /api/routing/height); distance is always measured here.
  */
@@ -201,7 +201,7 @@ const LinkSchema = v.object({
 	id: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/^\d{1,9}$/)),
 });
 
-/** SPEC §7: a bookmark is created with `_links.route` (and the caller's own `_links.user`). */
+/** A bookmark is created with `_links.route` (and the caller's own `_links.user`). */
 export const BookmarkCreateSchema = v.strictObject({
 	_links: v.strictObject({
 		route: v.pipe(v.array(LinkSchema), v.length(1)),
@@ -229,7 +229,7 @@ export const RouteImportQuerySchema = v.object({
 	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
 });
 
-/** Parses SPEC §7's notes string. An instruction may itself contain colons; the last three fields are numbers. */
+/** Parses a route's notes string. An instruction may itself contain colons; the last three fields are numbers. */
 export function parseNotesString(notes: string): RouteCue[] {
 	if (!notes.trim()) return [];
 	const cues: RouteCue[] = [];
@@ -261,12 +261,12 @@ export function formatNotesString(cues: readonly RouteCue[]): string {
 		.join('~');
 }
 
-/** SPEC §5: the route search uses only the first word of the name typed. */
+/** The route search uses only the first word of the name typed. */
 export function firstWord(text: string | undefined): string {
 	return (text ?? '').trim().split(/\s+/)[0] ?? '';
 }
 
-/** SPEC §3 Route search form, in the member's unit. */
+/** The route search form, in the member's unit. */
 export type RouteSearchForm = {
 	radius?: number | null;
 	distanceMinimum?: number | null;
@@ -280,7 +280,7 @@ export type RouteSearchForm = {
 	offset?: number;
 };
 
-/** SPEC §9's 'at least' maximum distance in the member's unit: 2000 mi or 3219 km. */
+/** The 'at least' search's largest distance in the member's unit: 2000 mi or 3219 km. */
 export function maxDistanceAtLeast(unit: 'mi' | 'km'): number {
 	return Math.round(MAX_DISTANCE_AT_LEAST_M / (unit === 'mi' ? METRES_PER_MILE_ROUTE_SEARCH : METRES_PER_KM));
 }
@@ -308,7 +308,7 @@ export function buildRouteSearchParams(form: RouteSearchForm): URLSearchParams {
 }
 
 /**
- * SPEC §5: pagination shows only past one page; it shows a window of 3 page buttons (fewer only
+ * Pagination shows only past one page; it shows a window of 3 page buttons (fewer only
  * when there are fewer pages) around the current one.
  */
 export function paginationButtons(totalCount: number, pageSize: number, currentPage: number): number[] {
@@ -323,7 +323,7 @@ export function paginationButtons(totalCount: number, pageSize: number, currentP
 /** The radius choices of the route search, in the member's unit. */
 export const ROUTE_SEARCH_RADII = [1, 5, 10, 25, 50] as const;
 export const DEFAULT_ROUTE_SEARCH_RADIUS = 10;
-/** The activity choices of the route search: SPEC activity type ids. */
+/** The activity choices of the route search: our activity type ids. */
 export const ROUTE_SEARCH_ACTIVITIES = [
 	[16, 'Run'],
 	[9, 'Walk'],

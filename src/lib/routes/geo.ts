@@ -2,7 +2,7 @@ import { EARTH_RADIUS_M } from '../core/units';
 
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
-/** Great-circle distance in metres (SPEC §9 earth radius). */
+/** Great-circle distance in metres (with the product's one earth radius). */
 export function haversineM(aLat: number, aLng: number, bLat: number, bLng: number): number {
 	const dLat = toRadians(bLat - aLat);
 	const dLng = toRadians(bLng - aLng);

@@ -6,13 +6,13 @@ import { mileMarkerSpacing } from '../workout-files/route-tools';
 
 export type Unit = 'mi' | 'km';
 
-/** SPEC §6: a member's own setting; visitors get miles in a US locale and kilometres elsewhere. */
+/** A member's own setting; visitors get miles in a US locale and kilometres elsewhere. */
 export function unitFor(measurementSystem: string | null, acceptLanguage: string | null): Unit {
 	if (measurementSystem) return measurementSystem === 'imperial' ? 'mi' : 'km';
 	return measurementSystemForPlace({ locale: acceptLanguage }) === 'imperial' ? 'mi' : 'km';
 }
 
-/** SPEC §9: distances with 2 decimals in the unit. */
+/** Distances with 2 decimals in the unit. */
 export function formatDistance(metres: number, unit: Unit): string {
 	const value = metres / (unit === 'mi' ? METRES_PER_MILE : METRES_PER_KM);
 	return `${value.toFixed(2)} ${unit}`;
@@ -64,7 +64,7 @@ export function svgPolyline(
 }
 
 /**
- * Mile or km markers along the line at SPEC §9's spacing (25 from 200 units, 10 from 100, 5 from
+ * Mile or km markers along the line, spaced by the route's length (25 from 200 units, 10 from 100, 5 from
  * 20, 2 above 13, else 1), placed by interpolating between the points around each mark.
  */
 export function distanceMarkers(

@@ -29,7 +29,7 @@ export const RouteRequestSchema = v.looseObject({
 	directions_options: v.optional(
 		v.looseObject({ units: v.optional(v.picklist(['kilometers', 'miles', 'km', 'mi']), 'kilometers') }),
 	),
-	/** Our shorthand for SPEC §3's map option avoidHighways. */
+	/** Our shorthand for the map option avoidHighways. */
 	avoid_highways: v.optional(v.boolean()),
 	id: v.optional(v.union([v.string(), v.number()])),
 });

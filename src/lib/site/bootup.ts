@@ -14,7 +14,7 @@ type BootupInput = {
 	language?: string;
 };
 
-/** Builds the bootup configuration (SPEC §3) that applies to one visitor. */
+/** Builds the bootup configuration that applies to one visitor. */
 export function buildBootup({ config, viewer, geo, version, language = 'en-us' }: BootupInput): Bootup {
 	const variant = getVariant(config.siteVariant);
 	return {

@@ -3,7 +3,7 @@ import { SITE_VARIANTS } from '../core/config';
 
 export const RolloutSchema = v.object({ rollout_name: v.string(), variant_name: v.string() });
 
-/** The bootup configuration of SPEC §3 that applies to one visitor, served at GET /api/site/bootup. */
+/** The bootup configuration that applies to one visitor, served at GET /api/site/bootup. */
 export const BootupSchema = v.object({
 	accountPortalRoot: v.string(),
 	outsideIncRoot: v.string(),

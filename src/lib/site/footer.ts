@@ -1,4 +1,4 @@
-/** Footer link columns (SPEC §2 "Shell"). Hrefs that depend on config are passed in. */
+/** The shell's footer link columns. Hrefs that depend on config are passed in. */
 export type FooterLink = { label: string; href: string; membersOnly?: boolean; visitorsOnly?: boolean };
 export type FooterColumn = { id: string; label: string; links: FooterLink[] };
 

@@ -1,5 +1,5 @@
 /**
- * Every page a visitor must be signed in to see (SPEC §2), in one list. Prefix entries end in
+ * Every page a visitor must be signed in to see, in one list. Prefix entries end in
  * `/`; the promo landing pages under /premium stay open.
  */
 const GUARDED_PREFIXES = [

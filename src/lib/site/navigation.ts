@@ -2,7 +2,7 @@
 export type NavLink = { label: string; href: string; membersOnly?: boolean };
 export type NavSection = { id: string; label: string; links: NavLink[] };
 
-/** The main navigation of SPEC §2 "Shell", in order. */
+/** The shell's main navigation, in order. */
 export const MAIN_NAVIGATION: readonly NavSection[] = [
 	{
 		id: 'workouts',

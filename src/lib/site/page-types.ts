@@ -110,7 +110,7 @@ function matches(pattern: string, path: string): boolean {
 /** The analytics label of a page, from its pathname (query and hash are ignored). */
 export function getPageType(pathname: string): string {
 	const path = pathname.split(/[?#]/)[0] || '/';
-	// The train landing is a prefix match in SPEC §2.
+	// The train landing matches every path that starts with it.
 	if (path === '/train/landing' || path.startsWith('/train/landing/')) return 'Training Landing';
 	if (path === '/account' || path === '/account/') return 'Account Settings';
 	for (const [pattern, label] of PAGE_TYPES) {

@@ -1,6 +1,6 @@
 import type { SiteAction } from './variants';
 
-/** Paths containing any of these never show the banner (SPEC §2 "Shell"). */
+/** Paths containing any of these never show the banner. */
 export const PROMO_HIDDEN_PATH_PARTS = ['mobile', 'mvp', 'privacy_center', 'partner', 'premium'] as const;
 
 /** sessionStorage key: dismissal lasts until the browser session ends. */

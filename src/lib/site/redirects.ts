@@ -1,4 +1,4 @@
-/** Old and marketing URLs that move permanently (SPEC §2). */
+/** Old and marketing URLs that move permanently. */
 const REDIRECTS: Record<string, string> = {
 	'/premium': '/premium/membership',
 	'/promo/UAWireless': '/premium/coupon',

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** Our activity type ids (SPEC §3): run 16, walk 9, ride 11, hike 24, swim 15, anything else generic 1. */
+/** Our activity type ids: run 16, walk 9, ride 11, hike 24, swim 15, anything else generic 1. */
 export const ActivityTypeId = { generic: 1, walk: 9, ride: 11, swim: 15, run: 16, hike: 24 } as const;
 
 export const WorkoutFormatSchema = v.picklist(['gpx', 'tcx', 'fit']);

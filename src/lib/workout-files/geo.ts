@@ -1,4 +1,4 @@
-/** Earth radius of SPEC §9. */
+/** The earth radius every distance in the product uses. */
 export const EARTH_RADIUS_M = 6371000;
 export const MILE_M = 1609.344;
 export const KM_M = 1000;

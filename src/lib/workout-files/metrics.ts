@@ -32,11 +32,11 @@ export const RECORD_DISTANCES: ReadonlyArray<{ name: string; metres: number }> =
 	{ name: '100 km', metres: 100000 },
 	{ name: '100 mi', metres: 100 * MILE_M },
 ];
-/** SPEC §9: an effort counts for a record distance when it covers 99–105 % of it. */
+/** An effort counts for a record distance when it covers 99–105 % of it. */
 export const RECORD_WINDOW = { min: 0.99, max: 1.05 } as const;
 
 /**
- * The record distances a whole workout counts for (SPEC §9): those whose 99–105 % window holds the
+ * The record distances a whole workout counts for: those whose 99–105 % window holds the
  * workout's distance, e.g. a 5.1 km run is a 5 km effort, a 5.3 km run is not.
  */
 export function matchRecordDistances(distanceM: number): Array<{ name: string; metres: number }> {
@@ -276,7 +276,7 @@ export function computeSplits(w: NormalisedWorkout, cumulative: Float64Array, un
 }
 
 /**
- * Best efforts inside the workout for each record distance of SPEC §9: the fastest stretch between two
+ * Best efforts inside the workout for each record distance: the fastest stretch between two
  * timed points whose distance lies within 99–105 % of the target (elapsed time, pauses included).
  * Two pointers per target, so the cost is linear in the number of points.
  */

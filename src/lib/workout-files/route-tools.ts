@@ -5,7 +5,7 @@ export interface LatLng {
 	lng: number;
 }
 
-/** SPEC §5: tolerance in degrees by point count; segments of 200 points or fewer are not simplified. */
+/** Tolerance in degrees by point count; segments of 200 points or fewer are not simplified. */
 export function offroadTolerance(pointCount: number): number | null {
 	if (pointCount <= 200) return null;
 	if (pointCount < 1000) return 5e-5;
@@ -14,7 +14,7 @@ export function offroadTolerance(pointCount: number): number | null {
 }
 
 /**
- * Douglas–Peucker simplification of an off-road route segment (SPEC §5). Distances are measured in
+ * Douglas–Peucker simplification of an off-road route segment. Distances are measured in
  * plain degrees, as the tolerances are given, perpendicular to the chord between kept points. The
  * first and last points always stay. Iterative with an explicit stack, so a 400,000-point segment
  * cannot overflow the call stack.
@@ -72,7 +72,7 @@ export function simplifyDouglasPeucker<T extends LatLng>(points: readonly T[], t
 }
 
 /**
- * Distance between mile (or km) markers on a route map, in units (SPEC §9): 25 when the total is at
+ * Distance between mile (or km) markers on a route map, in units: 25 when the total is at
  * least 200 units, 10 from 100, 5 from 20, 2 above 13, else 1.
  */
 export function mileMarkerSpacing(totalDistanceM: number, unit: 'mi' | 'km'): number {

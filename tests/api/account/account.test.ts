@@ -232,7 +232,7 @@ describe('user', () => {
 });
 
 describe('heart-rate zones', () => {
-	test('answer the SPEC defaults to their owner only', async () => {
+	test('answer the default zones to their owner only', async () => {
 		const ada = await signupMember(app);
 		const bob = await signupMember(app, { email: 'bob@example.test' });
 		const zones = await callApi(app, 'GET', `/api/v7.1/heart_rate_zones/?user=${ada.id}`, {

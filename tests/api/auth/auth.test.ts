@@ -98,7 +98,7 @@ describe('signup', () => {
 		['gender choice', { gender: 'X' }, 'gender_invalid_format', 'Select a valid choice.'],
 		['country', { location: { country: '' } }, 'blank_country', 'Country is required.'],
 		['wrong type', { first_name: 7 }, 'first_name_unknown_error', undefined],
-	])('refuses a bad %s with its SPEC §5 code', async (_name, override, code, message) => {
+	])('refuses a bad %s with its own code', async (_name, override, code, message) => {
 		const response = await callApi(app, 'POST', '/api/auth/signup', { body: signupBody(override) });
 		expect(response.status).toBe(400);
 		expect(response.json.error).toBe(code);

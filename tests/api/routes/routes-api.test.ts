@@ -23,7 +23,7 @@ afterAll(() => database.close());
 const api = (method: string, path: string, options: Parameters<typeof callApi>[3] = {}) =>
 	callApi(made.app, method, path, options);
 
-describe('saving a route (SPEC §7 payload)', () => {
+describe('saving a route (the save payload)', () => {
 	test('measures the distance, parses the notes string and turns 2016 markers into custom notes', async () => {
 		const body = {
 			...linePayload('River Loop', { km: 2, climb: 30, privacy: 3 }),

@@ -102,7 +102,7 @@ describe('BMI', () => {
 	});
 });
 
-describe('measurement rule (SPEC §6)', () => {
+describe('measurement rule', () => {
 	test.each([
 		[{ display_measurement_system: 'imperial' }, 'de-DE', 'imperial'],
 		[{ display_measurement_system: 'metric' }, 'en-US', 'metric'],

@@ -9,7 +9,7 @@ import {
 } from '../../../src/lib/locations/contract';
 import { cityRadiusM, findNearestCity, loadCountry } from '../../../src/lib/locations/server/service';
 
-describe('getRegionForCountry (SPEC §9)', () => {
+describe('getRegionForCountry', () => {
 	test.each([
 		// EU1: the named thirteen
 		...['DE', 'FR', 'ES', 'IT', 'CN', 'HK', 'KR', 'PL', 'RO', 'RU', 'AT', 'CH', 'CY'].map((c) => [c, 'EU1']),

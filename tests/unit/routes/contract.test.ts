@@ -23,7 +23,7 @@ import { canList, canView } from '../../../src/lib/routes/policy';
 import { representRoute } from '../../../src/lib/routes/server/represent';
 import type { RouteWithOwner } from '../../../src/lib/routes/server/service';
 
-describe('notes string (SPEC §7)', () => {
+describe('notes string', () => {
 	test('parses instructions:lat:lng:distance joined by ~, colons inside instructions included', () => {
 		expect(parseNotesString('Go: now:1.5:-2.25:0~Left:3:4:120.5')).toEqual([
 			{ instructions: 'Go: now', lat: 1.5, lng: -2.25, distance: 0, isCustomNote: false },
@@ -213,7 +213,7 @@ describe('route list rows', () => {
 });
 
 describe('geo', () => {
-	test('haversine with the SPEC earth radius', () => {
+	test('haversine with our earth radius', () => {
 		expect(haversineM(0, 0, 0, 1)).toBeCloseTo(111194.93, 1);
 		expect(haversineM(40, -76, 40, -76)).toBe(0);
 	});

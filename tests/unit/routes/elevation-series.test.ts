@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { cumulativeDistances } from '../../../src/lib/routes/geo';
 import { elevationSeries } from '../../../src/lib/routes/render';
 
-/** A line due north from the equator: 1 degree of latitude is 111,194.93 m at SPEC's earth radius. */
+/** A line due north from the equator: 1 degree of latitude is 111,194.93 m at our earth radius. */
 const north = (km: number, points: number): [number, number][] =>
 	Array.from({ length: points + 1 }, (_, i) => [(km / 111.19493) * (i / points), 0]);
 

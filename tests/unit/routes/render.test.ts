@@ -9,7 +9,7 @@ import {
 	unitFor,
 } from '../../../src/lib/routes/render';
 
-/** A line due north from the equator: 1 degree of latitude is 111,194.93 m at SPEC's earth radius. */
+/** A line due north from the equator: 1 degree of latitude is 111,194.93 m at our earth radius. */
 const north = (km: number, points = 50): [number, number][] =>
 	Array.from({ length: points + 1 }, (_, i) => [(km / 111.19493) * (i / points), 0]);
 
@@ -31,7 +31,7 @@ describe('units on route pages', () => {
 	});
 });
 
-describe('distance markers (SPEC §9 spacing)', () => {
+describe('distance markers (spacing)', () => {
 	test('every km on a 5 km route, at the right place', () => {
 		const path = north(5);
 		const markers = distanceMarkers(path, cumulativeDistances(path), 'km');

@@ -5,7 +5,7 @@ describe('footer', () => {
 	const columns = footerColumns('mailto:help@mapstride.test');
 	const labels = (id: string) => columns.find((column) => column.id === id)?.links.map((link) => link.label);
 
-	it('has the Help, About and Connect columns of SPEC §2', () => {
+	it('has the Help, About and Connect columns', () => {
 		expect(columns.map((column) => column.label)).toEqual(['Help', 'About', 'Connect']);
 		expect(labels('help')).toEqual([
 			'Account Settings',

@@ -5,7 +5,7 @@ const labels = (sections: ReturnType<typeof navigationFor>) =>
 	sections.map((section) => [section.label, section.links.map((link) => `${link.label} ${link.href}`)]);
 
 describe('main navigation', () => {
-	it('shows visitors only the public links, in SPEC order', () => {
+	it('shows visitors only the public links, in order', () => {
 		expect(labels(navigationFor(null))).toEqual([
 			['Workouts', ['Dashboard /dashboard/']],
 			['Routes', ['Routes home /routes/', 'Find Your City /us/']],

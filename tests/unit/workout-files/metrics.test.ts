@@ -199,7 +199,7 @@ describe('splits and best efforts', () => {
 		expect(matchRecordDistances(10_000).map((r) => r.name)).toEqual(['10 km']);
 	});
 
-	it('applies the 99–105 % window of SPEC §9', () => {
+	it('applies the 99–105 % window', () => {
 		const justEnough = computeMetrics(workoutFromSpeeds(Array(9900).fill(1)));
 		expect(justEnough.bestEfforts.map((e) => e.name)).toContain('10 km');
 		const tooShort = computeMetrics(workoutFromSpeeds(Array(9899).fill(1)));
@@ -225,7 +225,7 @@ describe('splits and best efforts', () => {
 });
 
 describe('cross-checks against independent tools on real files', () => {
-	// Our distance is haversine with R = 6,371,000 m (SPEC §9). gpxpy 1.5 (Debian python3-gpxpy) uses
+	// Our distance is haversine with R = 6,371,000 m. gpxpy 1.5 (Debian python3-gpxpy) uses
 	// R = 6,378,137 m, so its length_2d is 0.112 % longer; rescaled to our radius it agrees to the
 	// centimetre. FIT and TCX were converted to GPX by gpsbabel 1.8 (garmin_fit, gtrnctr) first, whose
 	// own garmin_txt summary (rounded to 0.1 km) agrees too. Figures recorded on 2026-11-22:

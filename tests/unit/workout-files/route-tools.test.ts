@@ -14,7 +14,7 @@ function distanceToSegment(p: P, a: P, b: P): number {
 	return Math.hypot(p.lng - a.lng - t * dx, p.lat - a.lat - t * dy);
 }
 
-describe('off-road simplification (SPEC §5)', () => {
+describe('off-road simplification', () => {
 	it('picks the tolerance by point count', () => {
 		expect(offroadTolerance(200)).toBeNull();
 		expect(offroadTolerance(201)).toBe(5e-5);
@@ -101,7 +101,7 @@ describe('off-road simplification (SPEC §5)', () => {
 	});
 });
 
-describe('mile-marker spacing (SPEC §9)', () => {
+describe('mile-marker spacing', () => {
 	const mi = 1609.344;
 	it.each([
 		[1 * mi, 1],

@@ -82,7 +82,7 @@ function requestContext(c: Context<ApiEnv>) {
 }
 
 /**
- * SPEC §5 codes: text that breaks a rule (a character not allowed, too long) answers
+ * Field codes: text that breaks a rule (a character not allowed, too long) answers
  * `{field}_invalid_format`; a wrong-typed field `{field}_unknown_error`.
  */
 function toAuthError(failures: ValidationFailure[]): AppError {

@@ -62,7 +62,7 @@ export type SignedIn = {
 	viewer: Viewer;
 };
 
-// ---------------------------------------------------------------- validation (SPEC §5)
+// ---------------------------------------------------------------- validation
 
 type Failure = ValidationFailure & { code: string };
 
@@ -78,7 +78,7 @@ function checkEmailField(value: string | undefined): Failure | null {
 	return null;
 }
 
-/** The first failure names the error (SPEC §8 `error`); all of them are listed for the form. */
+/** The first failure names the answer's `error`; all of them are listed for the form. */
 function refuse(failures: Failure[]): never {
 	throw new AppError('validation_failed', failures[0].message, { detail: failures[0].code, failures });
 }

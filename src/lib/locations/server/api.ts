@@ -15,7 +15,7 @@ import { getCityInfo, listCities, listCityRoutes, listStates, locatePlace } from
 const PLACE_CACHE = 'public, max-age=3600';
 const ROUTES_CACHE = 'public, max-age=60';
 
-/** SPEC §7 internal regions calls, relative to /api. Every path answers with and without the trailing slash. */
+/** The internal regions calls, relative to /api. Every path answers with and without the trailing slash. */
 export function createLocationsApi() {
 	const app = new Hono<ApiEnv>();
 	const both = (path: string) => [`/internal/regions/${path}/`, `/internal/regions/${path}`];

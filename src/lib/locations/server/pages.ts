@@ -8,7 +8,7 @@ import { listRoutes } from '../../routes/server/service';
 import type { CityRoutesResponse } from '../contract';
 import { type City, findNearestCity, listRoutesNearCity, loadAllCountries } from './service';
 
-/** At least this many US cities are pre-rendered (SPEC: the top 1,000 by population). */
+/** At least this many US cities are pre-rendered (the 1,000 most populous). */
 export const PRERENDERED_US_CITIES = 1000;
 /** Elsewhere, each served country's most populous cities. */
 export const PRERENDERED_OTHER_CITIES = 100;
@@ -45,6 +45,8 @@ export async function getPageDeps(prerendering: boolean): Promise<PageDeps | nul
 }
 
 async function openBuildDb(): Promise<DbHandle | null> {
+	// A first `npm start` creates the embedded database while it builds; it has no routes yet.
+	if (process.env.MAPSTRIDE_BUILD_WITHOUT_DB === '1') return null;
 	const config = getConfig();
 	const url = config.databaseUrl;
 	const embedded = url?.startsWith('file://') ? url.slice('file://'.length) : path.join(config.dataDir, 'db');

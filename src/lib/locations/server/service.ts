@@ -224,7 +224,7 @@ export async function findCity(
 	return country.citiesByPath.get(`${stateCode}/${citySlug}`) ?? null;
 }
 
-/** GET /internal/regions/city: everything a city page needs besides its routes (SPEC §3 city info). */
+/** GET /internal/regions/city: everything a city page needs besides its routes. */
 export async function getCityInfo(citySlug: string): Promise<CityInfo> {
 	const [countryCode, stateCode, slug] = citySlug.split('/');
 	const city = await findCity(countryCode, stateCode, slug);

@@ -46,7 +46,7 @@ const RouteCopyBodySchema = v.strictObject({});
 /** The API's body limit applies to uploads too; a route's GPX is far smaller. */
 const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
 
-/** Both spellings of an item path: SPEC §7 paths end in `/`, clients also call them without. */
+/** Both spellings of an item path: our documented paths end in `/`, clients also call them without. */
 const both = (path: string) => [path, path.replace(/\/$/, '')];
 
 /** `"7"`, `W/"7"` or `7` → 7; `*` or nothing → null (no precondition). */
@@ -254,7 +254,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 		});
 	}
 
-	// SPEC §7 names it a GET; it changes state, so it takes only a bearer token (never a cookie).
+	// Existing clients call it with GET; it changes state, so it takes only a bearer token (never a cookie).
 	for (const path of both('/_api/social/privacy_toggle/')) {
 		app.get(path, requireViewer, validate('query', PrivacyToggleQuerySchema), async (c) => {
 			const query = c.req.valid('query');

@@ -304,8 +304,8 @@ export type RoutePage = {
 };
 
 /**
- * List and search (SPEC §7). Searching one's own routes by text pages by 40 ordered by match;
- * everything else by 20, newest first. The name filter uses only the first word (SPEC §5).
+ * List and search. Searching one's own routes by text pages by 40 ordered by match;
+ * everything else by 20, newest first. The name filter uses only the first word.
  */
 export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQuery): Promise<RoutePage> {
 	const detailed = query.field_set === 'detailed' || query.field_set === 'detailed_internal';
@@ -769,7 +769,7 @@ export async function seedDemoRoutes(deps: Deps, ownerId: number): Promise<numbe
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-/** The member's display setting for distances (SPEC §6), or null for visitors. */
+/** The member's display setting for distances, or null for visitors. */
 export async function getMeasurementSystem(deps: Deps, viewer: Viewer): Promise<string | null> {
 	if (!viewer) return null;
 	const rows = await deps.db

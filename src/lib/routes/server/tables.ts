@@ -28,7 +28,7 @@ export const routes = pgTable(
 		name: text('name').notNull(),
 		description: text('description').notNull().default(''),
 		activityTypeId: integer('activity_type_id').notNull().default(16),
-		/** 0 private, 1 friends, 3 public, 6 accessible to link holders (SPEC §3). */
+		/** 0 private, 1 friends, 3 public, 6 accessible to link holders. */
 		privacy: integer('privacy').notNull().default(0),
 		/** 256-bit random, base64url: what a link to an accessible route carries besides the id. */
 		linkToken: text('link_token').notNull(),

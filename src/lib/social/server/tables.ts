@@ -3,7 +3,7 @@ import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } 
 import { users } from '../../auth/server/tables';
 
 /**
- * A friendship request from one member to another (SPEC §3): `pending` until the other accepts,
+ * A friendship request from one member to another: `pending` until the other accepts,
  * then `active`. One row per pair and direction; privacy checks look both ways.
  */
 export const friendships = pgTable(
