@@ -18,6 +18,7 @@ describe('the start script’s build decision', () => {
 		writeFileSync(path.join(root, 'package-lock.json'), '{"lockfileVersion":3}\n');
 		writeFileSync(path.join(root, 'src/pages/index.astro'), '<h1>Mapstride</h1>\n');
 		writeFileSync(path.join(root, 'dist/server/entry.mjs'), 'export {};\n');
+		writeFileSync(path.join(root, 'dist/server/parse-worker.mjs'), 'export {};\n');
 		writeBuildHash(root, sourceHash(root, env, inputs));
 	});
 	afterEach(() => rmSync(root, { recursive: true, force: true }));
