@@ -2,10 +2,9 @@ import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
-import { users } from '../../../src/lib/auth/server/tables';
+import { refreshTokens, users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
-import { callApi, createTestDeps } from '../../helpers/app';
+import { callApi, createTestDeps, signInAs } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {
 	type App,
@@ -389,6 +388,91 @@ describe('sessions', () => {
 	});
 });
 
+/** The old bearer token, tried on a read and on a write. */
+async function bearerStatuses(target: App, member: { id: number }, token: string) {
+	const read = await callApi(target, 'GET', '/api/v7.1/user/self/', { token });
+	const write = await callApi(target, 'PUT', `/api/v7.1/user/${member.id}/`, {
+		token,
+		body: { first_name: 'Adah' },
+	});
+	return [read.status, write.status];
+}
+
+describe('access tokens end with their sign-in (ASVS 7.4)', () => {
+	test("logout by cookie ends that sign-in's access tokens at once, and only those", async () => {
+		const member = await signupMember(app);
+		const other = await login(app, 'ada@example.test', PASSWORD);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		await callApi(app, 'GET', '/api/auth/logout', { headers: { cookie: member.cookie } });
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, other.json.access_token)).toEqual([200, 200]);
+	});
+
+	test("logout with only a bearer token (an app) ends that token's sign-in", async () => {
+		const member = await signupMember(app);
+		expect((await callApi(app, 'GET', '/api/auth/logout', { token: member.token })).status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(
+			(await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: member.cookie } })).status,
+		).toBe(401);
+	});
+
+	test('ending a session from "Where you\'re logged in" ends the other device\'s token at once', async () => {
+		const member = await signupMember(app);
+		const phone = await login(app, 'ada@example.test', PASSWORD, { 'user-agent': 'Phone browser' });
+		const phoneToken = phone.json.access_token as string;
+		expect(await bearerStatuses(app, member, phoneToken)).toEqual([200, 200]);
+		const list = await callApi(app, 'GET', '/api/auth/sessions', { token: member.token });
+		const phoneSession = list.json.sessions.find(
+			(s: { user_agent: string }) => s.user_agent === 'Phone browser',
+		);
+		const ended = await app.request(`/api/auth/sessions/${phoneSession.id}`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${member.token}` },
+		});
+		expect(ended.status).toBe(200);
+		expect(await bearerStatuses(app, member, phoneToken)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+	});
+
+	test('a password reset ends every access token of the member at once', async () => {
+		const member = await signupMember(app);
+		const second = await login(app, 'ada@example.test', PASSWORD);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		await callApi(app, 'POST', '/api/auth/password-reset', { body: { email: 'ada@example.test' } });
+		const { token } = await latestMail(deps, 'ada@example.test');
+		const reset = await callApi(app, 'POST', `/api/auth/password/reset/${token}`, {
+			body: { password: 'Green-Violin-Harbour-7' },
+		});
+		expect(reset.status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, second.json.access_token)).toEqual([401, 401]);
+	});
+
+	test('deleting the account ends its access tokens at once', async () => {
+		const member = await signupMember(app);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		const deleted = await callApi(app, 'DELETE', `/api/auth/deletion-request/${member.id}`, {
+			token: member.token,
+			body: { password: PASSWORD },
+		});
+		expect(deleted.status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+	});
+
+	test('a token whose sign-in another server process ended is refused within the cache time', async () => {
+		const member = await signupMember(app);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		// Another process writes the revocation; this one has no chance to forget its cached answer.
+		await deps.db
+			.update(refreshTokens)
+			.set({ revokedAt: deps.clock() })
+			.where(eq(refreshTokens.userId, member.id));
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+	});
+});
+
 describe('password reset', () => {
 	test('answers known and unknown emails alike', async () => {
 		await signupMember(app);
@@ -541,11 +625,12 @@ describe('look-ups and small endpoints', () => {
 
 	test('access tokens are verified with the HS256 allow-list', async () => {
 		const member = await signupMember(app);
-		const token = await signAccessToken(
-			{ id: member.id, username: member.user.username, displayName: 'Ada', isPremium: false },
-			deps.config.sessionSecret,
-			deps.clock(),
-		);
+		const token = await signInAs(deps, {
+			id: member.id,
+			username: member.user.username,
+			displayName: 'Ada',
+			isPremium: false,
+		});
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token })).status).toBe(200);
 	});
 });

@@ -3,7 +3,6 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import * as v from 'valibot';
 import { deleteAccount } from '../../account/server/service';
-import { requireViewer } from '../../api/app';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Config } from '../../core/config';
@@ -18,6 +17,7 @@ import {
 	type Viewer,
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
+import { requireViewer } from './middleware';
 import {
 	checkResetToken,
 	confirmEmail,
@@ -170,7 +170,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 	});
 
 	app.get('/auth/logout', async (c) => {
-		await logout(c.var.deps, readSessionCookie(c));
+		const { viewer, sessionId } = c.var;
+		await logout(c.var.deps, readSessionCookie(c), viewer && sessionId ? { viewer, sessionId } : null);
 		clearSessionCookies(c);
 		return c.json({ status: 'logged_out' });
 	});

@@ -23,6 +23,7 @@ import {
 	hashToken,
 	newOpaqueToken,
 	revokeAllSessions,
+	revokeSessionById,
 	revokeSessionFamily,
 	rotateSession,
 } from './session';
@@ -95,12 +96,12 @@ async function signIn(deps: Deps, row: UserRow, context: RequestContext): Promis
 		displayName: row.displayName || row.username,
 		isPremium: row.isPremium,
 	};
-	const sessionToken = await createSession(deps, row.id, context.userAgent);
+	const session = await createSession(deps, row.id, context.userAgent);
 	await deps.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
 	return {
-		sessionToken,
+		sessionToken: session.token,
 		sessionExpiresAt: new Date(now.getTime() + 30 * 24 * 3600 * 1000),
-		accessToken: await signAccessToken(viewer, deps.config.sessionSecret, now),
+		accessToken: await signAccessToken(viewer, session.sessionId, deps.config.sessionSecret, now),
 		expiresIn: ACCESS_TOKEN_SECONDS,
 		user: presentSelfUser(row, now),
 		viewer,
@@ -470,15 +471,24 @@ export async function refreshSession(
 	return {
 		sessionToken: result.token,
 		sessionExpiresAt: result.familyExpiresAt,
-		accessToken: await signAccessToken(result.viewer, deps.config.sessionSecret, now),
+		accessToken: await signAccessToken(result.viewer, result.sessionId, deps.config.sessionSecret, now),
 		expiresIn: ACCESS_TOKEN_SECONDS,
 		user: presentSelfUser(row, now),
 		viewer: result.viewer,
 	};
 }
 
-export async function logout(deps: Deps, token: string | undefined): Promise<void> {
+/**
+ * Ends the sign-in named by the session cookie or, for clients that only hold an access token,
+ * the one that token belongs to.
+ */
+export async function logout(
+	deps: Deps,
+	token: string | undefined,
+	bearer: { viewer: Viewer; sessionId: string } | null,
+): Promise<void> {
 	if (token) await revokeSessionFamily(deps, token);
+	else if (bearer) await revokeSessionById(deps, bearer.viewer.id, bearer.sessionId);
 }
 
 // ---------------------------------------------------------------- look-ups
