@@ -17,6 +17,7 @@ import {
 	type Viewer,
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
+import { describeDevice } from './devices';
 import { requireViewer } from './middleware';
 import {
 	checkResetToken,
@@ -246,6 +247,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 				last_used_datetime: formatApiDateTime(session.lastUsedAt),
 				expires_datetime: formatApiDateTime(session.expiresAt),
 				user_agent: session.userAgent,
+				device: describeDevice(session.userAgent),
+				current: session.id === c.var.sessionId,
 			})),
 		});
 	});
