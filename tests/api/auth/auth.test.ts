@@ -234,6 +234,34 @@ describe('brute force', () => {
 		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
 	});
 
+	test('40 wrong passwords at once: exactly 10 reach the password check, the rest get 429 with Retry-After', async () => {
+		await signupMember(app);
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, (_, i) => login(app, 'ada@example.test', `parallel-guess-${i}`)),
+		);
+		const statuses = answers.map((answer) => answer.status);
+		expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+		expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+		for (const answer of answers.filter((a) => a.status === 429)) {
+			expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+			expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(900);
+		}
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(429);
+	}, 120_000);
+
+	test('after a pause, one more try is let through; a wrong one starts the next pause', async () => {
+		await signupMember(app);
+		for (let i = 0; i < 10; i++) await login(app, 'ada@example.test', `guess-${i}`);
+		advance(901);
+		expect((await login(app, 'ada@example.test', 'guess-after-pause')).status).toBe(401);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(429);
+		advance(901);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
+		// A success starts the count afresh.
+		for (let i = 0; i < 9; i++) await login(app, 'ada@example.test', `again-${i}`);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
+	});
+
 	test('a spoofed X-Forwarded-For is ignored unless the proxy is trusted; other addresses still log in', async () => {
 		await signupMember(app);
 		const attacker = { 'x-forwarded-for': '203.0.113.9' };
@@ -264,16 +292,43 @@ describe('brute force', () => {
 		expect((await login(app, 'ada@example.test', 'Green-Violin-Harbour-7')).status).toBe(200);
 	});
 
-	test('one address is capped at 100 failures a day across any accounts', async () => {
+	test('one address is capped at 100 failures a day across any accounts, signups to used emails included', async () => {
 		const from = { 'x-forwarded-for': '192.0.2.50' };
-		for (let i = 0; i < 100; i++) {
+		await signupMember(proxied, { email: 'taken@example.test' });
+		// A new member's signup spends nothing.
+		const fresh = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'fresh@example.test' }),
+			headers: from,
+		});
+		expect(fresh.status).toBe(201);
+		for (let i = 0; i < 20; i++) {
+			const probe = await callApi(proxied, 'POST', '/api/auth/signup', {
+				body: signupBody({ email: 'taken@example.test' }),
+				headers: from,
+			});
+			expect(probe.status).toBe(409);
+			expect(probe.json.error).toBe('email/used');
+		}
+		for (let i = 0; i < 80; i++) {
 			const response = await login(proxied, `someone${i}@example.test`, 'wrong-password', from);
 			expect(response.status).toBe(401);
 		}
 		const capped = await login(proxied, 'someone-else@example.test', 'wrong-password', from);
 		expect(capped.status).toBe(429);
 		expect(Number(capped.headers.get('retry-after'))).toBeGreaterThan(3600);
-	}, 120_000);
+		const probe = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'taken@example.test' }),
+			headers: { ...from },
+		});
+		expect(probe.status).toBe(429);
+		expect(Number(probe.headers.get('retry-after'))).toBeGreaterThan(3600);
+		// Another address is unaffected.
+		const elsewhere = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'taken@example.test' }),
+			headers: { 'x-forwarded-for': '198.51.100.60' },
+		});
+		expect(elsewhere.status).toBe(409);
+	}, 180_000);
 });
 
 describe('sessions', () => {
@@ -647,6 +702,8 @@ describe('session list', () => {
 		expect(list.json.sessions).toHaveLength(2);
 		expect(list.json.sessions[0].created_datetime).toMatch(/\+00:00$/);
 		const phone = list.json.sessions.find((s: { user_agent: string }) => s.user_agent === 'Phone browser');
+		expect(phone.current).toBe(false);
+		expect(list.json.sessions.find((s: { id: string }) => s.id !== phone.id).current).toBe(true);
 		const bob = await signupMember(app, { email: 'bob@example.test' });
 		expect(
 			(await callApi(app, 'DELETE', `/api/auth/sessions/${phone.id}`, { token: bob.token })).status,
