@@ -164,3 +164,67 @@ test('a new member is onboarded through personalization and sees where they are 
 	await expect(page.getByRole('heading', { name: "Where you're logged in" })).toBeVisible();
 	await expect(page.getByRole('button', { name: 'Log out' }).first()).toBeVisible();
 });
+
+test('ending another sign-in from "Where you\'re logged in" removes it and signs that browser out', async ({
+	browser,
+	baseURL,
+}, testInfo) => {
+	const email = `devices-${testInfo.project.name}-${Date.now()}@example.test`;
+	const password = 'Amber-Lighthouse-Fern-38';
+	const laptop = await browser.newContext({ baseURL });
+	const phone = await browser.newContext({
+		baseURL,
+		userAgent: 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+	});
+	try {
+		const signup = await laptop.request.post('/api/auth/signup', {
+			data: {
+				first_name: 'Dev',
+				last_name: 'Ices',
+				email,
+				password,
+				birthdate: '1991-03-03',
+				gender: 'F',
+				location: { country: 'US' },
+			},
+		});
+		expect(signup.status()).toBe(201);
+		const phoneLogin = await phone.request.post('/api/auth/login', { data: { email, password } });
+		expect(phoneLogin.status()).toBe(200);
+		const phoneToken = (await phoneLogin.json()).access_token as string;
+
+		const page = await laptop.newPage();
+		await open(page, '/account/contact');
+		const sessions = page.getByRole('region', { name: "Where you're logged in" }).getByRole('listitem');
+		await expect(sessions).toHaveCount(2);
+		await expect(sessions.filter({ hasText: 'This device' })).toHaveCount(1);
+		const phoneRow = sessions.filter({ hasText: 'Firefox on Ubuntu' });
+		await expect(phoneRow).not.toContainText('This device');
+
+		// A failure is said, and the row stays.
+		await page.route('**/api/auth/sessions/*', (route) =>
+			route.request().method() === 'DELETE'
+				? route.fulfill({ status: 503, json: { error: 'unavailable', message: 'Service unavailable' } })
+				: route.fallback(),
+		);
+		await phoneRow.getByRole('button', { name: 'Log out' }).click();
+		await expect(page.getByRole('alert')).toContainText('Could not log out Firefox on Ubuntu');
+		await expect(sessions).toHaveCount(2);
+		await page.unroute('**/api/auth/sessions/*');
+
+		await phoneRow.getByRole('button', { name: 'Log out' }).click();
+		await expect(phoneRow).toHaveCount(0);
+		await expect(sessions).toHaveCount(1);
+		await expect(page.getByRole('alert')).toHaveCount(0);
+
+		// The phone is signed out on its very next call, token and cookie alike.
+		const read = await phone.request.get('/api/v7.1/user/self/', {
+			headers: { authorization: `Bearer ${phoneToken}` },
+		});
+		expect(read.status()).toBe(401);
+		expect((await phone.request.get('/api/auth/refresh-token')).status()).toBe(401);
+	} finally {
+		await laptop.close();
+		await phone.close();
+	}
+});

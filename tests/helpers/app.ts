@@ -1,6 +1,10 @@
 import pino from 'pino';
 import { type ApiModules, createApi } from '../../src/lib/api/app';
 import type { AppDeps } from '../../src/lib/api/context';
+import type { Viewer } from '../../src/lib/auth/contract';
+import { signAccessToken } from '../../src/lib/auth/server/access-token';
+import { createSession } from '../../src/lib/auth/server/session';
+import { users } from '../../src/lib/auth/server/tables';
 import { readConfig } from '../../src/lib/core/config';
 import type { Db } from '../../src/lib/db/client';
 
@@ -26,6 +30,22 @@ export function createTestDeps(db: Db, overrides: Partial<AppDeps> = {}): AppDep
 
 export function createTestApi(deps: AppDeps, modules?: ApiModules) {
 	return createApi(deps, modules);
+}
+
+/** An access token from a real sign-in: tokens are believed only while their session is live. */
+export async function signInAs(deps: AppDeps, viewer: Viewer, at = deps.clock()): Promise<string> {
+	const { sessionId } = await createSession(deps, viewer.id, 'test');
+	return signAccessToken(viewer, sessionId, deps.config.sessionSecret, at);
+}
+
+/** A member row (no password anyone knows) and an access token for them. */
+export async function addSignedInMember(deps: AppDeps, username: string) {
+	const [row] = await deps.db
+		.insert(users)
+		.values({ username, email: `${username}@example.test`, passwordHash: 'x', displayName: username })
+		.returning({ id: users.id });
+	const viewer: Viewer = { id: row.id, username, displayName: username, isPremium: false };
+	return { viewer, token: await signInAs(deps, viewer) };
 }
 
 /** JSON request helper over app.request(): no sockets, the whole middleware chain. */

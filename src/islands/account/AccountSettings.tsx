@@ -410,11 +410,12 @@ function toDraft(user: SelfUser): Record<string, string> {
 	};
 }
 
-type SessionRow = { id: string; last_used_datetime: string; user_agent: string };
+type SessionRow = { id: string; last_used_datetime: string; device: string; current: boolean };
 
 /** Where the member is logged in, each with a way to end it. */
 function SessionList() {
 	const [sessions, setSessions] = useState<SessionRow[] | null>(null);
+	const [failure, setFailure] = useState<string | null>(null);
 	const load = useCallback(
 		() =>
 			api<{ sessions: SessionRow[] }>('/auth/sessions')
@@ -425,20 +426,35 @@ function SessionList() {
 	useEffect(() => {
 		load();
 	}, [load]);
-	async function end(id: string) {
-		await api(`/auth/sessions/${id}`, { method: 'DELETE' }).catch(() => undefined);
-		await load();
+	async function end(session: SessionRow) {
+		// Ending this device's own sign-in is logging out: the page that does it also clears the cookies.
+		if (session.current) return window.location.assign('/auth/logout');
+		setFailure(null);
+		try {
+			await api(`/auth/sessions/${session.id}`, { method: 'DELETE' });
+			setSessions((current) => current?.filter((row) => row.id !== session.id) ?? null);
+		} catch (error) {
+			setFailure(
+				`Could not log out ${session.device}: ${errorData(error).message ?? 'the server did not answer'}. Try again.`,
+			);
+		}
 	}
 	if (!sessions) return null;
 	return (
 		<section aria-labelledby="sessions-heading">
 			<h3 id="sessions-heading">Where you're logged in</h3>
+			{failure && (
+				<p className="field__error" role="alert">
+					{failure}
+				</p>
+			)}
 			<ul>
 				{sessions.map((session) => (
 					<li key={session.id}>
-						{session.user_agent || 'Unknown browser'} — last active{' '}
+						{session.device}
+						{session.current && <strong> (This device)</strong>} — last active{' '}
 						{session.last_used_datetime.slice(0, 16).replace('T', ' ')} UTC{' '}
-						<button type="button" className="secondary" onClick={() => end(session.id)}>
+						<button type="button" className="secondary" onClick={() => end(session)}>
 							Log out
 						</button>
 					</li>

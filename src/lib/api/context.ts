@@ -1,3 +1,4 @@
+import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Viewer } from '../auth/contract';
 import type { Config } from '../core/config';
@@ -19,6 +20,12 @@ export type ApiEnv = {
 		requestId: string;
 		/** Set by the bearer-token middleware; null for anonymous callers. */
 		viewer: Viewer | null;
+		/** The sign-in the bearer token belongs to; null for anonymous callers. */
+		sessionId: string | null;
 		clientIp: string;
 	};
 };
+
+/** Anything Hono can mount under /api; sub-apps declare their own (narrower) context types. */
+// biome-ignore lint/suspicious/noExplicitAny: Hono's route() accepts any sub-app environment
+export type SubApp = Hono<any, any, any>;

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { routePath } from 'hono/route';
 import { AppError } from '../core/errors';
 import type { ApiEnv } from './context';
 
@@ -11,7 +12,11 @@ import type { ApiEnv } from './context';
 export function respondWithError(error: unknown, c: Context<ApiEnv>): Response {
 	const appError = toAppError(error);
 	if (!appError) {
-		c.var.deps?.logger.error({ err: error, requestId: c.var.requestId }, 'unhandled error');
+		// The logger keeps only allow-listed fields and a scrubbed message: never the query's parameters.
+		c.var.deps?.logger.error(
+			{ err: error, requestId: c.var.requestId, method: c.req.method, path: routePath(c, -1) },
+			'unhandled error',
+		);
 		return c.json({ error: 'unknown_error', message: 'Something went wrong on our side.' }, 500);
 	}
 	for (const [name, value] of Object.entries(appError.headers ?? {})) c.header(name, value);

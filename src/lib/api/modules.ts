@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import { createAccountApi } from '../account/server/api';
 import { createAuthApi } from '../auth/server/api';
 import { createLocationsApi } from '../locations/server/api';
@@ -8,11 +7,7 @@ import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
-import type { AppDeps } from './context';
-
-/** Anything Hono can mount under /api; sub-apps declare their own (narrower) context types. */
-// biome-ignore lint/suspicious/noExplicitAny: Hono's route() accepts any sub-app environment
-export type SubApp = Hono<any, any, any>;
+import type { AppDeps, SubApp } from './context';
 
 /**
  * Every domain's API sub-app, listed once. Domains that need start-up work (loading the routing

@@ -15,7 +15,7 @@ export const GET: APIRoute = async ({ request, cookies, redirect }) => {
 	if (site === 'cross-site') return redirect('/', 303);
 	const { deps } = await getRuntime();
 	const name = sessionCookieName(deps.config);
-	await logout(deps, readCookie(request.headers.get('cookie'), name));
+	await logout(deps, readCookie(request.headers.get('cookie'), name), null);
 	cookies.delete(name, { path: '/' });
 	cookies.delete(SESSION_HINT_COOKIE, { path: '/' });
 	return redirect('/', 303);

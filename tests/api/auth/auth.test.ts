@@ -2,10 +2,9 @@ import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
-import { users } from '../../../src/lib/auth/server/tables';
+import { refreshTokens, users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
-import { callApi, createTestDeps } from '../../helpers/app';
+import { callApi, createTestDeps, signInAs } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {
 	type App,
@@ -235,6 +234,34 @@ describe('brute force', () => {
 		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
 	});
 
+	test('40 wrong passwords at once: exactly 10 reach the password check, the rest get 429 with Retry-After', async () => {
+		await signupMember(app);
+		const answers = await Promise.all(
+			Array.from({ length: 40 }, (_, i) => login(app, 'ada@example.test', `parallel-guess-${i}`)),
+		);
+		const statuses = answers.map((answer) => answer.status);
+		expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+		expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+		for (const answer of answers.filter((a) => a.status === 429)) {
+			expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+			expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(900);
+		}
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(429);
+	}, 120_000);
+
+	test('after a pause, one more try is let through; a wrong one starts the next pause', async () => {
+		await signupMember(app);
+		for (let i = 0; i < 10; i++) await login(app, 'ada@example.test', `guess-${i}`);
+		advance(901);
+		expect((await login(app, 'ada@example.test', 'guess-after-pause')).status).toBe(401);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(429);
+		advance(901);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
+		// A success starts the count afresh.
+		for (let i = 0; i < 9; i++) await login(app, 'ada@example.test', `again-${i}`);
+		expect((await login(app, 'ada@example.test', PASSWORD)).status).toBe(200);
+	});
+
 	test('a spoofed X-Forwarded-For is ignored unless the proxy is trusted; other addresses still log in', async () => {
 		await signupMember(app);
 		const attacker = { 'x-forwarded-for': '203.0.113.9' };
@@ -265,16 +292,43 @@ describe('brute force', () => {
 		expect((await login(app, 'ada@example.test', 'Green-Violin-Harbour-7')).status).toBe(200);
 	});
 
-	test('one address is capped at 100 failures a day across any accounts', async () => {
+	test('one address is capped at 100 failures a day across any accounts, signups to used emails included', async () => {
 		const from = { 'x-forwarded-for': '192.0.2.50' };
-		for (let i = 0; i < 100; i++) {
+		await signupMember(proxied, { email: 'taken@example.test' });
+		// A new member's signup spends nothing.
+		const fresh = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'fresh@example.test' }),
+			headers: from,
+		});
+		expect(fresh.status).toBe(201);
+		for (let i = 0; i < 20; i++) {
+			const probe = await callApi(proxied, 'POST', '/api/auth/signup', {
+				body: signupBody({ email: 'taken@example.test' }),
+				headers: from,
+			});
+			expect(probe.status).toBe(409);
+			expect(probe.json.error).toBe('email/used');
+		}
+		for (let i = 0; i < 80; i++) {
 			const response = await login(proxied, `someone${i}@example.test`, 'wrong-password', from);
 			expect(response.status).toBe(401);
 		}
 		const capped = await login(proxied, 'someone-else@example.test', 'wrong-password', from);
 		expect(capped.status).toBe(429);
 		expect(Number(capped.headers.get('retry-after'))).toBeGreaterThan(3600);
-	}, 120_000);
+		const probe = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'taken@example.test' }),
+			headers: { ...from },
+		});
+		expect(probe.status).toBe(429);
+		expect(Number(probe.headers.get('retry-after'))).toBeGreaterThan(3600);
+		// Another address is unaffected.
+		const elsewhere = await callApi(proxied, 'POST', '/api/auth/signup', {
+			body: signupBody({ email: 'taken@example.test' }),
+			headers: { 'x-forwarded-for': '198.51.100.60' },
+		});
+		expect(elsewhere.status).toBe(409);
+	}, 180_000);
 });
 
 describe('sessions', () => {
@@ -386,6 +440,91 @@ describe('sessions', () => {
 			headers: { origin: 'http://localhost:4321', 'sec-fetch-site': 'same-origin' },
 		});
 		expect(sameOrigin.status).toBe(200);
+	});
+});
+
+/** The old bearer token, tried on a read and on a write. */
+async function bearerStatuses(target: App, member: { id: number }, token: string) {
+	const read = await callApi(target, 'GET', '/api/v7.1/user/self/', { token });
+	const write = await callApi(target, 'PUT', `/api/v7.1/user/${member.id}/`, {
+		token,
+		body: { first_name: 'Adah' },
+	});
+	return [read.status, write.status];
+}
+
+describe('access tokens end with their sign-in (ASVS 7.4)', () => {
+	test("logout by cookie ends that sign-in's access tokens at once, and only those", async () => {
+		const member = await signupMember(app);
+		const other = await login(app, 'ada@example.test', PASSWORD);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		await callApi(app, 'GET', '/api/auth/logout', { headers: { cookie: member.cookie } });
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, other.json.access_token)).toEqual([200, 200]);
+	});
+
+	test("logout with only a bearer token (an app) ends that token's sign-in", async () => {
+		const member = await signupMember(app);
+		expect((await callApi(app, 'GET', '/api/auth/logout', { token: member.token })).status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(
+			(await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: member.cookie } })).status,
+		).toBe(401);
+	});
+
+	test('ending a session from "Where you\'re logged in" ends the other device\'s token at once', async () => {
+		const member = await signupMember(app);
+		const phone = await login(app, 'ada@example.test', PASSWORD, { 'user-agent': 'Phone browser' });
+		const phoneToken = phone.json.access_token as string;
+		expect(await bearerStatuses(app, member, phoneToken)).toEqual([200, 200]);
+		const list = await callApi(app, 'GET', '/api/auth/sessions', { token: member.token });
+		const phoneSession = list.json.sessions.find(
+			(s: { user_agent: string }) => s.user_agent === 'Phone browser',
+		);
+		const ended = await app.request(`/api/auth/sessions/${phoneSession.id}`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${member.token}` },
+		});
+		expect(ended.status).toBe(200);
+		expect(await bearerStatuses(app, member, phoneToken)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+	});
+
+	test('a password reset ends every access token of the member at once', async () => {
+		const member = await signupMember(app);
+		const second = await login(app, 'ada@example.test', PASSWORD);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		await callApi(app, 'POST', '/api/auth/password-reset', { body: { email: 'ada@example.test' } });
+		const { token } = await latestMail(deps, 'ada@example.test');
+		const reset = await callApi(app, 'POST', `/api/auth/password/reset/${token}`, {
+			body: { password: 'Green-Violin-Harbour-7' },
+		});
+		expect(reset.status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+		expect(await bearerStatuses(app, member, second.json.access_token)).toEqual([401, 401]);
+	});
+
+	test('deleting the account ends its access tokens at once', async () => {
+		const member = await signupMember(app);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		const deleted = await callApi(app, 'DELETE', `/api/auth/deletion-request/${member.id}`, {
+			token: member.token,
+			body: { password: PASSWORD },
+		});
+		expect(deleted.status).toBe(200);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
+	});
+
+	test('a token whose sign-in another server process ended is refused within the cache time', async () => {
+		const member = await signupMember(app);
+		expect(await bearerStatuses(app, member, member.token)).toEqual([200, 200]);
+		// Another process writes the revocation; this one has no chance to forget its cached answer.
+		await deps.db
+			.update(refreshTokens)
+			.set({ revokedAt: deps.clock() })
+			.where(eq(refreshTokens.userId, member.id));
+		await new Promise((resolve) => setTimeout(resolve, 1100));
+		expect(await bearerStatuses(app, member, member.token)).toEqual([401, 401]);
 	});
 });
 
@@ -541,11 +680,12 @@ describe('look-ups and small endpoints', () => {
 
 	test('access tokens are verified with the HS256 allow-list', async () => {
 		const member = await signupMember(app);
-		const token = await signAccessToken(
-			{ id: member.id, username: member.user.username, displayName: 'Ada', isPremium: false },
-			deps.config.sessionSecret,
-			deps.clock(),
-		);
+		const token = await signInAs(deps, {
+			id: member.id,
+			username: member.user.username,
+			displayName: 'Ada',
+			isPremium: false,
+		});
 		expect((await callApi(app, 'GET', '/api/v7.1/user/self/', { token })).status).toBe(200);
 	});
 });
@@ -562,6 +702,8 @@ describe('session list', () => {
 		expect(list.json.sessions).toHaveLength(2);
 		expect(list.json.sessions[0].created_datetime).toMatch(/\+00:00$/);
 		const phone = list.json.sessions.find((s: { user_agent: string }) => s.user_agent === 'Phone browser');
+		expect(phone.current).toBe(false);
+		expect(list.json.sessions.find((s: { id: string }) => s.id !== phone.id).current).toBe(true);
 		const bob = await signupMember(app, { email: 'bob@example.test' });
 		expect(
 			(await callApi(app, 'DELETE', `/api/auth/sessions/${phone.id}`, { token: bob.token })).status,

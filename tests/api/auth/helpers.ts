@@ -3,6 +3,7 @@ import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { outboxMessages } from '../../../src/lib/auth/server/tables';
+import { flushMail } from '../../../src/lib/mail/server/service';
 import { callApi, createTestApi } from '../../helpers/app';
 
 export const PASSWORD = 'Blue-Kettle-Orbit-42';
@@ -48,8 +49,9 @@ export async function signupMember(app: App, overrides: Record<string, unknown> 
 	};
 }
 
-/** The newest message for an address in the outbox, and the first link in it. */
+/** The newest message for an address in the outbox (once queued mail is written), and the first link in it. */
 export async function latestMail(deps: AppDeps, to: string) {
+	await flushMail();
 	const [row] = await deps.db
 		.select()
 		.from(outboxMessages)

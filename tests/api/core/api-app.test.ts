@@ -1,11 +1,14 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_BODY_LIMIT } from '../../../src/lib/api/app';
+import { DEFAULT_BODY_LIMIT } from '../../../src/lib/api/body';
 import type { ApiEnv } from '../../../src/lib/api/context';
 import { validate } from '../../../src/lib/api/validate';
 import { signAccessToken } from '../../../src/lib/auth/server/access-token';
-import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
+import { addSignedInMember, callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 
 let database: TestDatabase;
@@ -13,11 +16,35 @@ let app: ReturnType<typeof createTestApi>;
 let deps: ReturnType<typeof createTestDeps>;
 
 /** A small endpoint that exercises the shared machinery: validation, bodies, bearer tokens. */
-const echo = new Hono<ApiEnv>().post(
-	'/echo',
-	validate('json', v.object({ name: v.pipe(v.string(), v.minLength(1, 'name is required.')) })),
-	(c) => c.json({ name: c.req.valid('json').name, viewer: c.var.viewer?.id ?? null }),
-);
+const echo = new Hono<ApiEnv>()
+	.post(
+		'/echo',
+		validate('json', v.object({ name: v.pipe(v.string(), v.minLength(1, 'name is required.')) })),
+		(c) => c.json({ name: c.req.valid('json').name, viewer: c.var.viewer?.id ?? null }),
+	)
+	.delete('/echo/:id', (c) => c.json({ deleted: c.req.param('id') }));
+
+/** One request over a real socket, as curl or a browser sends it (no framing added by us). */
+function overTheWire(
+	port: number,
+	method: string,
+	path: string,
+	headers: Record<string, string> = {},
+	body?: string,
+): Promise<{ status: number; text: string }> {
+	return new Promise((resolve, reject) => {
+		const request = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
+			let text = '';
+			response.setEncoding('utf8');
+			response.on('data', (chunk: string) => {
+				text += chunk;
+			});
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+		});
+		request.on('error', reject);
+		request.end(body);
+	});
+}
 
 beforeAll(async () => {
 	database = await openTestDb();
@@ -95,6 +122,35 @@ describe('the API app', () => {
 		expect(response.json.error).toBe('unsupported_media_type');
 	});
 
+	test('lets a DELETE without a body through over HTTP, with or without a Content-Type, and still checks one that has a body', async () => {
+		const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+		await new Promise((resolve) => server.once('listening', resolve));
+		const { port } = server.address() as AddressInfo;
+		try {
+			// What `curl -X DELETE` sends: no Content-Type, no Content-Length.
+			const bare = await overTheWire(port, 'DELETE', '/api/echo/5');
+			expect(bare.status).toBe(200);
+			expect(JSON.parse(bare.text)).toEqual({ deleted: '5' });
+			const emptyJson = await overTheWire(port, 'DELETE', '/api/echo/6', {
+				'content-type': 'application/json',
+				'content-length': '0',
+			});
+			expect(emptyJson.status).toBe(200);
+			const plain = await overTheWire(
+				port,
+				'DELETE',
+				'/api/echo/7',
+				{ 'content-type': 'text/plain', 'content-length': '1' },
+				'x',
+			);
+			expect(plain.status).toBe(415);
+			const untyped = await overTheWire(port, 'POST', '/api/echo', {}, '{"name":"x"}');
+			expect(untyped.status).toBe(415);
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
+	});
+
 	test('refuses bodies over the limit with 413', async () => {
 		const response = await callApi(app, 'POST', '/api/echo', {
 			body: { name: 'x'.repeat(DEFAULT_BODY_LIMIT + 10) },
@@ -104,12 +160,17 @@ describe('the API app', () => {
 	});
 
 	test('knows the caller from a valid bearer token and refuses a forged one', async () => {
-		const viewer = { id: 7, username: 'ana', displayName: 'Ana', isPremium: false };
-		const token = await signAccessToken(viewer, deps.config.sessionSecret, deps.clock());
+		const { viewer, token } = await addSignedInMember(deps, 'ana');
 		const ok = await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token });
-		expect(ok.json.viewer).toBe(7);
+		expect(ok.json.viewer).toBe(viewer.id);
 
-		const forged = await signAccessToken(viewer, 'another-secret-of-sufficient-length-000000', deps.clock());
+		const sessionId = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid;
+		const forged = await signAccessToken(
+			viewer,
+			sessionId,
+			'another-secret-of-sufficient-length-000000',
+			deps.clock(),
+		);
 		expect((await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token: forged })).status).toBe(
 			401,
 		);
@@ -123,12 +184,8 @@ describe('the API app', () => {
 	});
 
 	test('refuses an expired access token', async () => {
-		const viewer = { id: 7, username: 'ana', displayName: 'Ana', isPremium: false };
-		const token = await signAccessToken(
-			viewer,
-			deps.config.sessionSecret,
-			new Date(deps.clock().getTime() - 3600_000),
-		);
+		const { viewer } = await addSignedInMember(deps, 'ana-expired');
+		const token = await signInAs(deps, viewer, new Date(deps.clock().getTime() - 3600_000));
 		expect((await callApi(app, 'POST', '/api/echo', { body: { name: 'x' }, token })).status).toBe(401);
 	});
 });

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiEnv } from '../../../src/lib/api/context';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
 import { readConfig } from '../../../src/lib/core/config';
-import { createTestApi, createTestDeps } from '../../helpers/app';
+import { addSignedInMember, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 
 /** Security test 26: a caller scraping the API gets 429 once past the documented budget. */
@@ -64,11 +63,7 @@ describe('the API request budget', () => {
 		const shared = '203.0.113.30';
 		for (let i = 0; i < LIMIT; i++) expect((await fromAddress(shared)).status).toBe(200);
 		expect((await fromAddress(shared)).status).toBe(429);
-		const token = await signAccessToken(
-			{ id: 4242, username: 'member', displayName: 'Member', isPremium: false },
-			deps.config.sessionSecret,
-			deps.clock(),
-		);
+		const { token } = await addSignedInMember(deps, 'member');
 		const member = await fromAddress(shared, '/api/public-things', { authorization: `Bearer ${token}` });
 		expect(member.status).toBe(200);
 	});

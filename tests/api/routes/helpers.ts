@@ -1,9 +1,8 @@
 import type { AppDeps } from '../../../src/lib/api/context';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
 import { users } from '../../../src/lib/auth/server/tables';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { addFriendship } from '../../../src/lib/social/server/service';
-import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
+import { callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 
 export type Member = { id: number; username: string; token: string };
@@ -19,11 +18,7 @@ export async function addMember(deps: AppDeps, username: string): Promise<Member
 		.insert(users)
 		.values({ username, email: `${username}@example.test`, passwordHash: 'x', displayName: `${username} D.` })
 		.returning({ id: users.id });
-	const token = await signAccessToken(
-		{ id: row.id, username, displayName: username, isPremium: false },
-		deps.config.sessionSecret,
-		deps.clock(),
-	);
+	const token = await signInAs(deps, { id: row.id, username, displayName: username, isPremium: false });
 	return { id: row.id, username, token };
 }
 

@@ -19,7 +19,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import pino from 'pino';
 import { createApi } from '../../../src/lib/api/app';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
 import { users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
 import type { Db } from '../../../src/lib/db/client';
@@ -28,6 +27,7 @@ import * as schema from '../../../src/lib/db/tables';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { newLinkToken } from '../../../src/lib/routes/server/service';
 import { routes } from '../../../src/lib/routes/server/tables';
+import { signInAs } from '../../helpers/app';
 
 const ROUTES = Number(process.env.BENCH_ROUTES ?? 100_000);
 const MEMBERS = 50;
@@ -130,15 +130,14 @@ async function run(kind: 'pglite' | 'postgres', db: Db) {
 		DATA_DIR: './data-test',
 	});
 	const clock = () => new Date('2026-06-01T12:00:00Z');
-	const app = createApi(
-		{ db, config, logger: pino({ level: 'silent' }), clock },
-		{ routes: [createRoutesApi()] },
-	);
-	const token = await signAccessToken(
-		{ id: memberIds[0], username: 'bench0', displayName: 'Bench 0', isPremium: false },
-		config.sessionSecret,
-		clock(),
-	);
+	const deps = { db, config, logger: pino({ level: 'silent' }), clock };
+	const app = createApi(deps, { routes: [createRoutesApi()] });
+	const token = await signInAs(deps, {
+		id: memberIds[0],
+		username: 'bench0',
+		displayName: 'Bench 0',
+		isPremium: false,
+	});
 	const next = random(7);
 	const search = await time('radius 10 km + 3–15 km + longest first', () => {
 		const city = CITIES[Math.floor(next() * CITIES.length)];

@@ -11,7 +11,6 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pino from 'pino';
 import { createApi } from '../../../src/lib/api/app';
-import { signAccessToken } from '../../../src/lib/auth/server/access-token';
 import { users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
 import { type Db, MIGRATIONS_DIR } from '../../../src/lib/db/client';
@@ -20,6 +19,7 @@ import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { ROUTE_FILE_LIMITS } from '../../../src/lib/routes/server/service';
 import { readWorkoutFileSync } from '../../../src/lib/workout-files';
 import { closeSharedParsePool, sharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
+import { signInAs } from '../../helpers/app';
 import { makeBombs } from '../../helpers/bombs';
 import { healthLatenciesDuring } from '../../helpers/health-latency';
 
@@ -71,15 +71,14 @@ async function main() {
 		DATA_DIR: './data-test',
 		API_RATE_LIMIT: '0',
 	});
-	const app = createApi(
-		{ db, config, logger: pino({ level: 'silent' }), clock: () => new Date() },
-		{ routes: [createRoutesApi()] },
-	);
-	const token = await signAccessToken(
-		{ id: member.id, username: 'bench', displayName: 'Bench', isPremium: false },
-		config.sessionSecret,
-		new Date(),
-	);
+	const deps = { db, config, logger: pino({ level: 'silent' }), clock: () => new Date() };
+	const app = createApi(deps, { routes: [createRoutesApi()] });
+	const token = await signInAs(deps, {
+		id: member.id,
+		username: 'bench',
+		displayName: 'Bench',
+		isPremium: false,
+	});
 	const upload = (bytes: Uint8Array) =>
 		app.request('/api/v7.1/route/upload/', {
 			method: 'POST',

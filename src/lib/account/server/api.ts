@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { requireViewer } from '../../api/app';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
+import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
 import { MemberIdText, PHOTO_MAX_BYTES, PromotionalPreferenceSchema, UserUpdateSchema } from '../contract';
 import {

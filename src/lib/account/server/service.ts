@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
+import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { formatApiDateTime } from '../../core/dates';
@@ -317,12 +318,13 @@ export async function findProfilePhoto(
 
 /**
  * Removes the member: every row that references them (foreign keys cascade from users), their
- * files on disk and their login counters. Sessions die with their rows; access tokens still
- * in flight are refused because their account is gone.
+ * files on disk and their login counters. Their sign-ins end first, so access tokens still in
+ * flight are refused at once.
  */
 export async function deleteAccount(deps: Deps, userId: number): Promise<void> {
 	const row = await findRow(deps, userId);
 	if (!row) return;
+	await revokeAllSessions(deps, userId);
 	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
 	await deps.db.delete(users).where(eq(users.id, userId));
 	if (photo) await removePhotoFiles(deps, photo);

@@ -3,7 +3,6 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import * as v from 'valibot';
 import { deleteAccount } from '../../account/server/service';
-import { requireViewer } from '../../api/app';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Config } from '../../core/config';
@@ -21,6 +20,8 @@ import {
 	type Viewer,
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
+import { describeDevice } from './devices';
+import { requireViewer } from './middleware';
 import {
 	changePassword,
 	checkResetToken,
@@ -180,7 +181,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 	});
 
 	app.get('/auth/logout', async (c) => {
-		await logout(c.var.deps, readSessionCookie(c));
+		const { viewer, sessionId } = c.var;
+		await logout(c.var.deps, readSessionCookie(c), viewer && sessionId ? { viewer, sessionId } : null);
 		clearSessionCookies(c);
 		return c.json({ status: 'logged_out' });
 	});
@@ -259,6 +261,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 				last_used_datetime: formatApiDateTime(session.lastUsedAt),
 				expires_datetime: formatApiDateTime(session.expiresAt),
 				user_agent: session.userAgent,
+				device: describeDevice(session.userAgent),
+				current: session.id === c.var.sessionId,
 			})),
 		});
 	});

@@ -58,7 +58,7 @@ export async function seedDemoMember(deps: Pick<AppDeps, 'db' | 'config' | 'logg
 		.toBuffer();
 	const viewer = { id: row.id, username: row.username, displayName: row.displayName, isPremium: false };
 	await setProfilePhoto(deps, viewer, row.id, avatar);
-	deps.logger.info({ email: DEMO_MEMBER.email }, 'demo member created');
+	deps.logger.info('demo member created');
 	return { id: row.id, ...DEMO_MEMBER, created: true };
 }
 

@@ -5,7 +5,7 @@ import { presentPublicUser, presentSelfUser } from '../../account/server/present
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { measurementSystemForPlace } from '../../core/units';
-import { queueMail } from '../../mail/server/service';
+import { type MailMessage, queueMail, queueMailJob } from '../../mail/server/service';
 import {
 	type AuthField,
 	type ChangePasswordBody,
@@ -36,13 +36,13 @@ import {
 	ACCOUNT_FROM_ADDRESS,
 	accountAddressKey,
 	addressKey,
-	assertNotBlocked,
 	clearAccountKeys,
 	clearKeys,
-	countEvent,
 	limitRequests,
 	PER_ADDRESS_DAILY,
 	REQUESTS_PER_HOUR,
+	releaseAttempt,
+	takeAttempts,
 } from './throttle';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
@@ -111,12 +111,12 @@ async function signIn(deps: Deps, row: UserRow, context: RequestContext): Promis
 		displayName: row.displayName || row.username,
 		isPremium: row.isPremium,
 	};
-	const sessionToken = await createSession(deps, row.id, context.userAgent);
+	const session = await createSession(deps, row.id, context.userAgent);
 	await deps.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
 	return {
-		sessionToken,
+		sessionToken: session.token,
 		sessionExpiresAt: new Date(now.getTime() + 30 * 24 * 3600 * 1000),
-		accessToken: await signAccessToken(viewer, deps.config.sessionSecret, now),
+		accessToken: await signAccessToken(viewer, session.sessionId, deps.config.sessionSecret, now),
 		expiresIn: ACCESS_TOKEN_SECONDS,
 		user: presentSelfUser(row, now),
 		viewer,
@@ -140,7 +140,8 @@ export async function findUserRow(deps: Pick<AppDeps, 'db'>, id: number): Promis
 
 /**
  * Unknown email and wrong password answer alike (401 access_denied) and cost the same argon2
- * verify. Failures count per account+address (10 → 15 min pause) and per address (100 a day).
+ * verify. Attempts count before the password is checked, per account+address (10 → 15 min pause)
+ * and per address (100 a day); a success gives its attempt back.
  */
 export async function login(deps: Deps, body: LoginBody, context: RequestContext): Promise<SignedIn> {
 	const failures: Failure[] = [];
@@ -153,16 +154,17 @@ export async function login(deps: Deps, body: LoginBody, context: RequestContext
 
 	const accountKey = accountAddressKey(email, context.ip);
 	const ipKey = addressKey('login', context.ip);
-	await assertNotBlocked(deps, [accountKey, ipKey]);
+	await takeAttempts(deps, [
+		[accountKey, ACCOUNT_FROM_ADDRESS],
+		[ipKey, PER_ADDRESS_DAILY],
+	]);
 
 	const row = await findUserByEmailRow(deps, email);
 	const valid = await verifyPassword(row?.passwordHash ?? null, password);
-	if (!row || !valid) {
-		await countEvent(deps, accountKey, ACCOUNT_FROM_ADDRESS);
-		await countEvent(deps, ipKey, PER_ADDRESS_DAILY);
+	if (!row || !valid)
 		throw new AppError('unauthenticated', MESSAGES.accessDenied, { detail: 'access_denied' });
-	}
 	await clearKeys(deps, [accountKey]);
+	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	if (needsRehash(row.passwordHash)) {
 		const upgraded = await hashPassword(password);
 		await deps.db.update(users).set({ passwordHash: upgraded }).where(eq(users.id, row.id));
@@ -233,6 +235,9 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 	if (failures.length) refuse(failures);
 	const email = (body.email as string).trim();
 	const passwordHash = await hashPassword(body.password as string);
+	// "This email is used" says as much as a login would: it spends the same per-address budget.
+	const ipKey = addressKey('login', context.ip);
+	await takeAttempts(deps, [[ipKey, PER_ADDRESS_DAILY]]);
 	if (await findUserByEmailRow(deps, email))
 		throw new AppError('conflict', MESSAGES.emailUsed, {
 			detail: 'email/used',
@@ -281,6 +286,7 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 			updatedAt: now,
 		});
 	}
+	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	await sendVerificationMail(deps, row);
 	return signIn(deps, row, context);
 }
@@ -401,8 +407,9 @@ function safeRedirect(uri: string | undefined): string | null {
 }
 
 /**
- * Same answer whether or not the address belongs to a member; the mail goes out in the
- * background so the answer takes as long either way.
+ * Same answer, and the same work, whether or not the address belongs to a member: the request
+ * only queues the job; looking the member up, making the link and writing the mail happen after
+ * the answer.
  */
 export async function requestPasswordReset(
 	deps: Deps,
@@ -412,22 +419,26 @@ export async function requestPasswordReset(
 	const emailProblem = checkEmailField(body.email);
 	if (emailProblem) refuse([emailProblem]);
 	await limitRequests(deps, addressKey('reset', context.ip), REQUESTS_PER_HOUR);
-	const row = await findUserByEmailRow(deps, body.email as string);
-	if (!row) return;
-	const token = await issueToken(
-		deps,
-		row.id,
-		'password_reset',
-		RESET_TOKEN_SECONDS,
-		safeRedirect(body.redirect_uri),
-	);
+	const email = body.email as string;
+	const redirectUri = safeRedirect(body.redirect_uri);
+	queueMailJob(deps, () => composeResetMail(deps, email, redirectUri));
+}
+
+async function composeResetMail(
+	deps: Deps,
+	email: string,
+	redirectUri: string | null,
+): Promise<MailMessage | null> {
+	const row = await findUserByEmailRow(deps, email);
+	if (!row) return null;
+	const token = await issueToken(deps, row.id, 'password_reset', RESET_TOKEN_SECONDS, redirectUri);
 	const link = `${deps.config.publicUrl}/password_reset/${token}`;
-	await queueMail(deps, {
+	return {
 		userId: row.id,
 		to: row.email,
 		subject: 'Reset your password',
 		text: `Hi ${row.firstName || row.username},\n\nSomeone asked to reset the password of your Mapstride account. To choose a new password, open this link within 60 minutes:\n\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.\n`,
-	});
+	};
 }
 
 export async function checkResetToken(deps: Deps, token: string): Promise<{ userId: number }> {
@@ -536,15 +547,24 @@ export async function refreshSession(
 	return {
 		sessionToken: result.token,
 		sessionExpiresAt: result.familyExpiresAt,
-		accessToken: await signAccessToken(result.viewer, deps.config.sessionSecret, now),
+		accessToken: await signAccessToken(result.viewer, result.sessionId, deps.config.sessionSecret, now),
 		expiresIn: ACCESS_TOKEN_SECONDS,
 		user: presentSelfUser(row, now),
 		viewer: result.viewer,
 	};
 }
 
-export async function logout(deps: Deps, token: string | undefined): Promise<void> {
+/**
+ * Ends the sign-in named by the session cookie or, for clients that only hold an access token,
+ * the one that token belongs to.
+ */
+export async function logout(
+	deps: Deps,
+	token: string | undefined,
+	bearer: { viewer: Viewer; sessionId: string } | null,
+): Promise<void> {
 	if (token) await revokeSessionFamily(deps, token);
+	else if (bearer) await revokeSessionById(deps, bearer.viewer.id, bearer.sessionId);
 }
 
 // ---------------------------------------------------------------- look-ups
@@ -575,11 +595,13 @@ export async function reauthenticate(
 	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
 	const accountKey = accountAddressKey(row.email, context.ip);
 	const ipKey = addressKey('login', context.ip);
-	await assertNotBlocked(deps, [accountKey, ipKey]);
-	if (!(await verifyPassword(row.passwordHash, password as string))) {
-		await countEvent(deps, accountKey, ACCOUNT_FROM_ADDRESS);
-		await countEvent(deps, ipKey, PER_ADDRESS_DAILY);
+	await takeAttempts(deps, [
+		[accountKey, ACCOUNT_FROM_ADDRESS],
+		[ipKey, PER_ADDRESS_DAILY],
+	]);
+	if (!(await verifyPassword(row.passwordHash, password as string)))
 		throw new AppError('forbidden', MESSAGES.accessDenied, { detail: 'access_denied' });
-	}
+	await clearKeys(deps, [accountKey]);
+	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	return row;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import type { Config } from '../../core/config';
 import type { Viewer } from '../contract';
@@ -37,22 +37,28 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
 	return undefined;
 }
 
-export async function createSession(deps: SessionDeps, userId: number, userAgent = ''): Promise<string> {
+/** A new sign-in: the refresh token for the cookie, and the session id access tokens carry. */
+export async function createSession(
+	deps: SessionDeps,
+	userId: number,
+	userAgent = '',
+): Promise<{ token: string; sessionId: string }> {
 	const token = newOpaqueToken();
+	const sessionId = randomUUID();
 	const now = deps.clock();
 	await deps.db.insert(refreshTokens).values({
 		userId,
-		familyId: randomUUID(),
+		familyId: sessionId,
 		tokenHash: hashToken(token),
 		createdAt: now,
 		familyExpiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000),
 		userAgent: userAgent.slice(0, 300),
 	});
-	return token;
+	return { token, sessionId };
 }
 
 export type RotationResult =
-	| { ok: true; token: string; viewer: Viewer; familyExpiresAt: Date }
+	| { ok: true; token: string; sessionId: string; viewer: Viewer; familyExpiresAt: Date }
 	| { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
 
 /**
@@ -74,6 +80,7 @@ export async function rotateSession(deps: SessionDeps, token: string): Promise<R
 				.update(refreshTokens)
 				.set({ revokedAt: now })
 				.where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+			forgetSession(row.familyId);
 			return { ok: false, reason: 'reused' } as const;
 		}
 		if (row.familyExpiresAt <= now) return { ok: false, reason: 'expired' } as const;
@@ -90,7 +97,13 @@ export async function rotateSession(deps: SessionDeps, token: string): Promise<R
 			familyExpiresAt: row.familyExpiresAt,
 			userAgent: row.userAgent,
 		});
-		return { ok: true, token: next, viewer, familyExpiresAt: row.familyExpiresAt } as const;
+		return {
+			ok: true,
+			token: next,
+			sessionId: row.familyId,
+			viewer,
+			familyExpiresAt: row.familyExpiresAt,
+		} as const;
 	});
 }
 
@@ -104,6 +117,7 @@ export async function revokeSessionFamily(deps: SessionDeps, token: string): Pro
 		.update(refreshTokens)
 		.set({ revokedAt: deps.clock() })
 		.where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+	forgetSession(row.familyId);
 }
 
 /** The sign-in (refresh-token family) a member's live session token belongs to; null when it is not live. */
@@ -131,6 +145,7 @@ export async function revokeAllSessions(deps: SessionDeps, userId: number): Prom
 		.update(refreshTokens)
 		.set({ revokedAt: deps.clock() })
 		.where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+	forgetSessionsOf(userId);
 }
 
 export async function findViewerById(deps: Pick<AppDeps, 'db'>, userId: number): Promise<Viewer | null> {
@@ -215,5 +230,50 @@ export async function revokeSessionById(
 			),
 		)
 		.returning({ id: refreshTokens.id });
+	forgetSession(familyId);
 	return revoked.length > 0;
+}
+
+/**
+ * How long this process trusts its last answer about a session. Ending a session here forgets
+ * the answer at once; other processes (several servers on one PostgreSQL) see it within this time.
+ */
+const LIVENESS_CACHE_MS = 1000;
+const LIVENESS_CACHE_ENTRIES = 10_000;
+const liveness = new Map<string, { userId: number; live: boolean; until: number }>();
+
+function forgetSession(sessionId: string): void {
+	liveness.delete(sessionId);
+}
+
+function forgetSessionsOf(userId: number): void {
+	for (const [sessionId, entry] of liveness) if (entry.userId === userId) liveness.delete(sessionId);
+}
+
+/**
+ * Whether the member's sign-in is still live: not logged out, revoked, expired or gone with the
+ * account. Consulted on every request that carries an access token (ASVS 7.4.1).
+ */
+export async function isSessionLive(deps: SessionDeps, userId: number, sessionId: string): Promise<boolean> {
+	const now = performance.now();
+	const known = liveness.get(sessionId);
+	if (known && known.until > now) return known.live && known.userId === userId;
+	const [row] = await deps.db
+		.select({ id: refreshTokens.id })
+		.from(refreshTokens)
+		.where(
+			and(
+				eq(refreshTokens.userId, userId),
+				eq(refreshTokens.familyId, sessionId),
+				isNull(refreshTokens.revokedAt),
+				gt(refreshTokens.familyExpiresAt, deps.clock()),
+			),
+		)
+		.limit(1);
+	if (liveness.size >= LIVENESS_CACHE_ENTRIES) {
+		for (const [id, entry] of liveness) if (entry.until <= now) liveness.delete(id);
+		if (liveness.size >= LIVENESS_CACHE_ENTRIES) liveness.clear();
+	}
+	liveness.set(sessionId, { userId, live: row !== undefined, until: now + LIVENESS_CACHE_MS });
+	return row !== undefined;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, gt, inArray, like, sql } from 'drizzle-orm';
+import { eq, inArray, like, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
 import { loginAttempts } from './tables';
@@ -31,46 +31,75 @@ export function accountKeyPrefix(email: string): string {
 	return `login:acct:${digest(email)}:`;
 }
 
-/** Throws 429 with Retry-After when any key is blocked. */
-export async function assertNotBlocked(deps: ThrottleDeps, keys: string[]): Promise<void> {
+/**
+ * Counts one attempt against a key, in one statement, before the work it guards is done: parallel
+ * attempts each get their own number, so no more than `max` get through however fast they come.
+ * Reaching `max` starts the pause at once (a success then lifts it); once a pause lapses, one more
+ * attempt is let through and starts the next pause unless it succeeds. Answers how many seconds
+ * are left when the attempt is refused.
+ */
+async function takeAttempt(deps: ThrottleDeps, key: string, limit: Limit): Promise<number | null> {
 	const now = deps.clock();
-	const rows = await deps.db
-		.select({ blockedUntil: loginAttempts.blockedUntil })
-		.from(loginAttempts)
-		.where(and(inArray(loginAttempts.key, keys), gt(loginAttempts.blockedUntil, now)));
-	const until = Math.max(0, ...rows.map((row) => row.blockedUntil?.getTime() ?? 0));
-	if (until > now.getTime()) {
-		const seconds = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-		throw new AppError('rate_limited', 'Too many attempts. Try again later or reset your password.', {
-			detail: 'too_many_attempts',
-			headers: { 'Retry-After': String(seconds) },
-		});
-	}
-}
-
-/** Counts one event against a key; blocks the key once it reaches the limit within its window. */
-export async function countEvent(deps: ThrottleDeps, key: string, limit: Limit): Promise<number> {
-	const now = deps.clock();
+	const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+	const pauseEnd = new Date(now.getTime() + limit.blockSeconds * 1000);
 	const windowStart = new Date(now.getTime() - limit.windowSeconds * 1000);
-	const expired = sql`${loginAttempts.windowStartedAt} <= ${windowStart.toISOString()}::timestamptz`;
+	const paused = sql`${loginAttempts.blockedUntil} > ${at(now)}`;
+	const expired = sql`${loginAttempts.windowStartedAt} <= ${at(windowStart)}`;
+	const lapsed = sql`${loginAttempts.blockedUntil} is not null`;
 	const [row] = await deps.db
 		.insert(loginAttempts)
 		.values({ key, failures: 1, windowStartedAt: now, blockedUntil: null })
 		.onConflictDoUpdate({
 			target: loginAttempts.key,
 			set: {
-				failures: sql`case when ${expired} then 1 else ${loginAttempts.failures} + 1 end`,
-				windowStartedAt: sql`case when ${expired} then ${now.toISOString()}::timestamptz else ${loginAttempts.windowStartedAt} end`,
+				failures: sql`case when ${paused} then ${loginAttempts.failures} + 1
+					when ${expired} then 1
+					when ${lapsed} then ${limit.max}
+					else ${loginAttempts.failures} + 1 end`,
+				windowStartedAt: sql`case when not coalesce(${paused}, false) and ${expired} then ${at(now)}
+					else ${loginAttempts.windowStartedAt} end`,
+				blockedUntil: sql`case when ${paused} then ${loginAttempts.blockedUntil}
+					when ${expired} then null
+					when ${lapsed} or ${loginAttempts.failures} + 1 >= ${limit.max} then ${at(pauseEnd)}
+					else null end`,
 			},
 		})
-		.returning({ failures: loginAttempts.failures });
-	if (row.failures >= limit.max) {
-		await deps.db
-			.update(loginAttempts)
-			.set({ blockedUntil: new Date(now.getTime() + limit.blockSeconds * 1000) })
-			.where(eq(loginAttempts.key, key));
-	}
-	return row.failures;
+		.returning({ failures: loginAttempts.failures, blockedUntil: loginAttempts.blockedUntil });
+	if (row.failures <= limit.max) return null;
+	const left = (row.blockedUntil?.getTime() ?? pauseEnd.getTime()) - now.getTime();
+	return Math.max(1, Math.ceil(left / 1000));
+}
+
+function tooMany(seconds: number): AppError {
+	return new AppError('rate_limited', 'Too many attempts. Try again later or reset your password.', {
+		detail: 'too_many_attempts',
+		headers: { 'Retry-After': String(seconds) },
+	});
+}
+
+/**
+ * Takes one attempt from every budget, refusing with 429 and Retry-After when any is spent. Call it
+ * before the password check; on success, `releaseAttempt`/`clearKeys` give back what a failure
+ * would have used.
+ */
+export async function takeAttempts(
+	deps: ThrottleDeps,
+	budgets: [key: string, limit: Limit][],
+): Promise<void> {
+	let wait = 0;
+	for (const [key, limit] of budgets) wait = Math.max(wait, (await takeAttempt(deps, key, limit)) ?? 0);
+	if (wait > 0) throw tooMany(wait);
+}
+
+/** Gives back one attempt a success did not use up, lifting a pause that attempt had started. */
+export async function releaseAttempt(deps: ThrottleDeps, key: string, limit: Limit): Promise<void> {
+	await deps.db
+		.update(loginAttempts)
+		.set({
+			failures: sql`greatest(${loginAttempts.failures} - 1, 0)`,
+			blockedUntil: sql`case when ${loginAttempts.failures} - 1 < ${limit.max} then null else ${loginAttempts.blockedUntil} end`,
+		})
+		.where(eq(loginAttempts.key, key));
 }
 
 export async function clearKeys(deps: Pick<AppDeps, 'db'>, keys: string[]): Promise<void> {
@@ -82,8 +111,7 @@ export async function clearAccountKeys(deps: Pick<AppDeps, 'db'>, email: string)
 	await deps.db.delete(loginAttempts).where(like(loginAttempts.key, `${accountKeyPrefix(email)}%`));
 }
 
-/** For request limits (signup, reset mail): count, then refuse beyond the limit. */
+/** For request limits (signup, reset mail, look-ups): refuse beyond the limit. */
 export async function limitRequests(deps: ThrottleDeps, key: string, limit: Limit): Promise<void> {
-	await assertNotBlocked(deps, [key]);
-	await countEvent(deps, key, limit);
+	await takeAttempts(deps, [[key, limit]]);
 }

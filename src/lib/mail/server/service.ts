@@ -52,9 +52,48 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<v
 	pending.add(delivery);
 }
 
-/** Waits for background deliveries (tests, shutdown). */
+/**
+ * Mail whose making must not hold up the answer: `compose` runs from a queue drained once the
+ * request has answered, and its message (if any) goes to the outbox and out like any other. The
+ * request itself then does the same work whatever `compose` finds, so its timing tells nothing
+ * (a password reset for an address nobody uses answers exactly like one for a member's).
+ */
+export function queueMailJob(deps: MailDeps, compose: () => Promise<MailMessage | null>): void {
+	mailJobs.push(async () => {
+		try {
+			const message = await compose();
+			if (message) await queueMail(deps, message);
+		} catch (error) {
+			deps.logger.error({ err: error }, 'a queued mail could not be prepared');
+		}
+	});
+	scheduleMailJobs();
+}
+
+/**
+ * Long enough for the answer that queued a job to be written first: on the embedded database a
+ * job's queries run on the same thread as that answer.
+ */
+const MAIL_JOB_DELAY_MS = 10;
+const mailJobs: (() => Promise<void>)[] = [];
+let draining: Promise<void> | null = null;
+
+function scheduleMailJobs(): void {
+	if (draining || mailJobs.length === 0) return;
+	draining = new Promise<void>((resolve) => setTimeout(resolve, MAIL_JOB_DELAY_MS))
+		.then(async () => {
+			// One at a time: a burst of requests never becomes a burst of database work.
+			for (let job = mailJobs.shift(); job; job = mailJobs.shift()) await job();
+		})
+		.finally(() => {
+			draining = null;
+			scheduleMailJobs();
+		});
+}
+
+/** Waits for queued mail jobs and background deliveries (tests, shutdown). */
 export async function flushMail(): Promise<void> {
-	while (pending.size > 0) await Promise.all([...pending]);
+	while (draining || pending.size > 0) await Promise.all([draining, ...pending]);
 }
 
 export type MailboxEntry = {

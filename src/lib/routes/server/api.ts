@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
-import { DEFAULT_BODY_LIMIT, requireViewer } from '../../api/app';
+import { DEFAULT_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
+import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
 import {
 	BookmarkCreateSchema,

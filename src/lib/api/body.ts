@@ -1,0 +1,80 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { AppError } from '../core/errors';
+import type { ApiEnv } from './context';
+
+/** JSON bodies above this are refused before they are read; upload routes set their own limit. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const PHOTO_BODY_LIMIT = 2 * 1024 * 1024;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const ACCEPTED_BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'];
+
+/**
+ * A body must say what it is. Refusing text/plain also closes the cross-site "simple request"
+ * hole that Origin checks alone miss on JSON endpoints. A request without a body (a DELETE from
+ * a browser or `curl -X DELETE`) has nothing to describe and passes, whatever its method.
+ */
+export const requireKnownBodyType: MiddlewareHandler<ApiEnv> = async (c, next) => {
+	if (BODY_METHODS.has(c.req.method) && carriesBody(c)) {
+		const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+		const isOctetUpload = type === 'application/octet-stream' && c.req.path.includes('/upload');
+		if (!ACCEPTED_BODY_TYPES.includes(type) && !isOctetUpload) {
+			throw new AppError(
+				'unsupported_media_type',
+				`Content-Type ${type || '(none)'} is not accepted; send application/json`,
+			);
+		}
+	}
+	await next();
+};
+
+/**
+ * Over HTTP/1.x a request has a body exactly when it says Content-Length (above 0) or
+ * Transfer-Encoding (RFC 9112 §6.3), read from Node's own request since the Request built from it
+ * drops Transfer-Encoding. The Node adapter hands every non-GET request a body stream, empty or
+ * not, so the stream alone cannot tell; it can for in-process calls and HTTP/2.
+ */
+function carriesBody(c: Context<ApiEnv>): boolean {
+	const incoming = (c.env as { incoming?: NodeRequestFraming } | undefined)?.incoming;
+	if (incoming?.httpVersionMajor === 1) {
+		const { 'content-length': length, 'transfer-encoding': encoding } = incoming.headers;
+		return encoding !== undefined || (length !== undefined && length.trim() !== '0');
+	}
+	const length = c.req.header('content-length');
+	if (length !== undefined) return length.trim() !== '0';
+	return c.req.raw.body !== null;
+}
+
+/** The part of @hono/node-server's `incoming` (a Node IncomingMessage) that says how a body is framed. */
+type NodeRequestFraming = {
+	httpVersionMajor: number;
+	headers: { 'content-length'?: string; 'transfer-encoding'?: string };
+};
+
+const defaultLimit = bodyLimit({
+	maxSize: DEFAULT_BODY_LIMIT,
+	onError: () => {
+		throw new AppError('payload_too_large', `The request body is larger than ${DEFAULT_BODY_LIMIT} bytes`);
+	},
+});
+
+// Photos may be up to 1,000,000 bytes plus multipart framing; the photo endpoint itself answers
+// 'too-big' past 1,000,000 bytes, so the member sees the product's own message.
+const photoLimit = bodyLimit({
+	maxSize: PHOTO_BODY_LIMIT,
+	onError: () => {
+		throw new AppError('payload_too_large', 'The photo is larger than 1,000,000 bytes', {
+			detail: 'too-big',
+		});
+	},
+});
+
+/**
+ * Only methods that carry a body: the limit reads `raw.body`, which makes the Node adapter build a
+ * full Request, a cost every GET would otherwise pay.
+ */
+export const limitBodySize: MiddlewareHandler<ApiEnv> = (c, next) => {
+	if (!BODY_METHODS.has(c.req.method)) return next();
+	return c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next);
+};
