@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
 	CITY_SEARCH_DEBOUNCE_MS,
 	CITY_SEARCH_MIN_CHARS,
@@ -47,6 +47,14 @@ export default function CitySearch({
 	const inputRef = useRef<HTMLInputElement>(null);
 	const listId = `${id}-listbox`;
 	const optionId = (index: number) => `${id}-option-${index}`;
+
+	// On a pre-rendered page React adopts the very field a person may already be typing into, and
+	// keeps its value, focus and caret; what it holds becomes the search term before the first paint.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the widget takes over the field.
+	useLayoutEffect(() => {
+		const typed = inputRef.current?.value ?? '';
+		if (typed !== term) setTerm(typed);
+	}, []);
 
 	// Debounced search; a newer term aborts the older request so answers never arrive out of order.
 	useEffect(() => {
