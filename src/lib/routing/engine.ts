@@ -13,7 +13,7 @@ import {
 } from './contract.ts';
 import { type ElevationSource, resampleLine } from './elevation.ts';
 import { measureBearing, measureDistance } from './geo.ts';
-import { getCountryName, type Place, searchPlaces } from './geocode.ts';
+import { getCountryName, type Place, type SearchHome, searchPlaces } from './geocode.ts';
 import { getSegmentTime } from './graph.ts';
 import { decodePolyline, encodePolyline } from './polyline.ts';
 import {
@@ -260,9 +260,9 @@ export class RoutingEngine {
 		};
 	}
 
-	searchCities(term: string, limit = 10): CitySearchItem[] {
+	searchCities(term: string, limit = 10, home: SearchHome | null = null): CitySearchItem[] {
 		if (term.trim().length < 3) return [];
-		return searchPlaces(term, [], limit, true).map(({ place }) => ({
+		return searchPlaces(term, [], limit, true, home).map(({ place }) => ({
 			value: `${round6(place.lat)},${round6(place.lon)}`,
 			label: formatLabel(place),
 			locality: place.name,

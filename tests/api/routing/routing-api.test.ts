@@ -276,6 +276,23 @@ describe('GET /_api/search_for_city/', () => {
 		expect(await (await app.request('/_api/search_for_city/?term=Ha')).json()).toEqual([]);
 	});
 
+	it('ranks places in the visitor country first: the United States unless the geo cookie says otherwise', async () => {
+		const labels = async (headers: Record<string, string>) =>
+			v
+				.parse(
+					CitySearchResponseSchema,
+					await (await app.request('/_api/search_for_city/?term=Harr', { headers })).json(),
+				)
+				.map((item) => item.label);
+		const american = await labels({});
+		expect(american.indexOf('Harrisburg, PA, US')).toBeGreaterThanOrEqual(0);
+		expect(american.indexOf('Harrisburg, PA, US')).toBeLessThan(
+			american.indexOf('Harrogate, United Kingdom') >>> 0,
+		);
+		expect((await labels({ cookie: 'ms_geo=US-PA' }))[0]).toBe('Harrisburg, PA, US');
+		expect((await labels({ cookie: 'ms_geo=GB' }))[0]).toBe('Harrogate, United Kingdom');
+	});
+
 	it('offers countries and US states beside cities', async () => {
 		const andorra = v.parse(
 			CitySearchResponseSchema,
