@@ -2,6 +2,7 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useEffect, useId, useRef, useState } from 'react';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
+import { chooseVisibleMarkers } from '../../lib/routes/render';
 import { $elevationCursor } from '../../lib/routes/store';
 
 export type RouteMapProps = {
@@ -26,6 +27,13 @@ function storedMapType(layers: MapTileLayer[]): MapType {
 		// Storage can be switched off; the default layer then serves.
 	}
 	return layers[0].type;
+}
+
+const MARKER_RADIUS_PX = 8;
+
+/** A marker's footprint: its circle, widened for labels longer than the circle (about 7 px a digit). */
+function estimateMarkerSize(label: string): { width: number; height: number } {
+	return { width: Math.max(MARKER_RADIUS_PX * 2, label.length * 7 + 6), height: MARKER_RADIUS_PX * 2 };
 }
 
 /** Leaflet writes attributions as HTML; ours are plain text from configuration. */
@@ -53,17 +61,29 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 		const created = L.map(element.current, { scrollWheelZoom: false });
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
 		const line = L.polyline(path, { color: '#0b5cad', weight: 4 }).addTo(created);
-		for (const marker of markers) {
+		const markerLayers = markers.map((marker) =>
 			L.circleMarker([marker.lat, marker.lng], {
-				radius: 8,
+				radius: MARKER_RADIUS_PX,
 				color: '#14213d',
 				weight: 1.5,
 				fillColor: '#ffffff',
 				fillOpacity: 1,
-			})
-				.bindTooltip(marker.label, { permanent: true, direction: 'center', className: 'route-map__label' })
-				.addTo(created);
-		}
+			}).bindTooltip(marker.label, { permanent: true, direction: 'center', className: 'route-map__label' }),
+		);
+		// Zoomed out, markers would pile onto each other: show only as many as have room.
+		const thinMarkers = () => {
+			const visible = chooseVisibleMarkers(
+				markers.map((marker) => {
+					const at = created.latLngToContainerPoint([marker.lat, marker.lng]);
+					return { x: at.x, y: at.y, ...estimateMarkerSize(marker.label) };
+				}),
+			);
+			markerLayers.forEach((layer, index) => {
+				if (visible[index]) layer.addTo(created);
+				else layer.remove();
+			});
+		};
+		created.on('zoomend', thinMarkers);
 		const start = path[0];
 		const finish = path[path.length - 1];
 		L.circleMarker(finish, { radius: 8, color: '#ffffff', weight: 2, fillColor: '#b42318', fillOpacity: 1 })
@@ -86,6 +106,7 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			else cursor.setLatLng([point.lat, point.lng]).addTo(created);
 		});
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
+		thinMarkers();
 		setLeaflet(created);
 		return () => {
 			unlisten();
