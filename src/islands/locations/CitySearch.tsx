@@ -13,8 +13,9 @@ export type CitySearchProps = {
 	variant?: 'go' | 'view-city-route';
 	label?: string;
 	/**
-	 * What Go does with the chosen place. Without it the widget opens our page for that city,
-	 * state or country; route search passes its own to set the search location.
+	 * Called as soon as a place is chosen, and then the widget has no Go button of its own (route
+	 * search's form has the one submit button). Without it, Go opens our page for that city, state
+	 * or country.
 	 */
 	onChoose?: (suggestion: LocationSuggestion) => void;
 	/** Text typed before the island took over (it was plain HTML until then). */
@@ -95,6 +96,7 @@ export default function CitySearch({
 		setStatus('selection');
 		setOpen(false);
 		setActive(-1);
+		onChoose?.(suggestion);
 	}
 
 	function clear() {
@@ -245,9 +247,11 @@ export default function CitySearch({
 						</div>
 					) : null}
 				</div>
-				<button type="submit" className="city-search__go" disabled={!chosen || going}>
-					{variant === 'view-city-route' ? 'View City Route' : 'Go'}
-				</button>
+				{onChoose ? null : (
+					<button type="submit" className="city-search__go" disabled={!chosen || going}>
+						{variant === 'view-city-route' ? 'View City Route' : 'Go'}
+					</button>
+				)}
 			</div>
 			<p id={`${id}-status`} className="city-search__status" aria-live="polite">
 				{message}
