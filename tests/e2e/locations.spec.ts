@@ -131,6 +131,36 @@ test.describe('city page', () => {
 });
 
 test.describe('city search widget', () => {
+	// A person clicks the field and types as soon as the page shows; the widget takes over meanwhile.
+	for (const path of ['/', '/us/', '/us/pa/', '/us/pa/harrisburg/']) {
+		for (const slowScripts of [false, true]) {
+			test(`${path}: typing right after load${slowScripts ? ' on a slow connection' : ''} keeps every letter, the focus and the caret`, async ({
+				page,
+			}) => {
+				if (slowScripts) {
+					await page.route('**/_astro/**', async (route) => {
+						await new Promise((resolve) => setTimeout(resolve, 1000));
+						await route.continue();
+					});
+				}
+				await page.goto(path, { waitUntil: 'commit' });
+				const input = page.getByRole('combobox', { name: 'Search Any City or State' }).first();
+				await input.click();
+				await page.keyboard.type('Pittsburgh', { delay: 80 });
+				await expect(page.getByRole('option', { name: 'Pittsburgh, PA, US' }).first()).toBeVisible({
+					timeout: 15_000,
+				});
+				await expect(input).toHaveValue('Pittsburgh');
+				await expect(input).toBeFocused();
+				const caret = await input.evaluate((field: HTMLInputElement) => [
+					field.selectionStart,
+					field.selectionEnd,
+				]);
+				expect(caret).toEqual([10, 10]);
+			});
+		}
+	}
+
 	test('searches from 3 characters, moves by keyboard, enables Go once chosen and opens the city page', async ({
 		page,
 	}) => {

@@ -37,7 +37,6 @@ test('the demo member searches near Harrisburg, sorts, filters to nothing and sh
 	const near = page.getByRole('combobox', { name: 'Near (city)' });
 	await near.fill('Harrisburg');
 	await page.getByRole('option', { name: 'Harrisburg, PA, US' }).click();
-	await page.getByRole('button', { name: 'Go' }).click();
 
 	const results = page.getByTestId('route-search-results');
 	await expect(results.getByRole('heading', { level: 2 })).toContainText('near Harrisburg, PA, US');
@@ -89,6 +88,26 @@ test('the demo member searches near Harrisburg, sorts, filters to nothing and sh
 	await expect(stranger as Page).toHaveURL(/\/auth\/login\?next=%2Froutes%2Fsearch%2F%3F/);
 	await visitor?.close();
 	expect(external).toEqual([]);
+});
+
+test('the keyboard walks the search form in reading order, to its one submit button', async ({ page }) => {
+	test.setTimeout(60_000);
+	await logInToSearch(page);
+	await expect(page.getByRole('button', { name: 'Go' })).toHaveCount(0);
+	await page.getByRole('combobox', { name: 'Near (city)' }).focus();
+	const visited: string[] = [];
+	for (let step = 0; step < 7; step++) {
+		await page.keyboard.press('Tab');
+		visited.push(
+			await page.evaluate(() => {
+				const focused = document.activeElement as HTMLElement;
+				return focused.id || focused.textContent?.trim() || focused.tagName;
+			}),
+		);
+	}
+	expect(visited).toEqual(['radius', 'min', 'max', 'activity', 'name', 'order', 'Search']);
+	await expect(page.getByLabel(/Distance at most/)).toHaveValue('');
+	await expect(page.getByLabel(/Distance at most/).locator('option:checked')).toHaveText('Any length');
 });
 
 test('without script the search is a GET form the server answers', async ({ browser, baseURL }) => {

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import {
 	CITY_SEARCH_DEBOUNCE_MS,
 	CITY_SEARCH_MIN_CHARS,
@@ -13,8 +13,9 @@ export type CitySearchProps = {
 	variant?: 'go' | 'view-city-route';
 	label?: string;
 	/**
-	 * What Go does with the chosen place. Without it the widget opens our page for that city,
-	 * state or country; route search passes its own to set the search location.
+	 * Called as soon as a place is chosen, and then the widget has no Go button of its own (route
+	 * search's form has the one submit button). Without it, Go opens our page for that city, state
+	 * or country.
 	 */
 	onChoose?: (suggestion: LocationSuggestion) => void;
 	/** Text typed before the island took over (it was plain HTML until then). */
@@ -47,6 +48,14 @@ export default function CitySearch({
 	const inputRef = useRef<HTMLInputElement>(null);
 	const listId = `${id}-listbox`;
 	const optionId = (index: number) => `${id}-option-${index}`;
+
+	// On a pre-rendered page React adopts the very field a person may already be typing into, and
+	// keeps its value, focus and caret; what it holds becomes the search term before the first paint.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: runs once, when the widget takes over the field.
+	useLayoutEffect(() => {
+		const typed = inputRef.current?.value ?? '';
+		if (typed !== term) setTerm(typed);
+	}, []);
 
 	// Debounced search; a newer term aborts the older request so answers never arrive out of order.
 	useEffect(() => {
@@ -87,6 +96,7 @@ export default function CitySearch({
 		setStatus('selection');
 		setOpen(false);
 		setActive(-1);
+		onChoose?.(suggestion);
 	}
 
 	function clear() {
@@ -237,9 +247,11 @@ export default function CitySearch({
 						</div>
 					) : null}
 				</div>
-				<button type="submit" className="city-search__go" disabled={!chosen || going}>
-					{variant === 'view-city-route' ? 'View City Route' : 'Go'}
-				</button>
+				{onChoose ? null : (
+					<button type="submit" className="city-search__go" disabled={!chosen || going}>
+						{variant === 'view-city-route' ? 'View City Route' : 'Go'}
+					</button>
+				)}
 			</div>
 			<p id={`${id}-status`} className="city-search__status" aria-live="polite">
 				{message}

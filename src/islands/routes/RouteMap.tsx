@@ -8,6 +8,7 @@ import {
 	type MapType,
 	OSM_ATTRIBUTION,
 } from '../../lib/core/map-types';
+import { chooseVisibleMarkers } from '../../lib/routes/render';
 import { $elevationCursor } from '../../lib/routes/store';
 import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
 
@@ -25,6 +26,13 @@ export type RouteMapProps = {
 function storedMapType(layers: MapTileLayer[]): MapType {
 	const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
 	return layers.find((layer) => layer.type === stored)?.type ?? layers[0].type;
+}
+
+const MARKER_RADIUS_PX = 8;
+
+/** A marker's footprint: its circle, widened for labels longer than the circle (about 7 px a digit). */
+function estimateMarkerSize(label: string): { width: number; height: number } {
+	return { width: Math.max(MARKER_RADIUS_PX * 2, label.length * 7 + 6), height: MARKER_RADIUS_PX * 2 };
 }
 
 /** Leaflet writes attributions as HTML; ours are plain text from configuration. */
@@ -52,17 +60,29 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 		const created = L.map(element.current, { scrollWheelZoom: false });
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
 		const line = L.polyline(path, { color: '#0b5cad', weight: 4 }).addTo(created);
-		for (const marker of markers) {
+		const markerLayers = markers.map((marker) =>
 			L.circleMarker([marker.lat, marker.lng], {
-				radius: 8,
+				radius: MARKER_RADIUS_PX,
 				color: '#14213d',
 				weight: 1.5,
 				fillColor: '#ffffff',
 				fillOpacity: 1,
-			})
-				.bindTooltip(marker.label, { permanent: true, direction: 'center', className: 'route-map__label' })
-				.addTo(created);
-		}
+			}).bindTooltip(marker.label, { permanent: true, direction: 'center', className: 'route-map__label' }),
+		);
+		// Zoomed out, markers would pile onto each other: show only as many as have room.
+		const thinMarkers = () => {
+			const visible = chooseVisibleMarkers(
+				markers.map((marker) => {
+					const at = created.latLngToContainerPoint([marker.lat, marker.lng]);
+					return { x: at.x, y: at.y, ...estimateMarkerSize(marker.label) };
+				}),
+			);
+			markerLayers.forEach((layer, index) => {
+				if (visible[index]) layer.addTo(created);
+				else layer.remove();
+			});
+		};
+		created.on('zoomend', thinMarkers);
 		const start = path[0];
 		const finish = path[path.length - 1];
 		L.circleMarker(finish, { radius: 8, color: '#ffffff', weight: 2, fillColor: '#b42318', fillOpacity: 1 })
@@ -85,6 +105,7 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			else cursor.setLatLng([point.lat, point.lng]).addTo(created);
 		});
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
+		thinMarkers();
 		setLeaflet(created);
 		return () => {
 			unlisten();

@@ -1,10 +1,9 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, ensureSession } from '../../lib/api/client';
 import type { LocationSuggestion } from '../../lib/locations/contract';
 import { searchForCity } from '../../lib/locations/store';
 import {
 	buildRouteSearchParams,
-	maxDistanceAtLeast,
 	parseRouteSearchParams,
 	ROUTE_ORDERS,
 	ROUTE_SEARCH_ACTIVITIES,
@@ -64,6 +63,17 @@ async function resolvePlace(text: string): Promise<SearchPlace | null> {
 	return first ? { label: first.label, near: first.value } : null;
 }
 
+/** The "Distance at most" choices, in the member's unit; "Any length" sets no maximum. */
+const MAX_DISTANCE_CHOICES = [1, 2, 3, 5, 10, 15, 20, 30, 50, 100, 200] as const;
+
+function maxDistanceOptions(current: string): (readonly [string, string])[] {
+	const values = MAX_DISTANCE_CHOICES.map(String);
+	// A maximum from a shared link that is not one of the choices stays selectable.
+	if (current && !values.includes(current)) values.push(current);
+	values.sort((a, b) => Number(a) - Number(b));
+	return [['', 'Any length'], ...values.map((value) => [value, value] as const)];
+}
+
 const LOAD_FAILED = 'The routes could not be loaded. Check your connection and try again.';
 const PLACE_FAILED = 'Places cannot be looked up right now. Please try again.';
 
@@ -100,7 +110,8 @@ export default function RouteSearch(props: RouteSearchProps) {
 		setHydrated(true);
 	}, [props.filters.place]);
 
-	useEffect(() => {
+	// In the same commit as the new results, so nothing can take the focus in between.
+	useLayoutEffect(() => {
 		if (results && focusHeading.current) {
 			focusHeading.current = false;
 			headingRef.current?.focus();
@@ -208,10 +219,14 @@ export default function RouteSearch(props: RouteSearchProps) {
 		if (results) search(filtersOf(next, place, 1), place);
 	}
 
-	const type = (field: 'min' | 'max' | 'name') => ({
+	const type = (field: 'min' | 'name') => ({
 		value: draft[field],
 		onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value }),
 	});
+	/** The next larger radius, offered when nothing was found near a place. */
+	const widerRadius = results?.place
+		? ROUTE_SEARCH_RADII.find((radius) => radius > shown.current.filters.radius)
+		: undefined;
 	const pageHref = (page: number) => `?${routeSearchQuery({ ...shown.current.filters, page })}`;
 
 	return (
@@ -269,19 +284,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 					<label htmlFor="min">Distance at least ({unit})</label>
 					<input id="min" name="min" type="number" min="0" step="any" {...type('min')} />
 				</p>
-				<p className="route-search__field">
-					<label htmlFor="max">Distance at most ({unit})</label>
-					<input
-						id="max"
-						name="max"
-						type="number"
-						min="0"
-						step="any"
-						aria-describedby="max-hint"
-						{...type('max')}
-					/>
-					<small id="max-hint">{maxDistanceAtLeast(unit)} or more: any length</small>
-				</p>
+				<Choice
+					id="max"
+					label={`Distance at most (${unit})`}
+					value={draft.max}
+					options={maxDistanceOptions(draft.max)}
+					onChange={choose}
+				/>
 				<Choice
 					id="activity"
 					label="Activity"
@@ -319,6 +328,14 @@ export default function RouteSearch(props: RouteSearchProps) {
 						{results.totalCount} {results.totalCount === 1 ? 'route' : 'routes'}
 						{results.place && ` near ${results.place}`}
 					</h2>
+					{results.totalCount === 0 && widerRadius !== undefined && (
+						<p className="route-search__widen">
+							No routes within {shown.current.filters.radius} {unit} of {results.place}.{' '}
+							<button type="button" onClick={() => choose('radius', String(widerRadius))}>
+								Search within {widerRadius} {unit}
+							</button>
+						</p>
+					)}
 					<RouteList
 						routes={results.routes}
 						unit={unit}
@@ -339,7 +356,7 @@ export default function RouteSearch(props: RouteSearchProps) {
 	);
 }
 
-type ChoiceField = 'radius' | 'activity' | 'order';
+type ChoiceField = 'radius' | 'max' | 'activity' | 'order';
 
 /** A select of the search form, named as its URL parameter. */
 function Choice(props: {

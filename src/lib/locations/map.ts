@@ -10,13 +10,83 @@ export type MapRoute = { name: string; shape: [number, number][] };
 export type CityMapDrawing = {
 	width: number;
 	height: number;
-	places: { name: string; x: number; y: number; r: number; main: boolean; anchor: 'start' | 'end' }[];
+	/** Every place's dot; `label` is where its name goes, or null when no free spot is left for it. */
+	places: { name: string; x: number; y: number; r: number; main: boolean; label: MapLabel | null }[];
 	routes: { name: string; d: string; start: { x: number; y: number } }[];
 	/** A round distance and its length on the drawing, for the scale bar. */
 	scale: { label: string; px: number };
 };
 
 const EARTH_RADIUS_M = 6_371_000;
+
+/** A place name on the drawing: its text anchor point, alignment, size and the box it covers. */
+export type MapLabel = {
+	x: number;
+	y: number;
+	anchor: 'start' | 'end';
+	fontSize: number;
+	box: Box;
+};
+export type Box = { left: number; top: number; right: number; bottom: number };
+
+const MAIN_FONT_SIZE = 16;
+const PLACE_FONT_SIZE = 12;
+/** Width of an average sans-serif character per unit of font size, a little generous. */
+const CHARACTER_WIDTH = 0.62;
+const LABEL_GAP = 4;
+
+export function boxesOverlap(a: Box, b: Box): boolean {
+	return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Names placed without collisions: the city first, then bigger places before smaller ones, each to
+ * the right of its dot, else to the left, else left out (its dot stays). A label also keeps off
+ * the other dots and inside the drawing.
+ */
+function placeLabels(
+	places: { name: string; x: number; y: number; r: number; main: boolean; population: number }[],
+	width: number,
+	height: number,
+): (MapLabel | null)[] {
+	const dots: Box[] = places.map((p) => ({
+		left: p.x - p.r,
+		top: p.y - p.r,
+		right: p.x + p.r,
+		bottom: p.y + p.r,
+	}));
+	const taken: Box[] = [];
+	const labels: (MapLabel | null)[] = places.map(() => null);
+	const order = places
+		.map((place, index) => ({ place, index }))
+		.sort((a, b) => Number(b.place.main) - Number(a.place.main) || b.place.population - a.place.population);
+	for (const { place, index } of order) {
+		const fontSize = place.main ? MAIN_FONT_SIZE : PLACE_FONT_SIZE;
+		const textWidth = place.name.length * fontSize * CHARACTER_WIDTH;
+		const preferLeft = place.x > width * 0.7;
+		const sides: ('start' | 'end')[] = preferLeft ? ['end', 'start'] : ['start', 'end'];
+		for (const anchor of sides) {
+			const x = anchor === 'start' ? place.x + place.r + LABEL_GAP : place.x - place.r - LABEL_GAP;
+			const left = anchor === 'start' ? x : x - textWidth;
+			const box = {
+				left,
+				top: place.y - fontSize * 0.75,
+				right: left + textWidth,
+				bottom: place.y + fontSize * 0.35,
+			};
+			const fits = box.left >= 0 && box.right <= width && box.top >= 0 && box.bottom <= height;
+			const clear =
+				taken.every((other) => !boxesOverlap(box, other)) &&
+				dots.every((dot, other) => other === index || !boxesOverlap(box, dot));
+			if ((fits && clear) || place.main) {
+				labels[index] = { x: round1(x), y: round1(place.y + 4), anchor, fontSize, box };
+				taken.push(box);
+				break;
+			}
+		}
+	}
+	return labels;
+}
 
 export function drawCityMap(input: {
 	center: { lat: number; lng: number };
@@ -39,7 +109,7 @@ export function drawCityMap(input: {
 	const inside = (p: { x: number; y: number }, margin = 0) =>
 		p.x >= margin && p.x <= width - margin && p.y >= margin && p.y <= height - margin;
 
-	const places = input.places
+	const dots = input.places
 		.map((place) => ({ place, at: project(place.lat, place.lng) }))
 		.filter(({ place, at }) => place.main || inside(at, 8))
 		.map(({ place, at }) => ({
@@ -48,8 +118,10 @@ export function drawCityMap(input: {
 			y: at.y,
 			r: place.main ? 7 : Math.max(3, Math.min(6, Math.log10(Math.max(place.population, 10)) - 1)),
 			main: Boolean(place.main),
-			anchor: (at.x > width * 0.7 ? 'end' : 'start') as 'start' | 'end',
+			population: place.population,
 		}));
+	const labels = placeLabels(dots, width, height);
+	const places = dots.map(({ population: _population, ...dot }, index) => ({ ...dot, label: labels[index] }));
 
 	const routes = input.routes
 		.filter((route) => route.shape.length >= 2)

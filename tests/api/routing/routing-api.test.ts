@@ -120,7 +120,10 @@ describe('POST /routing/route', () => {
 		});
 		const body = v.parse(RouteResponseSchema, await response.json());
 		expect(body.trip.legs).toHaveLength(2);
-		expect(body.trip.legs[0].maneuvers.at(-1)?.instruction).toBe('You have arrived at your stop.');
+		// A stop on the way is passed through: only the last leg arrives.
+		const instructions = body.trip.legs.map((leg) => leg.maneuvers.map((maneuver) => maneuver.instruction));
+		expect(instructions[0].some((instruction) => instruction.startsWith('You have arrived'))).toBe(false);
+		expect(instructions[1].at(-1)).toBe('You have arrived at your destination.');
 	});
 
 	it('accepts GET with ?json=', async () => {
@@ -299,6 +302,23 @@ describe('GET /_api/search_for_city/', () => {
 		expect(items[0]).toMatchObject({ label: 'Harrisburg, PA, US', locality: 'Harrisburg', isCity: true });
 		expect(items[0].value).toMatch(/^40\.2\d*,-76\.8\d*$/);
 		expect(await (await app.request('/_api/search_for_city/?term=Ha')).json()).toEqual([]);
+	});
+
+	it('ranks places in the visitor country first: the United States unless the geo cookie says otherwise', async () => {
+		const labels = async (headers: Record<string, string>) =>
+			v
+				.parse(
+					CitySearchResponseSchema,
+					await (await app.request('/_api/search_for_city/?term=Harr', { headers })).json(),
+				)
+				.map((item) => item.label);
+		const american = await labels({});
+		expect(american.indexOf('Harrisburg, PA, US')).toBeGreaterThanOrEqual(0);
+		expect(american.indexOf('Harrisburg, PA, US')).toBeLessThan(
+			american.indexOf('Harrogate, United Kingdom') >>> 0,
+		);
+		expect((await labels({ cookie: 'ms_geo=US-PA' }))[0]).toBe('Harrisburg, PA, US');
+		expect((await labels({ cookie: 'ms_geo=GB' }))[0]).toBe('Harrogate, United Kingdom');
 	});
 
 	it('offers countries and US states beside cities', async () => {

@@ -1,6 +1,6 @@
-import { expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { formatAscent, formatRouteDistance } from '../../../src/lib/locations/format';
-import { drawCityMap, fitRadiusM } from '../../../src/lib/locations/map';
+import { boxesOverlap, drawCityMap, fitRadiusM } from '../../../src/lib/locations/map';
 import { toJsonLd } from '../../../src/lib/locations/seo';
 import { thinLine } from '../../../src/lib/locations/server/service';
 
@@ -110,4 +110,41 @@ test('the map reaches just past the furthest route point, within 2 km and the ci
 		),
 	).toBe(10_000);
 	expect(fitRadiusM(center, [], 10_000)).toBe(10_000);
+});
+
+describe('city map labels', () => {
+	// Harrisburg with a ring of neighbours a few hundred metres apart: far too close for every name.
+	const crowded = drawCityMap({
+		center: { lat: 40.27, lng: -76.88 },
+		radiusM: 10_000,
+		places: [
+			{ name: 'Harrisburg', lat: 40.27, lng: -76.88, population: 49_000, main: true },
+			...Array.from({ length: 12 }, (_, i) => ({
+				name: `Neighbourtown ${i + 1}`,
+				lat: 40.27 + 0.004 * Math.sin(i),
+				lng: -76.88 + 0.006 * Math.cos(i),
+				population: 20_000 - i * 1000,
+			})),
+			{ name: 'Far Away', lat: 40.3, lng: -76.95, population: 500 },
+		],
+		routes: [],
+	});
+	const labelled = crowded.places.flatMap((place) =>
+		place.label ? [{ name: place.name, box: place.label.box }] : [],
+	);
+
+	it('never draws one name over another', () => {
+		for (const [i, a] of labelled.entries()) {
+			for (const b of labelled.slice(i + 1)) {
+				expect(boxesOverlap(a.box, b.box), `${a.name} and ${b.name}`).toBe(false);
+			}
+		}
+	});
+
+	it('always names the city, keeps every dot, and names places with room to spare', () => {
+		expect(crowded.places).toHaveLength(14);
+		expect(crowded.places.find((place) => place.main)?.label).not.toBeNull();
+		expect(labelled.map((place) => place.name)).toContain('Far Away');
+		expect(labelled.length).toBeLessThan(crowded.places.length);
+	});
 });

@@ -128,6 +128,46 @@ describe('RouteSearch island', () => {
 		expect(results().getAttribute('aria-busy')).toBe('false');
 	});
 
+	test('has one submit button, and "Any length" as a choice for the longest distance', async () => {
+		answer = () => json(200, { _embedded: { routes: [] }, total_count: 0 });
+		render(<RouteSearch {...props()} />);
+		const submits = [...document.querySelectorAll('button')].filter((button) => button.type === 'submit');
+		expect(submits.map((button) => button.textContent)).toEqual(['Search']);
+		const longest = screen.getByLabelText('Distance at most (km)') as HTMLSelectElement;
+		expect(longest.value).toBe('');
+		expect(longest.selectedOptions[0].textContent).toBe('Any length');
+		fireEvent.change(longest, { target: { value: '10' } });
+		await vi.waitFor(() => expect(requests.at(-1)?.searchParams.get('maximum_distance')).toBe('10000'));
+	});
+
+	test('choosing a suggested place searches near it at once', async () => {
+		answer = (url) =>
+			url.pathname.includes('search_for_city')
+				? json(200, [
+						{ value: '42.5063,1.5218', label: 'Andorra la Vella, Andorra', locality: 'Andorra la Vella' },
+					])
+				: json(200, { _embedded: { routes: [apiRoute(5, 'Valira walk')] }, total_count: 1 });
+		render(<RouteSearch {...props()} />);
+		const near = screen.getByRole('combobox', { name: 'Near (city)' });
+		fireEvent.change(near, { target: { value: 'Andorra' } });
+		fireEvent.click(await screen.findByRole('option', { name: 'Andorra la Vella, Andorra' }));
+		await vi.waitFor(() => expect(names()).toEqual(['Valira walk']));
+		expect(requests.at(-1)?.searchParams.get('close_to_location')).toBe('42.5063,1.5218');
+	});
+
+	test('nothing found near a place offers one click to search a wider radius', async () => {
+		answer = () => json(200, { _embedded: { routes: [] }, total_count: 0 });
+		render(<RouteSearch {...props()} />);
+		fireEvent.change(screen.getByLabelText('Route name'), { target: { value: 'Nothing' } });
+		fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+		const widen = await screen.findByRole('button', { name: 'Search within 25 km' });
+		expect(screen.getByText(/No routes within 10 km of Harrisburg, PA, US/)).toBeTruthy();
+		fireEvent.click(widen);
+		await vi.waitFor(() => expect(requests.at(-1)?.searchParams.get('search_radius')).toBe('25000'));
+		expect((screen.getByLabelText('Within (km)') as HTMLSelectElement).value).toBe('25');
+		expect(await screen.findByRole('button', { name: 'Search within 50 km' })).toBeTruthy();
+	});
+
 	test('a failed request says so and keeps the results and the form', async () => {
 		answer = () => json(500, { error: 'unknown_error' });
 		render(<RouteSearch {...props()} />);

@@ -54,10 +54,10 @@ describe('maneuvers on a hand-written crossroads', () => {
 		]);
 	});
 
-	it('describes unnamed paths by the turn alone', () => {
+	it('calls an unnamed footway by its kind', () => {
 		const instructions = getInstructions(WEST, PATH_END, 'pedestrian');
 		expect(instructions[0]).toBe('Walk east on Main Street.');
-		expect(instructions[1]).toMatch(/^(Bear|Turn) left\.$/);
+		expect(instructions[1]).toMatch(/^(Bear|Turn) left onto the footway\.$/);
 	});
 
 	it('never routes over a way closed with access=no', () => {
@@ -107,5 +107,50 @@ describe('maneuvers through a hand-written roundabout', () => {
 			]);
 			expect(maneuvers.map((m) => m.type)).toEqual([1, 26, 27, 4]);
 		}
+	});
+});
+
+describe('maneuvers with stops on the way and ways without names', () => {
+	let engine: RoutingEngine;
+	const FRONT_WEST = { lat: 45.0, lon: 7.0 };
+	const FRONT_EAST_OF_MIDDLE = { lat: 45.0, lon: 7.003 };
+	const PA_230_NORTH = { lat: 45.002, lon: 7.004 };
+	const STEPS_END = { lat: 44.996, lon: 7.006 };
+	beforeAll(async () => {
+		const xml = readFileSync(join(import.meta.dirname, '../../fixtures/routing/waypoints.osm'), 'utf8');
+		engine = new RoutingEngine({ regions: [buildRegion('waypoints', await readOsmXmlText(xml))] });
+	});
+
+	function getLegInstructions(locations: (typeof FRONT_WEST)[], costing: 'pedestrian' | 'auto') {
+		const response = v.parse(RouteResponseSchema, engine.route({ locations, costing }));
+		return response.trip.legs.map((leg) => leg.maneuvers.map((maneuver) => maneuver.instruction));
+	}
+
+	it('arrives only at the last waypoint and goes on from a stop on the way', () => {
+		expect(getLegInstructions([FRONT_WEST, FRONT_EAST_OF_MIDDLE, PA_230_NORTH], 'auto')).toEqual([
+			['Drive east on Front Street.'],
+			['Continue on Front Street.', 'Turn left onto PA 230.', 'You have arrived at your destination.'],
+		]);
+	});
+
+	it('turns from the way the previous leg arrived on, even when the stop is a corner', () => {
+		const [, second] = getLegInstructions([FRONT_WEST, { lat: 45.0, lon: 7.004 }, PA_230_NORTH], 'auto');
+		expect(second).toEqual(['Turn left onto PA 230.', 'You have arrived at your destination.']);
+	});
+
+	it('names a way by its ref, else by its kind', () => {
+		expect(getLegInstructions([FRONT_WEST, PA_230_NORTH], 'auto')).toEqual([
+			['Drive east on Front Street.', 'Turn left onto PA 230.', 'You have arrived at your destination.'],
+		]);
+		expect(getLegInstructions([FRONT_WEST, STEPS_END], 'pedestrian')).toEqual([
+			[
+				'Walk east on Front Street.',
+				'Turn right onto the footway.',
+				'Turn left onto the cycleway.',
+				'Turn right onto the track.',
+				'Turn left onto the steps.',
+				'You have arrived at your destination.',
+			],
+		]);
 	});
 });

@@ -1,4 +1,4 @@
-import { searchPlaces } from '../../routing/geocode';
+import { type SearchHome, searchPlaces } from '../../routing/geocode';
 
 export type SearchPlace = { label: string; near: string };
 
@@ -7,14 +7,14 @@ export type SearchPlace = { label: string; near: string };
  * as the city widget's first suggestion would be. A suggestion's own label ("Harrisburg, PA, US")
  * is read as a name with qualifiers, so a shared search submitted again finds the same place.
  */
-export function resolveSearchPlace(text: string): SearchPlace | null {
+export function resolveSearchPlace(text: string, home: SearchHome | null = null): SearchPlace | null {
 	const typed = text.trim();
 	if (typed.length < 3) return null;
-	const best = searchPlaces(typed, [], 1, true)[0]?.place;
+	const best = searchPlaces(typed, [], 1, true, home)[0]?.place;
 	if (best) return { label: best.name, near: `${round6(best.lat)},${round6(best.lon)}` };
 	const [name, ...qualifiers] = typed.split(',').map((part) => part.trim().toUpperCase());
 	if (qualifiers.length === 0 || name.length < 3) return null;
-	const candidates = searchPlaces(name, [], 20, true).map((result) => result.place);
+	const candidates = searchPlaces(name, [], 20, true, home).map((result) => result.place);
 	const place =
 		candidates.find((candidate) => qualifiers.includes(candidate.admin.toUpperCase())) ?? candidates[0];
 	return place ? { label: typed, near: `${round6(place.lat)},${round6(place.lon)}` } : null;

@@ -9,6 +9,7 @@ import {
 	RouteRequestSchema,
 } from '../contract.ts';
 import { RoutingEngine, RoutingError } from '../engine.ts';
+import { readSearchHome } from '../geocode.ts';
 import { planRoundTrips } from '../round-trip.ts';
 
 export interface RoutingApiOptions {
@@ -217,7 +218,7 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 		const term = (c.req.query('term') ?? '').slice(0, 100);
 		const engine = (await getEngine()) ?? placesOnly;
 		if (term.trim().length < 3) return c.json([]);
-		return c.json(engine.searchCities(term, 10));
+		return c.json(engine.searchCities(term, 10, readSearchHome(c.req.header('cookie'))));
 	};
 	app.get('/_api/search_for_city/', searchForCity);
 	app.get('/_api/search_for_city', searchForCity);
