@@ -174,18 +174,20 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	}
 
 	/** Asks for every gap that follows roads and has neither an answer, a request under way nor a failure. */
-	function routeMissing(): Promise<void>[] {
+	async function routeMissing(): Promise<void> {
 		const pending = $pending.get();
-		return $legs
-			.get()
-			.filter((leg) => leg.status === 'pending' && !pending.has(leg.key))
-			.map((leg) => request(leg));
+		await Promise.all(
+			$legs
+				.get()
+				.filter((leg) => leg.status === 'pending' && !pending.has(leg.key))
+				.map((leg) => request(leg)),
+		);
 	}
 
-	function edit(change: (state: PlannerState) => PlannerState): Promise<void[]> {
+	function edit(change: (state: PlannerState) => PlannerState): Promise<void> {
 		const history = $history.get();
 		$history.set(commit(history, change(history.present)));
-		return Promise.all(routeMissing());
+		return routeMissing();
 	}
 
 	return {
@@ -199,21 +201,21 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		edit,
 		undo: () => {
 			$history.set(undo($history.get()));
-			return Promise.all(routeMissing());
+			return routeMissing();
 		},
 		redo: () => {
 			$history.set(redo($history.get()));
-			return Promise.all(routeMissing());
+			return routeMissing();
 		},
 		/** Starts over from a saved state (a restored draft), with no undo steps. */
 		reset: (state?: PlannerState) => {
 			$history.set(createHistory(state));
-			return Promise.all(routeMissing());
+			return routeMissing();
 		},
 		/** Asks again for the gaps that failed. */
 		retryFailed: () => {
 			$failed.set(new Set());
-			return Promise.all(routeMissing());
+			return routeMissing();
 		},
 		streetAt: (point: LatLng) => $streets.get().get(at(point)) ?? null,
 	};
