@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
-import { forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
 
 /**
  * Drawing a route on the planner over Harrisburg's streets, as the demo member: points from map clicks follow
@@ -106,6 +106,7 @@ test('a routing failure keeps the straight line, says so, and the draft is offer
 	);
 	await expect(page.locator('path.planner-leg--straight')).toHaveCount(1);
 	expect(warnings.some((text) => text.includes('Roads could not be followed'))).toBe(true);
+	await expectNoSeriousA11yIssues(page);
 
 	// A point typed as coordinates is added at the end.
 	await page.getByLabel('Add a point', { exact: true }).fill('40.2637, -76.8839');

@@ -29,7 +29,7 @@ import {
 	reverseRoute,
 	shiftWaypoint,
 } from '../../lib/routes/planner';
-import { createPlannerStore } from '../../lib/routes/planner-store';
+import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import { MAP_TYPE_STORAGE_KEY } from './RouteMap';
 
@@ -328,7 +328,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 		}
 		setSaving(true);
 		try {
-			const payload = buildSavePayload(
+			const drawn = buildSavePayload(
 				legs,
 				[],
 				{
@@ -339,6 +339,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 				},
 				CUSTOM_NOTE_ICON_ID,
 			);
+			const payload = await withHeights(drawn);
 			await ensureSession();
 			const saved = await api<{ id: number }>('/v7.1/route/', {
 				method: 'POST',
