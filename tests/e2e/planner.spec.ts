@@ -61,6 +61,11 @@ test('the demo member draws a route that follows roads, edits it and saves it', 
 	await expect(summary(page)).toContainText('3 points');
 	// The answer for the redone gap was kept: it is routed at once, not asked for again.
 	await expect(gaps.nth(1)).toHaveAttribute('data-status', 'routed');
+	// The same from the keyboard.
+	await page.keyboard.press('Control+z');
+	await expect(summary(page)).toContainText('2 points');
+	await page.keyboard.press('Control+Shift+z');
+	await expect(summary(page)).toContainText('3 points');
 
 	// Without the mouse: the middle point removed from the list.
 	await page.getByRole('button', { name: 'Remove point 2' }).focus();
