@@ -272,3 +272,28 @@ export function buildSavePayload(
 		country: '',
 	};
 }
+
+/** A state read back from storage (a draft), checked and given fresh waypoint ids; null when it is not one. */
+export function restoreState(raw: unknown): PlannerState | null {
+	if (!raw || typeof raw !== 'object') return null;
+	const { waypoints, legs } = raw as { waypoints?: unknown; legs?: unknown };
+	if (!Array.isArray(waypoints) || !Array.isArray(legs)) return null;
+	const isCoordinate = (value: unknown, limit: number) =>
+		typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
+	const points = waypoints.filter(
+		(p): p is LatLng => !!p && isCoordinate((p as LatLng).lat, 90) && isCoordinate((p as LatLng).lng, 180),
+	);
+	const options = legs.filter(
+		(o): o is LegOptions =>
+			!!o &&
+			PLANNER_MODES.includes((o as LegOptions).mode) &&
+			typeof (o as LegOptions).followRoads === 'boolean' &&
+			typeof (o as LegOptions).avoidHighways === 'boolean',
+	);
+	if (points.length !== waypoints.length || options.length !== legs.length) return null;
+	if (options.length !== Math.max(0, points.length - 1)) return null;
+	return {
+		waypoints: points.map((p) => makeWaypoint({ lat: p.lat, lng: p.lng })),
+		legs: options.map((o) => ({ mode: o.mode, followRoads: o.followRoads, avoidHighways: o.avoidHighways })),
+	};
+}

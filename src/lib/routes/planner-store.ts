@@ -1,0 +1,255 @@
+import { atom, computed } from 'nanostores';
+import { decodePolyline } from '../routing/polyline';
+import type { RouteCue, RouteSaveInput } from './contract';
+import { haversineM } from './geo';
+import {
+	COSTING,
+	commit,
+	createHistory,
+	type LatLng,
+	type PlannedLeg,
+	type PlannerHistory,
+	type PlannerState,
+	planLegs,
+	type RoutedLeg,
+	redo,
+	undo,
+} from './planner';
+
+/** A gap's road-following request gives up after this long; the straight line then stays (SPEC §8). */
+export const ROUTING_TIMEOUT_MS = 10_000;
+
+export type RouteFetch = (input: string, init: RequestInit) => Promise<Response>;
+
+export type PlannerStoreOptions = {
+	fetch?: RouteFetch;
+	timeoutMs?: number;
+	warn?: (message: string, detail?: unknown) => void;
+};
+
+/** A gap the routing service could not follow roads for; it stays a straight line. */
+export type GapFailure = { key: string; index: number; message: string };
+
+type ValhallaManeuver = {
+	instruction: string;
+	length: number;
+	begin_shape_index: number;
+	street_names?: string[];
+};
+type ValhallaAnswer = {
+	trip?: { legs?: { shape: string; maneuvers: ValhallaManeuver[] }[]; units?: string };
+};
+
+const at = (point: LatLng) => `${point.lat.toFixed(6)},${point.lng.toFixed(6)}`;
+
+function measure(points: readonly LatLng[]): number {
+	let total = 0;
+	for (let i = 1; i < points.length; i++) {
+		total += haversineM(points[i - 1].lat, points[i - 1].lng, points[i].lat, points[i].lng);
+	}
+	return total;
+}
+
+/**
+ * Reads a route answer into a routed gap. The distance is measured along the shape, as the route API measures a
+ * saved route, so the planner shows what the saved route will say.
+ */
+export function readRouteAnswer(answer: ValhallaAnswer): {
+	leg: RoutedLeg;
+	fromStreet: string | null;
+	toStreet: string | null;
+} {
+	const legs = answer.trip?.legs;
+	if (!legs?.length) throw new Error('The routing answer has no legs.');
+	const metresPerUnit = answer.trip?.units === 'miles' ? 1609.344 : 1000;
+	const points: LatLng[] = [];
+	const cues: RouteCue[] = [];
+	let travelled = 0;
+	let fromStreet: string | null = null;
+	let toStreet: string | null = null;
+	for (const leg of legs) {
+		const shape = decodePolyline(leg.shape, 6).map(([lat, lng]) => ({ lat, lng }));
+		for (const maneuver of leg.maneuvers) {
+			const point = shape[Math.min(maneuver.begin_shape_index, shape.length - 1)];
+			const street = maneuver.street_names?.[0] ?? null;
+			fromStreet ??= street;
+			if (street) toStreet = street;
+			if (point) {
+				cues.push({
+					instructions: maneuver.instruction,
+					lat: point.lat,
+					lng: point.lng,
+					distance: Math.round(travelled),
+					isCustomNote: false,
+				});
+			}
+			travelled += maneuver.length * metresPerUnit;
+		}
+		for (const point of shape) {
+			const tail = points.at(-1);
+			if (tail && tail.lat === point.lat && tail.lng === point.lng) continue;
+			points.push(point);
+		}
+	}
+	if (points.length < 2) throw new Error('The routing answer has no line.');
+	return { leg: { points, distance: measure(points), cues }, fromStreet, toStreet };
+}
+
+/**
+ * The planner page's state: the undo history of waypoints and gap options, the road-following answers beside it
+ * (kept across undo), the gaps asked for and not yet answered, and the gaps that could not be routed.
+ */
+export function createPlannerStore(options: PlannerStoreOptions = {}) {
+	const send: RouteFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+	const timeoutMs = options.timeoutMs ?? ROUTING_TIMEOUT_MS;
+	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
+
+	const $history = atom<PlannerHistory>(createHistory());
+	const $routed = atom<ReadonlyMap<string, RoutedLeg>>(new Map());
+	const $pending = atom<ReadonlySet<string>>(new Set());
+	const $failed = atom<ReadonlySet<string>>(new Set());
+	/** Street names where waypoints were snapped, by `lat,lng`. */
+	const $streets = atom<ReadonlyMap<string, string>>(new Map());
+
+	const $legs = computed([$history, $routed, $failed], (history, routed, failed) =>
+		planLegs(history.present, routed, failed),
+	);
+	const $failures = computed([$legs, $failed], (legs, failed): GapFailure[] =>
+		legs.flatMap((leg, index) =>
+			leg.options.followRoads && failed.has(leg.key)
+				? [
+						{
+							key: leg.key,
+							index,
+							message: `Roads could not be followed from point ${index + 1} to point ${index + 2}; that part is a straight line.`,
+						},
+					]
+				: [],
+		),
+	);
+
+	const isCurrent = (key: string) => $legs.get().some((leg) => leg.key === key);
+	const without = (set: ReadonlySet<string>, key: string) => {
+		const next = new Set(set);
+		next.delete(key);
+		return next;
+	};
+
+	async function request(leg: PlannedLeg): Promise<void> {
+		$pending.set(new Set($pending.get()).add(leg.key));
+		try {
+			const response = await send('/api/routing/route', {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', accept: 'application/json' },
+				body: JSON.stringify({
+					locations: [
+						{ lat: leg.from.lat, lon: leg.from.lng },
+						{ lat: leg.to.lat, lon: leg.to.lng },
+					],
+					costing: COSTING[leg.options.mode],
+					avoid_highways: leg.options.avoidHighways,
+					directions_options: { units: 'kilometers' },
+				}),
+				signal: AbortSignal.timeout(timeoutMs),
+			});
+			if (!response.ok) {
+				const body = (await response.json().catch(() => null)) as { error?: string } | null;
+				throw new Error(`Routing answered ${response.status}${body?.error ? `: ${body.error}` : ''}`);
+			}
+			const answer = readRouteAnswer((await response.json()) as ValhallaAnswer);
+			// The gap may have been moved, removed or undone meanwhile: an answer for it is no longer wanted.
+			if (!isCurrent(leg.key)) return;
+			$routed.set(new Map($routed.get()).set(leg.key, answer.leg));
+			const streets = new Map($streets.get());
+			if (answer.fromStreet) streets.set(at(leg.from), answer.fromStreet);
+			if (answer.toStreet) streets.set(at(leg.to), answer.toStreet);
+			$streets.set(streets);
+		} catch (error) {
+			if (!isCurrent(leg.key)) return;
+			$failed.set(new Set($failed.get()).add(leg.key));
+			warn(`Roads could not be followed between ${at(leg.from)} and ${at(leg.to)}`, error);
+		} finally {
+			$pending.set(without($pending.get(), leg.key));
+		}
+	}
+
+	/** Asks for every gap that follows roads and has neither an answer, a request under way nor a failure. */
+	async function routeMissing(): Promise<void> {
+		const pending = $pending.get();
+		await Promise.all(
+			$legs
+				.get()
+				.filter((leg) => leg.status === 'pending' && !pending.has(leg.key))
+				.map((leg) => request(leg)),
+		);
+	}
+
+	function edit(change: (state: PlannerState) => PlannerState): Promise<void> {
+		const history = $history.get();
+		$history.set(commit(history, change(history.present)));
+		return routeMissing();
+	}
+
+	return {
+		$history,
+		$routed,
+		$pending,
+		$failed,
+		$streets,
+		$legs,
+		$failures,
+		edit,
+		undo: () => {
+			$history.set(undo($history.get()));
+			return routeMissing();
+		},
+		redo: () => {
+			$history.set(redo($history.get()));
+			return routeMissing();
+		},
+		/** Starts over from a saved state (a restored draft), with no undo steps. */
+		reset: (state?: PlannerState) => {
+			$history.set(createHistory(state));
+			return routeMissing();
+		},
+		/** Asks again for the gaps that failed. */
+		retryFailed: () => {
+			$failed.set(new Set());
+			return routeMissing();
+		},
+		streetAt: (point: LatLng) => $streets.get().get(at(point)) ?? null,
+	};
+}
+
+export type PlannerStore = ReturnType<typeof createPlannerStore>;
+
+/**
+ * Fills each saved point's elevation from the height service, so the saved route shows its climb. Heights are a
+ * bonus: without an answer in time the route is saved without them, and a warning is logged.
+ */
+export async function withHeights(
+	payload: RouteSaveInput,
+	options: Pick<PlannerStoreOptions, 'fetch' | 'timeoutMs' | 'warn'> = {},
+): Promise<RouteSaveInput> {
+	const send: RouteFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
+	try {
+		const response = await send('/api/routing/height', {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', accept: 'application/json' },
+			body: JSON.stringify({ shape: payload.points.map((point) => ({ lat: point.lat, lon: point.lng })) }),
+			signal: AbortSignal.timeout(options.timeoutMs ?? ROUTING_TIMEOUT_MS),
+		});
+		if (!response.ok) throw new Error(`Heights answered ${response.status}`);
+		const heights = ((await response.json()) as { height?: (number | null)[] }).height;
+		if (!heights || heights.length !== payload.points.length)
+			throw new Error('Heights do not match the points.');
+		return {
+			...payload,
+			points: payload.points.map((point, index) => ({ ...point, ele: heights[index] ?? null })),
+		};
+	} catch (error) {
+		warn('The route is saved without heights', error);
+		return payload;
+	}
+}
