@@ -4,7 +4,12 @@ import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { api, ensureSession, errorData } from '../../lib/api/client';
-import { type MapTileLayer, OSM_ATTRIBUTION } from '../../lib/core/map-types';
+import {
+	MAP_TYPE_STORAGE_KEY,
+	MAP_VIEW_STORAGE_KEY,
+	type MapTileLayer,
+	OSM_ATTRIBUTION,
+} from '../../lib/core/map-types';
 import {
 	CUSTOM_NOTE_ICON_ID,
 	ROUTE_PRIVACY_LABELS,
@@ -22,6 +27,7 @@ import {
 	measurePlan,
 	moveWaypoint,
 	outAndBack,
+	PLANNER_DRAFT_STORAGE_KEY,
 	type PlannerMode,
 	type PlannerState,
 	removeWaypoint,
@@ -31,7 +37,7 @@ import {
 } from '../../lib/routes/planner';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
-import { MAP_TYPE_STORAGE_KEY } from './RouteMap';
+import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
 
 export type PlannerProps = {
 	unit: Unit;
@@ -40,9 +46,7 @@ export type PlannerProps = {
 };
 
 /** The unsaved route, kept as the member edits and offered back when the page opens again. */
-export const DRAFT_STORAGE_KEY = 'mapstride:planner-draft';
 /** Where the planner's map was last left, so it opens there next time. */
-export const VIEW_STORAGE_KEY = 'mapstride:planner-view';
 /** Central Harrisburg, the demo region, when the member has no last map position. */
 const DEFAULT_VIEW = { lat: 40.272, lng: -76.85, zoom: 15 };
 
@@ -80,7 +84,7 @@ function writeStorage(key: string, value: unknown): void {
 }
 
 function readDraft(): Draft | null {
-	const raw = readStorage<{ state?: unknown; details?: Partial<Details> }>(DRAFT_STORAGE_KEY);
+	const raw = readStorage<{ state?: unknown; details?: Partial<Details> }>(PLANNER_DRAFT_STORAGE_KEY);
 	const state = restoreState(raw?.state);
 	if (!state || state.waypoints.length === 0) return null;
 	const details = raw?.details ?? {};
@@ -100,7 +104,12 @@ function readDraft(): Draft | null {
 }
 
 function readView(): { lat: number; lng: number; zoom: number } {
-	const view = readStorage<{ lat?: unknown; lng?: unknown; zoom?: unknown }>(VIEW_STORAGE_KEY);
+	let view: { lat?: unknown; lng?: unknown; zoom?: unknown } | null = null;
+	try {
+		view = JSON.parse(recallPreference('local', MAP_VIEW_STORAGE_KEY) ?? 'null');
+	} catch {
+		view = null;
+	}
 	const ok = (value: unknown, limit: number) =>
 		typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
 	return view && ok(view.lat, 90) && ok(view.lng, 180) && ok(view.zoom, 22)
@@ -175,12 +184,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 			view.zoom,
 		);
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
-		let stored: string | null = null;
-		try {
-			stored = window.localStorage.getItem(MAP_TYPE_STORAGE_KEY);
-		} catch {
-			stored = null;
-		}
+		const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
 		const layer = layers.find((candidate) => candidate.type === stored) ?? layers[0];
 		if (layer) {
 			L.tileLayer(layer.url, {
@@ -193,7 +197,11 @@ export default function Planner({ unit, layers }: PlannerProps) {
 		});
 		created.on('moveend', () => {
 			const centre = created.getCenter();
-			writeStorage(VIEW_STORAGE_KEY, { lat: centre.lat, lng: centre.lng, zoom: created.getZoom() });
+			rememberPreference(
+				'local',
+				MAP_VIEW_STORAGE_KEY,
+				JSON.stringify({ lat: centre.lat, lng: centre.lng, zoom: created.getZoom() }),
+			);
 		});
 		setMap(created);
 		return () => {
@@ -251,8 +259,8 @@ export default function Planner({ unit, layers }: PlannerProps) {
 	useEffect(() => {
 		if (offer) return;
 		if (state.waypoints.length === 0 && !details.name && !details.description)
-			writeStorage(DRAFT_STORAGE_KEY, null);
-		else writeStorage(DRAFT_STORAGE_KEY, { state, details });
+			writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
+		else writeStorage(PLANNER_DRAFT_STORAGE_KEY, { state, details });
 	}, [state, details, offer]);
 
 	const restore = () => {
@@ -268,7 +276,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 		}
 	};
 	const discard = () => {
-		writeStorage(DRAFT_STORAGE_KEY, null);
+		writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
 		setOffer(null);
 	};
 
@@ -345,7 +353,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 				method: 'POST',
 				body: payload as unknown as Record<string, unknown>,
 			});
-			writeStorage(DRAFT_STORAGE_KEY, null);
+			writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
 			window.location.assign(`/routes/view/${saved.id}`);
 		} catch (error) {
 			const data = errorData(error);

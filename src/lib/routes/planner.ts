@@ -6,6 +6,9 @@ import { haversineM } from './geo';
 // history of those, and the road-following shapes the routing service answered, kept apart from the history
 // so an undo never throws a routed answer away and a late answer never becomes an undo step of its own.
 
+/** Where an unsaved route waits in the browser (local storage) until it is saved or discarded. */
+export const PLANNER_DRAFT_STORAGE_KEY = 'mapstride:planner-draft';
+
 export type PlannerMode = 'WALKING' | 'BICYCLING' | 'DRIVING';
 export const PLANNER_MODES: readonly PlannerMode[] = ['WALKING', 'BICYCLING', 'DRIVING'];
 /** The routing service's costing for each travel mode. */

@@ -1,4 +1,4 @@
-import { MAP_TYPE_STORAGE_KEY } from '../core/map-types';
+import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY } from '../core/map-types';
 import { PROMO_DISMISSED_KEY } from './promo';
 
 /**
@@ -29,6 +29,7 @@ export type StorageArea = 'local' | 'session';
 /** Every optional storage key the product writes, so turning preferences off can remove them. */
 export const PREFERENCE_STORAGE_KEYS: readonly { area: StorageArea; key: string }[] = [
 	{ area: 'local', key: MAP_TYPE_STORAGE_KEY },
+	{ area: 'local', key: MAP_VIEW_STORAGE_KEY },
 	{ area: 'session', key: PROMO_DISMISSED_KEY },
 ];
 

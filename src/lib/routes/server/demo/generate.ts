@@ -1,7 +1,8 @@
 /**
  * Builds the demo routes of the seed from the bundled regions with the routing engine, so their
  * lines follow real streets and their heights come from the SRTM tiles. Run once after the
- * regions change: `npx tsx src/lib/routes/server/demo/generate.ts` writes demo-routes.json beside it.
+ * regions change: `npx tsx src/lib/routes/server/demo/generate.ts` writes demo-routes.json beside it
+ * (then `npx biome format --write` it, as the house formats every JSON file).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
