@@ -82,7 +82,6 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 				else layer.remove();
 			});
 		};
-		created.on('zoomend', thinMarkers);
 		const start = path[0];
 		const finish = path[path.length - 1];
 		L.circleMarker(finish, { radius: 8, color: '#ffffff', weight: 2, fillColor: '#b42318', fillOpacity: 1 })
@@ -105,6 +104,8 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			else cursor.setLatLng([point.lat, point.lng]).addTo(created);
 		});
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
+		// Listened to only once the first view is set: during it, layers are not yet projected.
+		created.on('zoomend', thinMarkers);
 		thinMarkers();
 		setLeaflet(created);
 		return () => {
