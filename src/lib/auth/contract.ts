@@ -2,14 +2,7 @@ import * as v from 'valibot';
 import { isAcceptableText, singleLineText } from '../core/text';
 
 /** Who is making a request, as pages and endpoints see them. */
-export const ViewerSchema = v.object({
-	id: v.number(),
-	username: v.string(),
-	displayName: v.string(),
-	/** MVP (premium) members see no promo banner. */
-	isPremium: v.boolean(),
-});
-export type Viewer = v.InferOutput<typeof ViewerSchema>;
+export { type Viewer, ViewerSchema } from './viewer';
 
 /** Emailed one-time links (email verification, password reset) carry 32 random bytes in base64url. */
 export const LinkTokenSchema = v.pipe(v.string(), v.regex(/^[\w-]{43}$/));
