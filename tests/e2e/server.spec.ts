@@ -198,10 +198,8 @@ function isListening(port: number): Promise<boolean> {
 	});
 }
 
-test.describe('npm start under a process manager', () => {
-	// One server process is enough; the viewport plays no part.
-	test.skip(({ isMobile }) => isMobile, 'runs once, in the desktop project');
-
+// One server process is enough and the viewport plays no part: the tag keeps it to the desktop project.
+test.describe('npm start under a process manager @desktop-layout', () => {
 	let child: ChildProcess | undefined;
 	let dataDir: string | undefined;
 	test.afterEach(() => {
