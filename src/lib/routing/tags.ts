@@ -294,28 +294,8 @@ const UNPAVED = new Set([
 	'ice',
 	'salt',
 ]);
-// Classes built for motor traffic are paved unless tagged otherwise; paths and tracks say nothing by class.
-const PAVED_BY_CLASS = new Set([
-	'motorway',
-	'motorway_link',
-	'trunk',
-	'trunk_link',
-	'primary',
-	'primary_link',
-	'secondary',
-	'secondary_link',
-	'tertiary',
-	'tertiary_link',
-	'unclassified',
-	'residential',
-	'living_street',
-	'service',
-	'road',
-	'pedestrian',
-	'steps',
-	'corridor',
-	'platform',
-]);
+// Classes say nothing of the surface for paths and tracks; every other class is paved unless tagged otherwise.
+const UNKNOWN_SURFACE_CLASSES = new Set(['other', 'track', 'path', 'footway', 'cycleway', 'bridleway']);
 
 /** Index into SURFACES: the `surface` tag when it is known, else what the way's class implies. */
 export function getSurface(tags: Tags): number {
@@ -325,7 +305,8 @@ export function getSurface(tags: Tags): number {
 		if (UNPAVED.has(surface)) return 2;
 	}
 	if (tags.highway === 'track') return tags.tracktype === 'grade1' ? 1 : 2;
-	return PAVED_BY_CLASS.has(tags.highway ?? '') ? 1 : 0;
+	const roadClass = getRoadClassName(getRoadClass(tags));
+	return UNKNOWN_SURFACE_CLASSES.has(roadClass) ? 0 : 1;
 }
 
 /** What kind of way a road class is, as a member reads a route: road, cycleway, path, track or steps. */
