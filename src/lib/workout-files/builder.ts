@@ -30,6 +30,10 @@ export class WorkoutBuilder {
 	readonly waypoints: Waypoint[] = [];
 	readonly warnings: string[] = [];
 	deviceTotals: DeviceTotals = {};
+	/**
+	 * The start the file states (TCX Activity Id, FIT session start_time). Used only when no point has a
+	 * time: otherwise the workout starts at its first timed point, so start + elapsed is the last one.
+	 */
 	startTime: number | undefined;
 	activityType: NormalisedWorkout['activityType'] = ActivityTypeId.generic;
 	sport: string | undefined;
@@ -110,12 +114,10 @@ export class WorkoutBuilder {
 			this.warnOnce(`${this.droppedGlitches} point(s) a few seconds out of time order were left out.`);
 		}
 		let startTime = this.startTime;
-		if (startTime === undefined) {
-			for (const p of this.points) {
-				if (p.time !== undefined) {
-					startTime = p.time;
-					break;
-				}
+		for (const p of this.points) {
+			if (p.time !== undefined) {
+				startTime = p.time;
+				break;
 			}
 		}
 		const workout: NormalisedWorkout = {

@@ -12,7 +12,9 @@ export { coursePointType, type FitCourseInput, writeFitCourse } from './fit-cour
 export { writeFit } from './fit-writer';
 export {
 	computeMetrics,
+	type MetricsOptions,
 	matchRecordDistances,
+	movingSpeedThreshold,
 	RECORD_DISTANCES,
 	summariseWorkout,
 	type WorkoutMetrics,

@@ -2,12 +2,32 @@ import { ActivityTypeId, type NormalisedWorkout, type WorkoutSummary } from './c
 import { haversineM, KM_M, MILE_M } from './geo';
 import { formatUtc } from './time';
 
-/** Speed at or above which an interval between two points counts as moving (1.8 km/h). */
+/**
+ * Speed at or above which an interval between two points counts as moving (1.8 km/h): runs, rides,
+ * swims and activities the file does not name. Below it a runner or rider is standing, and GPS drift
+ * at a standstill stays under it.
+ */
 export const MOVING_SPEED_MPS = 0.5;
+/**
+ * The same for walks and hikes (1 km/h, the stop threshold gpxpy and others use): a steep climb, a
+ * scramble or a stroll runs at 1–1.8 km/h and is movement, not a stop.
+ */
+export const WALKING_MOVING_SPEED_MPS = 1 / 3.6;
+
+/** The moving-speed threshold for an activity type. */
+export function movingSpeedThreshold(activityType: NormalisedWorkout['activityType']): number {
+	return activityType === ActivityTypeId.walk || activityType === ActivityTypeId.hike
+		? WALKING_MOVING_SPEED_MPS
+		: MOVING_SPEED_MPS;
+}
 /** Half-width of the moving average applied to elevations before counting climb. */
 export const ELEVATION_SMOOTHING_HALF_WINDOW = 2;
-/** Rise or drop, after smoothing, that must accumulate before it counts as gain or loss. */
-export const ELEVATION_THRESHOLD_M = 2;
+/**
+ * Rise or drop, after smoothing, that confirms a turning point (hysteresis). 3 m is GoldenCheetah's
+ * default; counting legs from turning point to turning point with it lands within 6 % of the
+ * barometric totals Garmin devices write (Edge 810: 537 / 541 m against 514 / 515).
+ */
+export const ELEVATION_THRESHOLD_M = 3;
 /** Shortest window for the max speed when the file has no speed stream. */
 export const MAX_SPEED_WINDOW_S = 5;
 /** Longest gap between samples that counts towards time-based sums (power work, moving time without distance). */
@@ -97,6 +117,12 @@ export interface WorkoutMetrics {
 export interface MetricsOptions {
 	/** The member's weight for calorie estimates; DEFAULT_WEIGHT_KG otherwise. */
 	weightKg?: number;
+	/**
+	 * The activity as the member gave it, when it should count instead of the file's own (a GPX that
+	 * names no sport, a walk recorded as "Other"): it picks the moving-speed threshold and the calorie
+	 * model.
+	 */
+	activityType?: NormalisedWorkout['activityType'];
 }
 
 /**
@@ -150,7 +176,8 @@ export function computeCumulativeDistance(w: NormalisedWorkout): {
 
 /**
  * Moving time: the sum of the spans between successive changes of distance within a segment whose
- * average speed (distance ÷ time) is at least MOVING_SPEED_MPS; with GPS every sample changes the
+ * average speed (distance ÷ time) is at least the activity's threshold (movingSpeedThreshold:
+ * 1 km/h for walks and hikes, 1.8 km/h otherwise); with GPS every sample changes the
  * distance, so a span is the interval between two points. When a span fails (it holds a stop), its
  * last interval alone still counts if it is fast enough, so leaving a stop is not lost. A stop, an auto-pause gap or standing at a
  * crossing therefore does not count. Without any distance information an interval counts when it
@@ -160,6 +187,7 @@ function computeMovingTime(
 	w: NormalisedWorkout,
 	cumulative: Float64Array,
 	source: WorkoutMetrics['distanceSource'],
+	threshold: number,
 ): number {
 	const points = w.points;
 	const starts = new Set(w.segmentStarts);
@@ -176,8 +204,8 @@ function computeMovingTime(
 				// Speed over the span since distance last changed: a pool swim's distance moves once a length.
 				if (anchor >= 0 && cumulative[i] > cumulative[anchor]) {
 					const span = (t - (points[anchor].time as number)) / 1000;
-					if (span > 0 && (cumulative[i] - cumulative[anchor]) / span >= MOVING_SPEED_MPS) moving += span;
-					else if (dt > 0 && (cumulative[i] - cumulative[prev]) / dt >= MOVING_SPEED_MPS) moving += dt;
+					if (span > 0 && (cumulative[i] - cumulative[anchor]) / span >= threshold) moving += span;
+					else if (dt > 0 && (cumulative[i] - cumulative[prev]) / dt >= threshold) moving += dt;
 					anchor = i;
 				}
 			} else if (dt > 0) {
@@ -195,12 +223,23 @@ function computeMovingTime(
 }
 
 /**
- * Elevation gain and loss: elevations are smoothed with a centred moving average over
- * 2×ELEVATION_SMOOTHING_HALF_WINDOW+1 samples, then counted with hysteresis: a rise (or drop) is
- * added only once it reaches ELEVATION_THRESHOLD_M from the last turning level, which keeps GPS
- * noise on flat ground from adding up.
+ * Elevation gain and loss. Each segment (a GPX trkseg, a TCX pause, a FIT timer stop) is smoothed on
+ * its own with a centred moving average over 2×ELEVATION_SMOOTHING_HALF_WINDOW+1 samples (fewer at its
+ * ends), so no average reaches across a break. The smoothed profile is then read for turning points
+ * with hysteresis: a peak is confirmed once the profile has dropped ELEVATION_THRESHOLD_M below it, a
+ * trough once it has risen that much above it, and each climb counts from its trough to its peak
+ * (each descent from its peak to its trough), tail included; the last leg counts up to its highest
+ * (or lowest) level. Rises and drops smaller than the threshold — GPS noise on flat ground — count
+ * nothing. A segment carries on from the level the previous one ended at, so nothing is counted
+ * across a break (as with distance: a lift ridden while paused is no climb), while a climb interrupted
+ * by a pause still counts whole.
+ *
+ * `segmentStarts` are indices into `elevations` where a segment begins; by default one segment.
  */
-export function computeElevationChange(elevations: ArrayLike<number>): { gain: number; loss: number } {
+export function computeElevationChange(
+	elevations: ArrayLike<number>,
+	segmentStarts: ArrayLike<number> = [0],
+): { gain: number; loss: number } {
 	const n = elevations.length;
 	if (n < 2) return { gain: 0, loss: 0 };
 	const h = ELEVATION_SMOOTHING_HALF_WINDOW;
@@ -208,20 +247,64 @@ export function computeElevationChange(elevations: ArrayLike<number>): { gain: n
 	for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + elevations[i];
 	let gain = 0;
 	let loss = 0;
-	let reference = Number.NaN;
-	for (let i = 0; i < n; i++) {
-		const a = Math.max(0, i - h);
-		const b = Math.min(n - 1, i + h);
-		const smooth = (prefix[b + 1] - prefix[a]) / (b - a + 1);
-		if (Number.isNaN(reference)) reference = smooth;
-		else if (smooth - reference >= ELEVATION_THRESHOLD_M) {
-			gain += smooth - reference;
-			reference = smooth;
-		} else if (reference - smooth >= ELEVATION_THRESHOLD_M) {
-			loss += reference - smooth;
-			reference = smooth;
+	// Direction of the current leg: 1 climbing, -1 descending, 0 not yet known.
+	let direction = 0;
+	// The last confirmed turning point, and the highest (climbing) or lowest (descending) level since;
+	// while the direction is unknown, the lowest and highest levels seen.
+	let turn = Number.NaN;
+	let extreme = Number.NaN;
+	let low = Number.NaN;
+	let high = Number.NaN;
+	let previous = Number.NaN;
+	let next = 0;
+	for (let start = 0; start < n; ) {
+		while (next < segmentStarts.length && segmentStarts[next] <= start) next++;
+		const end = next < segmentStarts.length ? Math.min(n, segmentStarts[next]) : n;
+		// Each segment carries on from the level the previous one ended at.
+		let offset = 0;
+		for (let i = start; i < end; i++) {
+			const a = Math.max(i - h, start);
+			const b = Math.min(i + h, end - 1);
+			let level = (prefix[b + 1] - prefix[a]) / (b - a + 1);
+			if (i === start && start > 0) offset = previous - level;
+			level += offset;
+			if (direction === 1) {
+				if (level > extreme) extreme = level;
+				else if (extreme - level >= ELEVATION_THRESHOLD_M) {
+					gain += extreme - turn;
+					turn = extreme;
+					extreme = level;
+					direction = -1;
+				}
+			} else if (direction === -1) {
+				if (level < extreme) extreme = level;
+				else if (level - extreme >= ELEVATION_THRESHOLD_M) {
+					loss += turn - extreme;
+					turn = extreme;
+					extreme = level;
+					direction = 1;
+				}
+			} else if (i === 0) {
+				low = level;
+				high = level;
+			} else if (level - low >= ELEVATION_THRESHOLD_M) {
+				direction = 1;
+				turn = low;
+				extreme = level;
+			} else if (high - level >= ELEVATION_THRESHOLD_M) {
+				direction = -1;
+				turn = high;
+				extreme = level;
+			} else {
+				if (level < low) low = level;
+				if (level > high) high = level;
+			}
+			previous = level;
 		}
+		start = end;
 	}
+	if (direction === 1) gain += extreme - turn;
+	else if (direction === -1) loss += turn - extreme;
 	return { gain, loss };
 }
 
@@ -361,6 +444,7 @@ function computeMaxSpeed(
  */
 function computeCalories(
 	w: NormalisedWorkout,
+	activityType: NormalisedWorkout['activityType'],
 	distanceM: number,
 	movingS: number,
 	avgSpeed: number,
@@ -391,7 +475,7 @@ function computeCalories(
 	const km = distanceM / 1000;
 	const hours = movingS / 3600;
 	let kcal: number;
-	switch (w.activityType) {
+	switch (activityType) {
 		case ActivityTypeId.run:
 			kcal = 1.0 * weightKg * km;
 			break;
@@ -427,6 +511,9 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	let firstT: number | undefined;
 	let lastT: number | undefined;
 	const elevations: number[] = [];
+	// Where each segment's elevations begin in `elevations`.
+	const elevationSegmentStarts: number[] = [];
+	let nextSegment = 0;
 	const hr: number[] = [];
 	const cad: number[] = [];
 	const pow: number[] = [];
@@ -435,7 +522,12 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	let minLng = 180;
 	let maxLng = -180;
 	let positioned = false;
-	for (const p of w.points) {
+	for (let i = 0; i < n; i++) {
+		const p = w.points[i];
+		if (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) {
+			while (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) nextSegment++;
+			elevationSegmentStarts.push(elevations.length);
+		}
 		if (p.time !== undefined) {
 			firstT ??= p.time;
 			lastT = p.time;
@@ -453,8 +545,9 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 		}
 	}
 	const elapsedS = firstT !== undefined && lastT !== undefined ? (lastT - firstT) / 1000 : 0;
-	const movingS = computeMovingTime(w, cumulative, source);
-	const { gain, loss } = computeElevationChange(elevations);
+	const activityType = options.activityType ?? w.activityType;
+	const movingS = computeMovingTime(w, cumulative, source, movingSpeedThreshold(activityType));
+	const { gain, loss } = computeElevationChange(elevations, elevationSegmentStarts);
 	const avgSpeedMps = movingS > 0 ? distanceM / movingS : 0;
 	const metrics: WorkoutMetrics = {
 		distanceM,
@@ -470,7 +563,14 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 		heartRate: summarise(hr, false),
 		cadence: summarise(cad, false),
 		power: summarise(pow, true),
-		calories: computeCalories(w, distanceM, movingS, avgSpeedMps, options.weightKg ?? DEFAULT_WEIGHT_KG),
+		calories: computeCalories(
+			w,
+			activityType,
+			distanceM,
+			movingS,
+			avgSpeedMps,
+			options.weightKg ?? DEFAULT_WEIGHT_KG,
+		),
 		splitsKm: computeSplits(w, cumulative, KM_M),
 		splitsMi: computeSplits(w, cumulative, MILE_M),
 		bestEfforts: computeBestEfforts(w, cumulative),

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,8 +89,55 @@ describe('workout-file CLI', () => {
 		const { code, stderr } = await workoutFile('inspect', bad);
 		expect(code).toBe(1);
 		expect(stderr).toMatch(/^doctype_not_allowed: /);
-		const usage = await workoutFile('frobnicate', bad);
-		expect(usage.code).toBe(2);
-		expect(usage.stderr).toMatch(/Usage/);
+		const unknown = await workoutFile('frobnicate', bad);
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toMatch(/^Unknown command "frobnicate".*--help/);
+	});
+
+	it('takes its options in any order', async () => {
+		const expected = summariseWorkout(
+			readWorkoutFileSync(loadFixture('fit/Edge810-Vector-2013-08-16-15-35-10.fit')),
+		);
+		const jsonFirst = await workoutFile('inspect', '--json', file);
+		expect(jsonFirst.code).toBe(0);
+		expect(JSON.parse(jsonFirst.stdout.toString())).toEqual(expected);
+		const out = join(scratch, 'any-order.gpx');
+		const converted = await workoutFile('convert', '--out', out, '--to=gpx', file);
+		expect(converted.code).toBe(0);
+		expect(readWorkoutFileSync(new Uint8Array(readFileSync(out))).points).toHaveLength(expected.point_count);
+	});
+
+	it('stops quietly when the reader of its output closes the pipe early', async () => {
+		const child = spawn(tsx, [cli, 'convert', file, '--to', 'gpx'], { cwd: root });
+		let stderr = '';
+		child.stderr.on('data', (chunk: Buffer) => {
+			stderr += chunk.toString();
+		});
+		child.stdout.once('data', () => child.stdout.destroy());
+		const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+		expect(stderr).toBe('');
+		expect(code).toBe(0);
+	});
+
+	/** One line on stderr, no stack trace, and the status given. */
+	function expectOneLine(result: { code: number; stderr: string }, code: number, message: RegExp) {
+		expect(result.code).toBe(code);
+		expect(result.stderr).toMatch(message);
+		expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+		expect(result.stderr).not.toMatch(/\bat .*:\d+:\d+/);
+	}
+
+	it('answers a missing file, a folder and an unknown option in one line, and --help with usage', async () => {
+		expectOneLine(await workoutFile('inspect', join(scratch, 'nowhere.fit')), 2, /no such file/i);
+		expectOneLine(await workoutFile('inspect', scratch), 2, /is a folder/);
+		expectOneLine(await workoutFile('inspect', file, '--frobnicate'), 2, /^Unknown option "--frobnicate"/);
+		expectOneLine(await workoutFile('convert', file, '--to', 'kml'), 2, /gpx, tcx or fit/);
+		expectOneLine(await workoutFile('convert', file, '--to'), 2, /--to needs a value/);
+		expectOneLine(await workoutFile('inspect'), 2, /file/);
+		const help = await workoutFile('--help');
+		expect(help.code).toBe(0);
+		expect(help.stdout.toString()).toMatch(/^Usage:/);
+		expect(help.stdout.toString()).toMatch(/convert <file> --to gpx\|tcx\|fit/);
+		expect((await workoutFile('convert', file, '--help')).code).toBe(0);
 	});
 });

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { calculateFitCrc, readFit, readFitWithSdk } from '~/lib/workout-files/fit';
 import {
 	ActivityTypeId,
+	computeMetrics,
 	detectFormat,
 	NormalisedWorkoutSchema,
 	readWorkoutFile,
 	readWorkoutFileSync,
+	summariseWorkout,
 } from '~/lib/workout-files/index';
 import { encode, fixtureDir, gpxDoc, gzip, listFixtures, loadFixture } from './fixtures';
 
@@ -161,6 +163,28 @@ describe('TCX reader', () => {
 		expect(w.warnings.join(' ')).toMatch(/2 activities; only the first/);
 	});
 
+	it('starts at the first trackpoint when the Activity Id is earlier, so start + elapsed is the last sample', () => {
+		// The watch was started at 10:00:00 but wrote its first trackpoint 40 s later, once it had a fix.
+		const trackpoint = (time: string, lat: number) =>
+			`<Trackpoint><Time>${time}</Time><Position><LatitudeDegrees>${lat}</LatitudeDegrees><LongitudeDegrees>8</LongitudeDegrees></Position></Trackpoint>`;
+		const doc = `<?xml version="1.0" encoding="UTF-8"?>
+<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+<Activities><Activity Sport="Running"><Id>2021-03-04T10:00:00Z</Id>
+<Lap StartTime="2021-03-04T10:00:00Z"><TotalTimeSeconds>640</TotalTimeSeconds><Track>
+${trackpoint('2021-03-04T10:00:40Z', 50)}${trackpoint('2021-03-04T10:05:40Z', 50.01)}${trackpoint('2021-03-04T10:10:40Z', 50.02)}
+</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+		const w = readWorkoutFileSync(encode(doc));
+		expect(w.startTime).toBe(Date.UTC(2021, 2, 4, 10, 0, 40));
+		const summary = summariseWorkout(w);
+		expect(summary.start_time).toBe('2021-03-04T10:00:40+00:00');
+		expect(summary.elapsed_s).toBe(600);
+		expect(Date.parse(summary.start_time ?? '') + summary.elapsed_s * 1000).toBe(
+			Date.UTC(2021, 2, 4, 10, 10, 40),
+		);
+		// The lap keeps the start the device gave it.
+		expect(w.laps[0].startTime).toBe(Date.UTC(2021, 2, 4, 10));
+	});
+
 	it('reads the real TCX fixtures', () => {
 		const ski = readWorkoutFileSync(loadFixture('tcx/cross-country-skiing_activity_1.tcx'));
 		expect(ski).toMatchObject({ sport: 'Other', activityType: ActivityTypeId.generic });
@@ -311,6 +335,22 @@ describe('format detection', () => {
 		expect(fit).toMatchObject({ format: 'fit', container: 'gzip' });
 		const gpx = readWorkoutFileSync(gzip(loadFixture('gpx/track-with-empty-segment.gpx')));
 		expect(gpx).toMatchObject({ format: 'gpx', container: 'gzip' });
+	});
+
+	it('starts every real fixture at its first timed sample, so start + elapsed is its last sample', () => {
+		for (const file of [...listFixtures('gpx'), ...listFixtures('tcx'), ...listFixtures('fit')]) {
+			let w: ReturnType<typeof readWorkoutFileSync>;
+			try {
+				w = readWorkoutFileSync(loadFixture(file));
+			} catch {
+				continue;
+			}
+			const times = w.points.flatMap((p) => (p.time === undefined ? [] : [p.time]));
+			if (times.length === 0) continue;
+			const { elapsedS } = computeMetrics(w);
+			expect(w.startTime, file).toBe(times[0]);
+			expect((w.startTime ?? 0) + elapsedS * 1000, file).toBeCloseTo(times[times.length - 1], 3);
+		}
 	});
 
 	it('keeps every real fixture inside the valibot contract', () => {

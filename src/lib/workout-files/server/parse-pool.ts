@@ -2,10 +2,11 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from '../../core/errors';
+import type { DerivedFileWorkout } from '../../workouts/server/derive-file';
 import type { NormalisedWorkout } from '../contract';
 import { WorkoutFileError } from '../errors';
 import type { ReadOptions } from '../index';
-import type { ParseOutcome, ParseTask } from './parse-worker';
+import type { DeriveOutcome, ParseOutcome, ParseTask } from './parse-worker';
 
 export type ParsePoolOptions = {
 	/** Threads reading files at once; the main thread keeps a core for everything else. */
@@ -23,6 +24,14 @@ export type ParsePoolOptions = {
 export type ParsePool = {
 	/** `readWorkoutFile` off the event loop: same result, same `WorkoutFileError` refusals. */
 	readWorkoutFile(bytes: Uint8Array, options?: ReadOptions): Promise<NormalisedWorkout>;
+	/**
+	 * Reads a workout file and derives the stored workout (metrics, encoded series, laps, content
+	 * hash) on the thread; null when the file has no timed samples. Same refusals as `readWorkoutFile`.
+	 */
+	deriveWorkoutFile(
+		bytes: Uint8Array,
+		options: ReadOptions & { weightKg: number | null },
+	): Promise<DerivedFileWorkout | null>;
 	/** Uploads on a thread now and waiting for one. */
 	load(): { running: number; waiting: number };
 	close(): Promise<void>;
@@ -80,7 +89,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 	const maxWaiting = options.maxWaiting ?? parsePoolDefaults.maxWaiting;
 	const taskTimeoutMs = options.taskTimeoutMs ?? parsePoolDefaults.taskTimeoutMs;
 	const maxHeapMb = options.maxHeapMb ?? parsePoolDefaults.maxHeapMb;
-	const piscina = new Piscina<ParseTask, ParseOutcome>({
+	const piscina = new Piscina<ParseTask, ParseOutcome | DeriveOutcome>({
 		filename: options.workerFile ?? locateWorkerFile(),
 		minThreads: 0,
 		maxThreads: threads,
@@ -108,39 +117,48 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
 		else running--;
 	}
 
+	async function runOnThread(task: ParseTask): Promise<ParseOutcome | DeriveOutcome> {
+		await takeThread();
+		let outcome: ParseOutcome | DeriveOutcome;
+		try {
+			// A copy of our own can be moved to the thread whatever buffer the bytes are a view of
+			// (a Buffer's slice() would still share Node's pool).
+			const own = new Uint8Array(task.bytes);
+			outcome = await piscina.run(
+				{ ...task, bytes: own },
+				// Piscina infers its transfer-list type from an overload @types/node 26 no longer puts first.
+				{
+					signal: AbortSignal.timeout(taskTimeoutMs),
+					transferList: [own.buffer] as unknown as RunTransferList,
+				},
+			);
+		} catch (error) {
+			if (isAbort(error))
+				throw new WorkoutFileError(
+					'too_large',
+					`This file takes longer than ${taskTimeoutMs / 1000} seconds to read, more than we allow.`,
+					{ taskTimeoutMs },
+				);
+			if (isOutOfMemory(error))
+				throw new WorkoutFileError('too_large', 'This file needs more memory to read than we allow.', {
+					maxHeapMb,
+				});
+			throw error;
+		} finally {
+			releaseThread();
+		}
+		if (!outcome.ok) throw new WorkoutFileError(outcome.code, outcome.message, outcome.details);
+		return outcome;
+	}
+
 	return {
 		async readWorkoutFile(bytes, readOptions = {}) {
-			await takeThread();
-			let outcome: ParseOutcome;
-			try {
-				// A copy of our own can be moved to the thread whatever buffer the bytes are a view of
-				// (a Buffer's slice() would still share Node's pool).
-				const own = new Uint8Array(bytes);
-				outcome = await piscina.run(
-					{ bytes: own, options: readOptions },
-					// Piscina infers its transfer-list type from an overload @types/node 26 no longer puts first.
-					{
-						signal: AbortSignal.timeout(taskTimeoutMs),
-						transferList: [own.buffer] as unknown as RunTransferList,
-					},
-				);
-			} catch (error) {
-				if (isAbort(error))
-					throw new WorkoutFileError(
-						'too_large',
-						`This file takes longer than ${taskTimeoutMs / 1000} seconds to read, more than we allow.`,
-						{ taskTimeoutMs },
-					);
-				if (isOutOfMemory(error))
-					throw new WorkoutFileError('too_large', 'This file needs more memory to read than we allow.', {
-						maxHeapMb,
-					});
-				throw error;
-			} finally {
-				releaseThread();
-			}
-			if (!outcome.ok) throw new WorkoutFileError(outcome.code, outcome.message, outcome.details);
-			return outcome.workout;
+			const outcome = await runOnThread({ kind: 'read', bytes, options: readOptions });
+			return (outcome as Extract<ParseOutcome, { ok: true }>).workout;
+		},
+		async deriveWorkoutFile(bytes, { weightKg, ...readOptions }) {
+			const outcome = await runOnThread({ kind: 'workout', bytes, options: readOptions, weightKg });
+			return (outcome as Extract<DeriveOutcome, { ok: true }>).workout;
 		},
 		load: () => ({ running, waiting: waiting.length }),
 		close: () => piscina.close({ force: true }),
