@@ -22,6 +22,33 @@ async function logInToSearch(page: Page) {
 	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
+const BLANK_TILE = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+	'base64',
+);
+
+/** Logged in, searching near Harrisburg from the city widget: the results list and map are up. */
+async function searchNearHarrisburg(page: Page) {
+	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
+	await logInToSearch(page);
+	await page.getByRole('combobox', { name: 'Near (city)' }).fill('Harrisburg');
+	await page.getByRole('option', { name: 'Harrisburg, PA, US' }).click();
+	const results = page.getByTestId('route-search-results');
+	await expect(results.getByRole('heading', { level: 2 })).toContainText('near Harrisburg, PA, US');
+	return results;
+}
+
+/** A result card by its route's name, and the route's id. */
+async function resultCard(page: Page, name: string) {
+	const card = page.getByTestId('route-search-list').getByRole('listitem').filter({ hasText: name });
+	const id = await card.getAttribute('data-route-id');
+	expect(id).toMatch(/^\d+$/);
+	return { card, id: id as string };
+}
+
+const mapLine = (page: Page, id: string) =>
+	page.getByTestId('route-results-map').locator(`path.route-results-map__line[data-route-id="${id}"]`);
+
 const resultNames = (page: Page) =>
 	page.getByTestId('route-search-list').getByRole('listitem').getByRole('link').allTextContents();
 
@@ -129,4 +156,88 @@ test('without script the search is a GET form the server answers', async ({ brow
 	await expect(results.getByRole('heading', { level: 2 })).toContainText('near Harrisburg, PA, US');
 	for (const name of HARRISBURG_ROUTES) await expect(results.getByRole('link', { name })).toBeVisible();
 	await context.close();
+});
+
+test("result cards show each route's shape, activity, distance and climb, and mark it on the map both ways @desktop-layout", async ({
+	page,
+	baseURL,
+}) => {
+	test.setTimeout(90_000);
+	const external = await forbidExternalRequests(page, baseURL as string);
+	const results = await searchNearHarrisburg(page);
+	const cards = page.getByTestId('route-search-list').getByRole('listitem');
+	await expect(cards.first()).toBeVisible();
+	expect(await cards.count()).toBeGreaterThanOrEqual(HARRISBURG_ROUTES.length);
+	for (const name of HARRISBURG_ROUTES) {
+		const { card } = await resultCard(page, name);
+		await expect(card.getByTestId('route-thumbnail').locator('polyline')).toHaveAttribute(
+			'points',
+			/^[\d.]+,[\d.]+( [\d.]+,[\d.]+)+$/,
+		);
+		await expect(card.locator('.activity__label')).toHaveText(/^(Run|Walk|Bike Ride|Hike|Other activity)$/);
+		await expect(card.getByTestId('route-distance')).toHaveText(/^\d+\.\d\d (mi|km)$/);
+		await expect(card.getByTestId('route-climb')).toHaveText(/^climb (\d+ (ft|m)|—)$/);
+	}
+	const walk = await resultCard(page, 'Paxtang neighbourhood walk');
+	await expect(walk.card.locator('.activity__label')).toHaveText('Walk');
+
+	// Every result is drawn on the map, beside the list.
+	const map = page.getByTestId('route-results-map');
+	await expect(map).toBeVisible();
+	await expect(map.locator('path.route-results-map__line')).toHaveCount(await cards.count());
+	const mapBox = await map.boundingBox();
+	const listBox = await page.getByTestId('route-search-list').boundingBox();
+	expect((mapBox?.x ?? 0) >= (listBox?.x ?? 0) + (listBox?.width ?? 0) - 1).toBe(true);
+
+	// Pointing at a card marks its route on the map.
+	await walk.card.hover();
+	await expect(mapLine(page, walk.id)).toHaveClass(/is-highlighted/);
+	await expect(mapLine(page, walk.id)).toHaveAttribute('stroke', '#c2410c');
+	await expect(walk.card).toHaveClass(/is-highlighted/);
+
+	// With the pointer gone, the card focused from the keyboard is marked.
+	await page.mouse.move(0, 0);
+	await expect(mapLine(page, walk.id)).not.toHaveClass(/is-highlighted/);
+	const ride = await resultCard(page, 'Penbrook to Colonial Park ride');
+	await ride.card.getByRole('link').focus();
+	await expect(mapLine(page, ride.id)).toHaveClass(/is-highlighted/);
+	await expect(mapLine(page, walk.id)).not.toHaveClass(/is-highlighted/);
+
+	// Activating a route's start marker on the map brings its card into focus.
+	const loop = await resultCard(page, 'Allison Hill and Reservoir Park loop');
+	const marker = map.locator(`.route-results-map__marker[data-route-id="${loop.id}"]`);
+	await expect(marker).toHaveAttribute('role', 'button');
+	await expect(marker).toHaveAttribute('title', 'Allison Hill and Reservoir Park loop');
+	await marker.focus();
+	await page.keyboard.press('Enter');
+	await expect(loop.card.getByRole('link')).toBeFocused();
+	await expect(loop.card).toHaveClass(/is-highlighted/);
+	await expect(mapLine(page, loop.id)).toHaveClass(/is-highlighted/);
+	await expect(results).toHaveAttribute('aria-busy', 'false');
+	expect(external).toEqual([]);
+});
+
+test('at 375 px the results map sits above the cards and nothing overflows @small-screen-layout', async ({
+	page,
+}) => {
+	test.setTimeout(90_000);
+	await page.setViewportSize({ width: 375, height: 812 });
+	await searchNearHarrisburg(page);
+	const map = page.getByTestId('route-results-map');
+	await expect(map).toBeVisible();
+	await expect(map.locator('path.route-results-map__line').first()).toBeAttached();
+	const mapBox = await map.boundingBox();
+	const listBox = await page.getByTestId('route-search-list').boundingBox();
+	expect((mapBox?.y ?? 0) + (mapBox?.height ?? 0)).toBeLessThanOrEqual((listBox?.y ?? 0) + 1);
+	expect(mapBox?.width ?? 0).toBeLessThanOrEqual(375);
+	// A card marks its route when its link has the focus as well (the pointer kept off the cards).
+	await page.mouse.move(0, 0);
+	const walk = await resultCard(page, 'Paxtang neighbourhood walk');
+	await walk.card.getByRole('link').focus();
+	await expect(mapLine(page, walk.id)).toHaveClass(/is-highlighted/);
+	const overflow = await page.evaluate(() => ({
+		scrollWidth: document.documentElement.scrollWidth,
+		width: document.documentElement.clientWidth,
+	}));
+	expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.width);
 });

@@ -20,6 +20,8 @@ export type CitySearchProps = {
 	onChoose?: (suggestion: LocationSuggestion) => void;
 	/** Text typed before the island took over (it was plain HTML until then). */
 	initialTerm?: string;
+	/** How suggestions are fetched; an island with a session sends it, so a member's home country ranks first. */
+	search?: (term: string, signal: AbortSignal) => Promise<LocationSuggestion[]>;
 };
 
 type Status = 'empty' | 'short' | 'loading' | 'suggestions' | 'no-results' | 'error' | 'selection';
@@ -35,6 +37,7 @@ export default function CitySearch({
 	label = 'Search Any City or State',
 	onChoose,
 	initialTerm = '',
+	search = searchForCity,
 }: CitySearchProps) {
 	const [term, setTerm] = useState(initialTerm);
 	const [suggestions, setSuggestions] = useState<LocationSuggestion[]>([]);
@@ -70,7 +73,7 @@ export default function CitySearch({
 		const controller = new AbortController();
 		setStatus('loading');
 		const timer = setTimeout(() => {
-			searchForCity(query, controller.signal)
+			search(query, controller.signal)
 				.then((items) => {
 					setSuggestions(items);
 					setActive(-1);
@@ -88,7 +91,7 @@ export default function CitySearch({
 			clearTimeout(timer);
 			controller.abort();
 		};
-	}, [term, chosen]);
+	}, [term, chosen, search]);
 
 	function choose(suggestion: LocationSuggestion) {
 		setChosen(suggestion);

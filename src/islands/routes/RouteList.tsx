@@ -1,11 +1,17 @@
 import type { MouseEvent } from 'react';
-import { paginationButtons, ROUTE_PRIVACY_LABELS, type RouteListItem } from '../../lib/routes/contract';
-import { formatDistance, formatHeight, type Unit } from '../../lib/routes/render';
+import {
+	decodePreviewLine,
+	paginationButtons,
+	ROUTE_PRIVACY_LABELS,
+	type RouteListItem,
+} from '../../lib/routes/contract';
+import { formatDistance, formatHeight, thumbnailPoints, type Unit } from '../../lib/routes/render';
+import { ActivityIcon } from './ActivityIcon';
 import './route-list.scss';
 
 /**
- * The route lists of /routes, route search, my routes and bookmarks: one markup, rendered by
- * the Astro pages without script and by the search island alike.
+ * The route lists of /routes, my routes and bookmarks: one markup, rendered by the Astro pages
+ * without script. Route search shows its results as RouteCards.
  */
 export type RouteDetail = 'climb' | 'city' | 'owner' | 'privacy';
 
@@ -31,6 +37,74 @@ export function RouteList(props: {
 					)}
 				</li>
 			))}
+		</ul>
+	);
+}
+
+/** A result card's thumbnail box, in CSS pixels. */
+const THUMBNAIL_WIDTH = 72;
+const THUMBNAIL_HEIGHT = 56;
+
+/** The id of a result card, for the map to bring a result into view. */
+export const routeCardId = (routeId: number) => `route-card-${routeId}`;
+
+/**
+ * Route search results as cards: the route's shape, its activity, distance and climb in the
+ * member's unit, and its owner. Pointing at or focusing a card reports it, so the map can mark
+ * that route; `highlighted` marks the card whose route the map points at.
+ */
+export function RouteCards(props: {
+	routes: readonly RouteListItem[];
+	unit: Unit;
+	testId: string;
+	highlighted?: number | null;
+	/** A card pointed at or focused, or left (null); `by` tells which. */
+	onHighlight?: (routeId: number | null, by: 'pointer' | 'focus') => void;
+}) {
+	const { onHighlight } = props;
+	if (props.routes.length === 0) return <p className="route-list__empty">No results found</p>;
+	return (
+		<ul className="route-cards" data-testid={props.testId}>
+			{props.routes.map((route) => {
+				const points = thumbnailPoints(
+					decodePreviewLine(route.previewLine),
+					THUMBNAIL_WIDTH,
+					THUMBNAIL_HEIGHT,
+				);
+				return (
+					<li
+						key={route.id}
+						id={routeCardId(route.id)}
+						className={route.id === props.highlighted ? 'route-card is-highlighted' : 'route-card'}
+						data-route-id={route.id}
+						onMouseEnter={onHighlight && (() => onHighlight(route.id, 'pointer'))}
+						onMouseLeave={onHighlight && (() => onHighlight(null, 'pointer'))}
+						onFocus={onHighlight && (() => onHighlight(route.id, 'focus'))}
+						onBlur={onHighlight && (() => onHighlight(null, 'focus'))}
+					>
+						<svg
+							className="route-card__thumbnail"
+							viewBox={`0 0 ${THUMBNAIL_WIDTH} ${THUMBNAIL_HEIGHT}`}
+							width={THUMBNAIL_WIDTH}
+							height={THUMBNAIL_HEIGHT}
+							aria-hidden="true"
+							focusable="false"
+							data-testid="route-thumbnail"
+						>
+							{points && <polyline points={points} />}
+						</svg>
+						<div className="route-card__body">
+							<a href={`/routes/view/${route.id}`}>{route.name}</a>
+							<p className="route-card__facts">
+								<ActivityIcon activityTypeId={route.activityTypeId} />
+								<span data-testid="route-distance">{formatDistance(route.distanceM, props.unit)}</span>
+								<span data-testid="route-climb">climb {formatHeight(route.ascentM, props.unit)}</span>
+								<span>by {route.ownerName}</span>
+							</p>
+						</div>
+					</li>
+				);
+			})}
 		</ul>
 	);
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, ensureSession } from '../../lib/api/client';
+import type { MapTileLayer } from '../../lib/core/map-types';
 import type { LocationSuggestion } from '../../lib/locations/contract';
-import { searchForCity } from '../../lib/locations/store';
 import {
 	buildRouteSearchParams,
 	parseRouteSearchParams,
@@ -18,7 +18,8 @@ import {
 } from '../../lib/routes/contract';
 import type { Unit } from '../../lib/routes/render';
 import CitySearch from '../locations/CitySearch';
-import { RouteList, RoutePages } from './RouteList';
+import { RouteCards, RoutePages, routeCardId } from './RouteList';
+import RouteResultsMap from './RouteResultsMap';
 import './route-search.scss';
 
 /** A place the search is near: its name and `lat,lng`. */
@@ -38,6 +39,8 @@ export type RouteSearchProps = {
 	place: SearchPlace | null;
 	results: SearchResults | null;
 	notice: string | null;
+	/** The configured map types for the results map, the default first. */
+	layers: MapTileLayer[];
 };
 
 /** The form's fields as typed; the URL parser turns them into a search, as on the server. */
@@ -57,9 +60,15 @@ const filtersOf = (draft: Draft, place: SearchPlace | null, page: number) =>
 		new URLSearchParams({ ...draft, place: place?.label ?? '', near: place?.near ?? '', page: String(page) }),
 	);
 
+/** Place suggestions sent with the member's session, so their profile country ranks first. */
+async function searchPlaces(term: string, signal?: AbortSignal): Promise<LocationSuggestion[]> {
+	await ensureSession();
+	return api<LocationSuggestion[]>('/_api/search_for_city/', { query: { term }, signal });
+}
+
 /** The best match for a typed name, as the city widget's first suggestion. */
 async function resolvePlace(text: string): Promise<SearchPlace | null> {
-	const [first] = await searchForCity(text);
+	const [first] = await searchPlaces(text);
 	return first ? { label: first.label, near: first.value } : null;
 }
 
@@ -93,6 +102,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 	const [notice, setNotice] = useState(props.notice);
 	const [error, setError] = useState<string | null>(null);
 	const [busy, setBusy] = useState(false);
+	/**
+	 * The result marked on the map and in the list: the one the pointer is on (a card or its line),
+	 * else the card with the focus.
+	 */
+	const [pointed, setPointed] = useState<number | null>(null);
+	const [focused, setFocused] = useState<number | null>(null);
+	const highlighted = pointed ?? focused;
 	/** Remounts the city widget to empty it. */
 	const [nearKey, setNearKey] = useState(0);
 	const latest = useRef(0);
@@ -227,6 +243,13 @@ export default function RouteSearch(props: RouteSearchProps) {
 	const widerRadius = results?.place
 		? ROUTE_SEARCH_RADII.find((radius) => radius > shown.current.filters.radius)
 		: undefined;
+	/** A result chosen on the map: its card comes into view and takes the focus. */
+	function showCard(routeId: number) {
+		setFocused(routeId);
+		const link = document.getElementById(routeCardId(routeId))?.querySelector('a');
+		link?.scrollIntoView({ block: 'nearest' });
+		link?.focus({ preventScroll: true });
+	}
 	const pageHref = (page: number) => `?${routeSearchQuery({ ...shown.current.filters, page })}`;
 
 	return (
@@ -240,6 +263,7 @@ export default function RouteSearch(props: RouteSearchProps) {
 							label="Near (city)"
 							onChoose={choosePlace}
 							initialTerm={typedEarly}
+							search={searchPlaces}
 						/>
 					</div>
 				) : (
@@ -336,12 +360,24 @@ export default function RouteSearch(props: RouteSearchProps) {
 							</button>
 						</p>
 					)}
-					<RouteList
-						routes={results.routes}
-						unit={unit}
-						details={['climb', 'owner']}
-						testId="route-search-list"
-					/>
+					<div className="route-search__results">
+						{hydrated && results.routes.length > 0 && props.layers.length > 0 && (
+							<RouteResultsMap
+								routes={results.routes}
+								layers={props.layers}
+								highlighted={highlighted}
+								onHover={setPointed}
+								onChoose={showCard}
+							/>
+						)}
+						<RouteCards
+							routes={results.routes}
+							unit={unit}
+							testId="route-search-list"
+							highlighted={highlighted}
+							onHighlight={(routeId, by) => (by === 'pointer' ? setPointed : setFocused)(routeId)}
+						/>
+					</div>
 					<RoutePages
 						label="Result pages"
 						totalCount={results.totalCount}

@@ -81,7 +81,7 @@ export function scoreMatch(key: string, query: string): number {
 	return 0;
 }
 
-const US_STATES: Record<string, string> = {
+export const US_STATES: Record<string, string> = {
 	AL: 'Alabama',
 	AK: 'Alaska',
 	AZ: 'Arizona',
@@ -221,6 +221,22 @@ const HOME_REGION_BONUS = 20;
  */
 export function readSearchHome(cookieHeader: string | null | undefined): SearchHome {
 	return readGeoCookie(cookieHeader) ?? { country: 'US', region: null };
+}
+
+/**
+ * A member's profile location as a search home: the country, and the region when it names one we
+ * know (a code such as PA, or a US state's full name).
+ */
+export function profileSearchHome(profile: { country: string; region: string }): SearchHome | null {
+	const country = profile.country.trim().toUpperCase();
+	if (!/^[A-Z]{2}$/.test(country)) return null;
+	const typed = profile.region.trim();
+	const byName =
+		country === 'US'
+			? Object.keys(US_STATES).find((code) => US_STATES[code].toLowerCase() === typed.toLowerCase())
+			: undefined;
+	const region = byName ?? (/^[A-Za-z0-9]{1,3}$/.test(typed) ? typed.toUpperCase() : null);
+	return { country, region };
 }
 
 function scoreHome(place: Place, home: SearchHome | null): number {

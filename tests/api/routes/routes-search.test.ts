@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildRouteSearchParams } from '../../../src/lib/routes/contract';
+import {
+	buildRouteSearchParams,
+	decodePreviewLine,
+	PREVIEW_LINE_MAX_POINTS,
+} from '../../../src/lib/routes/contract';
 import { callApi, createTestClock } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createRoutesTestApp, linePayload, type Member } from './helpers';
@@ -187,5 +191,51 @@ describe('route search', () => {
 		const bobs = await api('GET', `/api/v7.1/route/?user=${bob.id}&text_search=bob`, bob.token);
 		expect(ids(bobs)).toHaveLength(40);
 		expect(bobs.json.total_count).toBe(45);
+	});
+});
+
+describe('a search result item', () => {
+	test('carries the activity, the start and a small simplified line of the route', async () => {
+		const near = `${HARRISBURG.lat},${HARRISBURG.lng}`;
+		const found = await api(
+			'GET',
+			`/api/v7.1/route/?close_to_location=${near}&search_radius=2000&order_by=distance`,
+		);
+		const walk = found.json._embedded.routes.find((route: { name: string }) => route.name === 'River walk');
+		expect(walk).toMatchObject({
+			activity_type: 9,
+			starting_location: { type: 'Point', coordinates: [HARRISBURG.lng, HARRISBURG.lat] },
+		});
+		const line = decodePreviewLine(walk.preview_line);
+		// A straight line north keeps just its two ends, at the route's own start and finish.
+		expect(line).toHaveLength(2);
+		expect(line[0][0]).toBeCloseTo(HARRISBURG.lat, 5);
+		expect(line[0][1]).toBeCloseTo(HARRISBURG.lng, 5);
+		expect(line[1][0]).toBeCloseTo(HARRISBURG.lat + 3 / 111.195, 4);
+	});
+
+	test("keeps a long winding route's preview line to a few dozen points", async () => {
+		clock.advance(60);
+		const points = Array.from({ length: 5000 }, (_, i) => ({
+			lat: 41 + i * 0.00005,
+			lng: -77 + 0.003 * Math.sin(i / 300),
+			order: i,
+			travel_mode: 'WALKING',
+		}));
+		const created = await callApi(made.app, 'POST', '/api/v7.1/route/', {
+			token: alice.token,
+			body: { name: 'Winding trail', privacy: 3, activity_type: 24, points },
+		});
+		expect(created.status).toBe(201);
+		const found = await api('GET', '/api/v7.1/route/?close_to_location=41,-77&search_radius=1000');
+		const [trail] = found.json._embedded.routes;
+		expect(trail).toMatchObject({ name: 'Winding trail', activity_type: 24 });
+		const line = decodePreviewLine(trail.preview_line);
+		expect(line.length).toBeGreaterThan(10);
+		expect(line.length).toBeLessThanOrEqual(PREVIEW_LINE_MAX_POINTS);
+		expect(trail.preview_line.length).toBeLessThan(400);
+		expect(line[0]).toEqual([41, -77]);
+		// The whole item stays small though the route has 5,000 points.
+		expect(JSON.stringify(trail).length).toBeLessThan(1500);
 	});
 });

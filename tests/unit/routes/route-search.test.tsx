@@ -17,6 +17,8 @@ const apiRoute = (id: number, name: string): RouteSummaryJson => ({
 	city: 'Harrisburg',
 	privacy: 3,
 	user_display_name: 'Ana',
+	activity_type: 16,
+	starting_location: { type: 'Point', coordinates: [-76.88, 40.27] },
 });
 
 let requests: URL[];
@@ -40,21 +42,31 @@ afterEach(() => {
 	vi.unstubAllGlobals();
 });
 
+const listItem = (id: number, name: string, distanceM: number, ascentM: number) => ({
+	id,
+	name,
+	distanceM,
+	ascentM,
+	city: '',
+	ownerName: 'Ana',
+	privacy: 3 as const,
+	activityTypeId: 9,
+	start: [40.27, -76.88] as [number, number],
+	previewLine: '',
+});
 const place = { label: 'Harrisburg, PA, US', near: '40.27,-76.88' };
 const props = (over: Partial<RouteSearchProps> = {}): RouteSearchProps => ({
 	unit: 'km',
 	filters: { ...EMPTY_ROUTE_SEARCH, place: place.label, near: place.near },
 	place,
 	results: {
-		routes: [
-			{ id: 1, name: 'River loop', distanceM: 1000, ascentM: 5, city: '', ownerName: 'Ana', privacy: 3 },
-			{ id: 2, name: 'Capitol run', distanceM: 2000, ascentM: 9, city: '', ownerName: 'Ana', privacy: 3 },
-		],
+		routes: [listItem(1, 'River loop', 1000, 5), listItem(2, 'Capitol run', 2000, 9)],
 		totalCount: 2,
 		page: 1,
 		place: place.label,
 	},
 	notice: null,
+	layers: [],
 	...over,
 });
 

@@ -1,5 +1,6 @@
 import { type Context, Hono } from 'hono';
 import * as v from 'valibot';
+import type { ApiEnv } from '../../api/context';
 import {
 	GeocodeQuerySchema,
 	HeightRequestSchema,
@@ -11,6 +12,7 @@ import {
 import { RoutingEngine, RoutingError } from '../engine.ts';
 import { readSearchHome } from '../geocode.ts';
 import { planRoundTrips } from '../round-trip.ts';
+import { searchHomeFor } from './search-home.ts';
 
 export interface RoutingApiOptions {
 	/** The in-process engine; may be a promise while regions load at boot. */
@@ -218,7 +220,11 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 		const term = (c.req.query('term') ?? '').slice(0, 100);
 		const engine = (await getEngine()) ?? placesOnly;
 		if (term.trim().length < 3) return c.json([]);
-		return c.json(engine.searchCities(term, 10, readSearchHome(c.req.header('cookie'))));
+		// Mounted in the house API the caller may be a member; alone (tests, tools) only the cookie is known.
+		const { deps, viewer } = (c as Context<ApiEnv>).var;
+		const cookie = c.req.header('cookie');
+		const home = deps ? await searchHomeFor(deps, viewer ?? null, cookie) : readSearchHome(cookie);
+		return c.json(engine.searchCities(term, 10, home));
 	};
 	app.get('/_api/search_for_city/', searchForCity);
 	app.get('/_api/search_for_city', searchForCity);

@@ -1,0 +1,26 @@
+import { eq } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import type { Viewer } from '../../auth/contract';
+import { users } from '../../auth/server/tables';
+import { profileSearchHome, readSearchHome, type SearchHome } from '../geocode.ts';
+
+/**
+ * Where a place search comes from: a signed-in member's profile country (and region), which they
+ * chose, wins over where their connection happens to be; without one, the visitor's `ms_geo` cookie.
+ */
+export async function searchHomeFor(
+	deps: Pick<AppDeps, 'db'>,
+	viewer: Viewer | null,
+	cookieHeader: string | null | undefined,
+): Promise<SearchHome> {
+	if (viewer) {
+		const [row] = await deps.db
+			.select({ country: users.country, region: users.region })
+			.from(users)
+			.where(eq(users.id, viewer.id))
+			.limit(1);
+		const home = row && profileSearchHome(row);
+		if (home) return home;
+	}
+	return readSearchHome(cookieHeader);
+}
