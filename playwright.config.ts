@@ -90,6 +90,8 @@ export default defineConfig({
 						{ type: 'OSM', url: '/tiles/{z}/{x}/{y}.png' },
 						{ type: 'terrain', url: '/tiles/terrain/{z}/{x}/{y}.png', attribution: 'Terrain test tiles' },
 					]),
+					// One member, whom tests/e2e/alternate-map.spec.ts signs up, sees the vector map; everyone else the raster one.
+					ROLLOUTS: JSON.stringify({ alternate_maps_type: { percent: 0, members: ['alternatemaps'] } }),
 					// Every browser test signs in as the same demo member, on parallel workers.
 					API_RATE_LIMIT: '6000',
 					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.

@@ -60,6 +60,8 @@ test('the Cookie Policy lists every cookie and storage key with its purpose and 
 		COOKIE_CHOICES_COOKIE,
 		'mapstride:map-type',
 		'ms_promo_dismissed',
+		// One planner draft for a new route and one per route edited or copied.
+		'mapstride:planner-draft:edit:',
 	]) {
 		const row = page
 			.getByRole('row')

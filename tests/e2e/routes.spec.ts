@@ -278,15 +278,29 @@ test('a member logs in to copy a public route, lands on the private copy and dow
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL(new RegExp(`/routes/view/${id}$`), { timeout: 20_000 });
 
+	// The copy opens in the planner, already the member's: named "Copy of …" with her default privacy.
 	await page.getByTestId('copy-button').click();
+	await page.waitForURL(new RegExp(`/routes/copy/${id}$`));
+	await expect(page.getByLabel('Name', { exact: true })).toHaveValue(`Copy of ${CLIMB}`);
+	await expect(page.getByLabel('Privacy')).toHaveValue('0');
+	await expect(page.getByTestId('planner-gap').first()).not.toHaveAttribute('data-status', 'pending');
+	const planned = /Route (\d+\.\d{2} (?:mi|km))/.exec(
+		(await page.getByTestId('planner-summary').textContent()) ?? '',
+	)?.[1];
+	await page.getByRole('button', { name: 'Save route' }).click();
 	await page.waitForURL(
 		(url) => /^\/routes\/view\/\d+$/.test(url.pathname) && !url.pathname.endsWith(`/${id}`),
 		{
 			timeout: 20_000,
 		},
 	);
+	await expect(page.getByTestId('route-distance')).toHaveText(planned as string);
 	await expect(page.getByRole('heading', { level: 1, name: `Copy of ${CLIMB}` })).toBeVisible();
 	await expect(page.getByTestId('privacy-badge')).toHaveText('Private');
+	// The original is untouched: its name, owner and version are as they were.
+	const original = await (await page.request.get(`/api/v7.1/route/${id}/`)).json();
+	expect(original.name).toBe(CLIMB);
+	expect(original.version).toBe(1);
 	await showMoreActions(page);
 	await expect(page.getByRole('link', { name: 'Edit' })).toBeVisible();
 	const copyId = new URL(page.url()).pathname.split('/').at(-1);

@@ -3,11 +3,14 @@ import './planner.scss';
 import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { api, ensureSession, errorData } from '../../lib/api/client';
+import { trackEvent } from '../../lib/analytics/client';
+import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import {
+	MAP_TYPE_LABELS,
 	MAP_TYPE_STORAGE_KEY,
 	MAP_VIEW_STORAGE_KEY,
 	type MapTileLayer,
+	type MapType,
 	OSM_ATTRIBUTION,
 } from '../../lib/core/map-types';
 import {
@@ -16,33 +19,46 @@ import {
 	ROUTE_PRIVACY_VALUES,
 	ROUTE_SEARCH_ACTIVITIES,
 	type RoutePrivacyValue,
+	type RouteSaveInput,
 } from '../../lib/routes/contract';
 import {
 	addWaypoint,
 	buildSavePayload,
 	closeLoop,
 	EMPTY_PLANNER,
+	insertWaypoint,
 	type LatLng,
-	type LegStatus,
 	measurePlan,
 	moveWaypoint,
+	type OpenedRoute,
 	outAndBack,
-	PLANNER_DRAFT_STORAGE_KEY,
 	type PlannerMode,
 	type PlannerState,
-	removeWaypoint,
+	planFromSavedRoute,
+	planFromTrack,
+	plannerDraftKey,
+	type RoutedLeg,
+	restoreRouted,
 	restoreState,
 	reverseRoute,
-	shiftWaypoint,
+	type SavedRoute,
 } from '../../lib/routes/planner';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
+import { addBaseLayer } from './map-layers';
+import PlannerConflict, { type SaveConflict } from './PlannerConflict';
+import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
+import PlannerInsights from './PlannerInsights';
+import { PlannerPointRow } from './PlannerPointRow';
+import { PlannerLayers } from './planner-layers';
 
 export type PlannerProps = {
 	unit: Unit;
 	/** The configured map types, the default first. */
 	layers: MapTileLayer[];
+	/** The saved route an edit or a copy starts from; none when drawing a new route. */
+	opened?: OpenedRoute;
 };
 
 /** The unsaved route, kept as the member edits and offered back when the page opens again. */
@@ -55,15 +71,24 @@ const MODE_LABELS: Record<PlannerMode, string> = {
 	BICYCLING: 'Cycling',
 	DRIVING: 'Driving',
 };
-const GAP_LABELS: Record<LegStatus, string> = {
-	routed: 'following roads',
-	pending: 'finding roads…',
-	straight: 'straight line',
-};
 
 type Details = { name: string; description: string; activity: number; privacy: RoutePrivacyValue };
 const EMPTY_DETAILS: Details = { name: '', description: '', activity: 16, privacy: 0 };
-type Draft = { state: PlannerState; details: Details };
+type Draft = { state: PlannerState; details: Details; routed: Map<string, RoutedLeg> };
+
+function detailsOf(route: SavedRoute): Details {
+	return {
+		name: route.name,
+		description: route.description,
+		activity: route.activity_type,
+		privacy: ROUTE_PRIVACY_VALUES.includes(route.privacy as RoutePrivacyValue)
+			? (route.privacy as RoutePrivacyValue)
+			: 0,
+	};
+}
+
+/** How long edits must pause before the draft is written. */
+const DRAFT_WRITE_DELAY_MS = 300;
 
 function readStorage<T>(key: string): T | null {
 	try {
@@ -83,13 +108,14 @@ function writeStorage(key: string, value: unknown): void {
 	}
 }
 
-function readDraft(): Draft | null {
-	const raw = readStorage<{ state?: unknown; details?: Partial<Details> }>(PLANNER_DRAFT_STORAGE_KEY);
+function readDraft(key: string): Draft | null {
+	const raw = readStorage<{ state?: unknown; details?: Partial<Details>; routed?: unknown }>(key);
 	const state = restoreState(raw?.state);
 	if (!state || state.waypoints.length === 0) return null;
 	const details = raw?.details ?? {};
 	return {
 		state,
+		routed: restoreRouted(raw?.routed),
 		details: {
 			name: typeof details.name === 'string' ? details.name : '',
 			description: typeof details.description === 'string' ? details.description : '',
@@ -124,6 +150,12 @@ function escapeHtml(text: string): string {
 	);
 }
 
+/** Runs one of the route tools (undo, reverse, clear…), counted by its name. */
+function control(name: string, run: () => unknown): void {
+	trackEvent('route_control_performed', { control: name });
+	run();
+}
+
 const COORDINATES = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
 
 /** "lat, lng" typed by the member, or null when the text is a place name. */
@@ -140,8 +172,27 @@ export function parseCoordinates(text: string): LatLng | null {
  * road-following line when the routing service answers. Everything the map does can also be done from the
  * waypoint list and the "Add a point" form, so the planner works without a mouse.
  */
-export default function Planner({ unit, layers }: PlannerProps) {
-	const [store] = useState(() => createPlannerStore());
+export default function Planner({ unit, layers, opened }: PlannerProps) {
+	const draftKey = plannerDraftKey(
+		opened ? { kind: opened.kind, routeId: opened.routeId } : { kind: 'create' },
+	);
+	const [initialDetails, setInitialDetails] = useState<Details>(() =>
+		opened ? detailsOf(opened.route) : EMPTY_DETAILS,
+	);
+	const [store] = useState(() => {
+		const created = createPlannerStore();
+		if (opened) {
+			const plan = planFromSavedRoute(opened.route);
+			created.reset(plan.state, plan.routed);
+		}
+		return created;
+	});
+	/** The version the edit is based on: sent with the save, so a save made elsewhere meanwhile is not lost. */
+	const version = useRef(opened?.route.version ?? null);
+	const [conflict, setConflict] = useState<SaveConflict | null>(null);
+	const [theirs, setTheirs] = useState<SavedRoute | null>(null);
+	/** The save that lost to a newer one, kept while the member chooses. */
+	const pendingSave = useRef<RouteSaveInput | null>(null);
 	const history = useStore(store.$history);
 	const legs = useStore(store.$legs);
 	const pending = useStore(store.$pending);
@@ -151,8 +202,15 @@ export default function Planner({ unit, layers }: PlannerProps) {
 
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
 	const [followRoads, setFollowRoads] = useState(true);
-	const [details, setDetails] = useState<Details>(EMPTY_DETAILS);
-	const [offer, setOffer] = useState<Draft | null>(() => readDraft());
+	const [details, setDetails] = useState<Details>(initialDetails);
+	const [offer, setOffer] = useState<Draft | null>(() => readDraft(draftKey));
+	const [mapType, setMapType] = useState<MapType | undefined>(
+		() =>
+			(
+				layers.find((candidate) => candidate.type === recallPreference('local', MAP_TYPE_STORAGE_KEY)) ??
+				layers[0]
+			)?.type,
+	);
 	const [place, setPlace] = useState('');
 	const [placeError, setPlaceError] = useState('');
 	const [saving, setSaving] = useState(false);
@@ -171,7 +229,17 @@ export default function Planner({ unit, layers }: PlannerProps) {
 		// SPEC §3 map options: highways are avoided unless the member says otherwise.
 		avoidHighways: true,
 	});
-	const addPoint = (point: LatLng) => store.edit((s) => addWaypoint(s, point, legOptions()));
+	const addPoint = (point: LatLng) => {
+		trackEvent('route_point_interaction_performed', { interaction: 'add' });
+		return store.edit((s) => addWaypoint(s, point, legOptions()));
+	};
+	const fitTo = (target: L.Map | null, points: readonly LatLng[]) => {
+		if (!target || points.length === 0) return;
+		target.fitBounds(L.latLngBounds(points.map((p) => [p.lat, p.lng] as [number, number])), {
+			padding: [32, 32],
+			maxZoom: 16,
+		});
+	};
 
 	// The map, once: opened where the member last left it, a click adds a waypoint. Later choices (travel mode,
 	// follow roads) are read through a ref, so the map is never rebuilt.
@@ -184,14 +252,8 @@ export default function Planner({ unit, layers }: PlannerProps) {
 			view.zoom,
 		);
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
-		const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
-		const layer = layers.find((candidate) => candidate.type === stored) ?? layers[0];
-		if (layer) {
-			L.tileLayer(layer.url, {
-				attribution: layer.attribution ? escapeHtml(layer.attribution) : undefined,
-				maxZoom: layer.maxZoom,
-			}).addTo(created);
-		}
+		// An edited or copied route opens framed, wherever the map was last left.
+		if (opened) fitTo(created, store.$history.get().present.waypoints);
 		created.on('click', (event: L.LeafletMouseEvent) => {
 			addPoint({ lat: event.latlng.lat, lng: event.latlng.lng });
 		});
@@ -210,36 +272,44 @@ export default function Planner({ unit, layers }: PlannerProps) {
 		};
 	}, []);
 
-	// The route on the map: each gap dashed until it follows roads, waypoints as draggable numbered pins.
+	useEffect(() => {
+		const layer = layers.find((candidate) => candidate.type === mapType) ?? layers[0];
+		if (!map || !layer) return;
+		return addBaseLayer(map, layer);
+	}, [map, layers, mapType]);
+
+	const chooseMapType = (type: MapType) => {
+		trackEvent('edit_map_type_tapped', { map_type: type });
+		setMapType(type);
+		// Not remembered when the visitor said no or storage is off; it still applies to this page.
+		rememberPreference('local', MAP_TYPE_STORAGE_KEY, type);
+	};
+
+	// The route on the map: each gap dashed until it follows roads, waypoints as draggable numbered pins;
+	// dragging a line adds a point there.
+	const [routeLayers, setRouteLayers] = useState<PlannerLayers | null>(null);
 	useEffect(() => {
 		if (!map) return;
-		const group = L.layerGroup().addTo(map);
-		for (const leg of legs) {
-			L.polyline(
-				leg.points.map((p) => [p.lat, p.lng] as [number, number]),
-				{ className: `planner-leg planner-leg--${leg.status}`, weight: 5, interactive: false },
-			).addTo(group);
-		}
-		state.waypoints.forEach((waypoint, index) => {
-			const marker = L.marker([waypoint.lat, waypoint.lng], {
-				draggable: true,
-				title: `Point ${index + 1}`,
-				alt: `Point ${index + 1}`,
-				icon: L.divIcon({
-					className: 'planner-pin',
-					html: `<span>${index + 1}</span>`,
-					iconSize: [28, 28],
-				}),
-			}).addTo(group);
-			marker.on('dragend', () => {
-				const at = marker.getLatLng();
-				store.edit((s) => moveWaypoint(s, index, { lat: at.lat, lng: at.lng }));
-			});
-		});
+		const drawn = new PlannerLayers(
+			map,
+			(index, point) => {
+				trackEvent('route_point_interaction_performed', { interaction: 'move' });
+				store.edit((s) => moveWaypoint(s, index, point));
+			},
+			(index, point) => {
+				trackEvent('route_point_interaction_performed', { interaction: 'insert' });
+				store.edit((s) => insertWaypoint(s, index, point));
+			},
+		);
+		setRouteLayers(drawn);
 		return () => {
-			group.remove();
+			setRouteLayers(null);
+			drawn.remove();
 		};
-	}, [map, legs, state, store]);
+	}, [map, store]);
+	useEffect(() => {
+		routeLayers?.update(legs, state.waypoints);
+	}, [routeLayers, legs, state]);
 
 	// Ctrl+Z and Ctrl+Shift+Z, except while typing, where the field's own undo applies.
 	useEffect(() => {
@@ -248,36 +318,61 @@ export default function Planner({ unit, layers }: PlannerProps) {
 			const target = event.target as HTMLElement | null;
 			if (target?.closest('input, textarea, select, [contenteditable="true"]')) return;
 			event.preventDefault();
-			if (event.shiftKey) store.redo();
-			else store.undo();
+			if (event.shiftKey) control('redo', store.redo);
+			else control('undo', store.undo);
 		};
 		window.addEventListener('keydown', onKey);
 		return () => window.removeEventListener('keydown', onKey);
 	}, [store]);
 
-	// The draft follows every edit, but never overwrites one still being offered back.
+	/** Set once the route is saved: nothing may write its draft back while the page is left. */
+	const draftClosed = useRef(false);
+	// The draft follows every edit, but never overwrites one still being offered back. A saved route opened
+	// unchanged has nothing unsaved; drawn legs keep their shapes, so a restored draft is not routed again.
+	// It is written once edits pause (a long route's draft is large) and at once when the page is left.
 	useEffect(() => {
 		if (offer) return;
-		if (state.waypoints.length === 0 && !details.name && !details.description)
-			writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
-		else writeStorage(PLANNER_DRAFT_STORAGE_KEY, { state, details });
-	}, [state, details, offer]);
+		const untouched = opened
+			? history.past.length === 0 && details === initialDetails
+			: state.waypoints.length === 0 && !details.name && !details.description;
+		const write = () => {
+			if (draftClosed.current) return;
+			if (untouched) writeStorage(draftKey, null);
+			else
+				writeStorage(draftKey, {
+					state,
+					details,
+					routed: legs
+						.filter((leg) => leg.status === 'routed')
+						.map((leg) => [leg.key, { points: leg.points, distance: leg.distance, cues: leg.cues }]),
+				});
+		};
+		const timer = window.setTimeout(write, DRAFT_WRITE_DELAY_MS);
+		window.addEventListener('pagehide', write);
+		return () => {
+			window.clearTimeout(timer);
+			window.removeEventListener('pagehide', write);
+		};
+	}, [state, details, offer, legs, history.past.length, opened, initialDetails, draftKey]);
 
 	const restore = () => {
 		if (!offer) return;
-		store.reset(offer.state);
+		store.reset(offer.state, offer.routed);
 		setDetails(offer.details);
 		setOffer(null);
-		if (map && offer.state.waypoints.length > 0) {
-			map.fitBounds(L.latLngBounds(offer.state.waypoints.map((p) => [p.lat, p.lng] as [number, number])), {
-				padding: [32, 32],
-				maxZoom: 16,
-			});
-		}
+		fitTo(map, offer.state.waypoints);
 	};
 	const discard = () => {
-		writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
+		writeStorage(draftKey, null);
 		setOffer(null);
+	};
+
+	const openTrack = (track: OpenedTrack) => {
+		const next = planFromTrack(track.points, options.current.mode);
+		trackEvent('route_control_performed', { control: 'open_file' });
+		store.edit(() => next);
+		if (!details.name.trim() && track.name) setDetails({ ...details, name: track.name.slice(0, 100) });
+		fitTo(map, next.waypoints);
 	};
 
 	const distance = measurePlan(legs);
@@ -335,10 +430,11 @@ export default function Planner({ unit, layers }: PlannerProps) {
 			return;
 		}
 		setSaving(true);
+		setConflict(null);
 		try {
 			const drawn = buildSavePayload(
 				legs,
-				[],
+				state.notes ?? [],
 				{
 					name: details.name,
 					description: details.description,
@@ -347,31 +443,97 @@ export default function Planner({ unit, layers }: PlannerProps) {
 				},
 				CUSTOM_NOTE_ICON_ID,
 			);
-			const payload = await withHeights(drawn);
-			await ensureSession();
-			const saved = await api<{ id: number }>('/v7.1/route/', {
-				method: 'POST',
-				body: payload as unknown as Record<string, unknown>,
-			});
-			writeStorage(PLANNER_DRAFT_STORAGE_KEY, null);
-			window.location.assign(`/routes/view/${saved.id}`);
+			await send(await withHeights(drawn));
 		} catch (error) {
-			const data = errorData(error);
-			const failures: Record<string, string[]> = {};
-			for (const entry of data._diagnostics?.validation_failures ?? []) {
-				for (const [field, messages] of Object.entries(entry)) {
-					const key = field.split('.')[0].toLowerCase();
-					failures[key] = [...(failures[key] ?? []), ...messages];
-				}
-			}
-			setFieldErrors(failures);
-			const known = ['name', 'description', 'activity_type', 'privacy'];
-			const other = Object.entries(failures)
-				.filter(([field]) => !known.includes(field))
-				.flatMap(([, messages]) => messages);
-			setSaveError(other.join(' ') || data.message || 'The route could not be saved. Please try again.');
-			setSaving(false);
+			fail(error);
 		}
+	};
+
+	/** Saves: an edit replaces its route if nobody saved it meanwhile; a new route or a copy is a route of the member's. */
+	const send = async (payload: RouteSaveInput) => {
+		await ensureSession();
+		if (opened?.kind === 'edit') {
+			try {
+				const saved = await api<{ id: number; version: number }>(`/v7.1/route/${opened.routeId}/`, {
+					method: 'PUT',
+					body: { ...payload, version: version.current ?? undefined } as unknown as Record<string, unknown>,
+				});
+				version.current = saved.version;
+				trackEvent('route_updated', { route_id: saved.id, points: payload.points.length });
+				finish(saved.id);
+			} catch (error) {
+				const current = (errorData(error) as { current?: SavedRoute }).current;
+				if (errorCode(error) !== 'precondition_failed' || !current) throw error;
+				pendingSave.current = payload;
+				setTheirs(current);
+				setConflict({
+					sentVersion: version.current ?? 0,
+					savedVersion: current.version,
+					savedName: current.name,
+				});
+				setSaving(false);
+			}
+			return;
+		}
+		const saved = await api<{ id: number }>('/v7.1/route/', {
+			method: 'POST',
+			body: payload as unknown as Record<string, unknown>,
+		});
+		if (opened?.kind === 'copy')
+			trackEvent('route_copied', { route_id: saved.id, source_route_id: opened.routeId });
+		else trackEvent('route_created', { route_id: saved.id, points: payload.points.length });
+		finish(saved.id);
+	};
+
+	const finish = (id: number) => {
+		draftClosed.current = true;
+		writeStorage(draftKey, null);
+		window.location.assign(`/routes/view/${id}`);
+	};
+
+	const keepMine = async () => {
+		const payload = pendingSave.current;
+		if (!payload || !theirs) return;
+		version.current = theirs.version;
+		setConflict(null);
+		setSaving(true);
+		try {
+			await send(payload);
+		} catch (error) {
+			fail(error);
+		}
+	};
+
+	const takeTheirs = () => {
+		if (!theirs) return;
+		const plan = planFromSavedRoute(theirs);
+		const taken = detailsOf(theirs);
+		version.current = theirs.version;
+		store.reset(plan.state, plan.routed);
+		setInitialDetails(taken);
+		setDetails(taken);
+		setConflict(null);
+		setTheirs(null);
+		pendingSave.current = null;
+		fitTo(map, plan.state.waypoints);
+	};
+
+	const fail = (error: unknown) => {
+		const data = errorData(error);
+		const failures: Record<string, string[]> = {};
+		for (const entry of data._diagnostics?.validation_failures ?? []) {
+			for (const [field, messages] of Object.entries(entry)) {
+				const key = field.split('.')[0].toLowerCase();
+				failures[key] = [...(failures[key] ?? []), ...messages];
+			}
+		}
+		setFieldErrors(failures);
+		const known = ['name', 'description', 'activity_type', 'privacy'];
+		const other = Object.entries(failures)
+			.filter(([field]) => !known.includes(field))
+			.flatMap(([, messages]) => messages);
+		setSaveError(other.join(' ') || data.message || 'The route could not be saved. Please try again.');
+		setSaving(false);
 	};
 
 	const fieldError = (field: string) =>
@@ -418,25 +580,71 @@ export default function Planner({ unit, layers }: PlannerProps) {
 					/>
 					Follow roads
 				</label>
-				<button type="button" onClick={() => store.undo()} disabled={history.past.length === 0}>
+				<button
+					type="button"
+					onClick={() => control('undo', store.undo)}
+					disabled={history.past.length === 0}
+				>
 					Undo
 				</button>
-				<button type="button" onClick={() => store.redo()} disabled={history.future.length === 0}>
+				<button
+					type="button"
+					onClick={() => control('redo', store.redo)}
+					disabled={history.future.length === 0}
+				>
 					Redo
 				</button>
-				<button type="button" onClick={() => store.edit(reverseRoute)} disabled={count < 2}>
+				<button
+					type="button"
+					onClick={() => control('reverse', () => store.edit(reverseRoute))}
+					disabled={count < 2}
+				>
 					Reverse
 				</button>
-				<button type="button" onClick={() => store.edit(outAndBack)} disabled={count < 2}>
+				<button
+					type="button"
+					onClick={() => control('out_and_back', () => store.edit(outAndBack))}
+					disabled={count < 2}
+				>
 					Out and back
 				</button>
-				<button type="button" onClick={() => store.edit(closeLoop)} disabled={count < 2}>
+				<button
+					type="button"
+					onClick={() => control('close_loop', () => store.edit(closeLoop))}
+					disabled={count < 2}
+				>
 					Close loop
 				</button>
-				<button type="button" onClick={() => store.edit(() => EMPTY_PLANNER)} disabled={count === 0}>
+				<button
+					type="button"
+					onClick={() => control('clear', () => store.edit(() => EMPTY_PLANNER))}
+					disabled={count === 0}
+				>
 					Clear
 				</button>
+				{layers.length > 1 && mapType && (
+					<label>
+						Map type{' '}
+						<select
+							value={mapType}
+							onChange={(event) => chooseMapType(event.target.value as MapType)}
+							data-testid="planner-map-type"
+						>
+							{layers.map((layer) => (
+								<option key={layer.type} value={layer.type}>
+									{MAP_TYPE_LABELS[layer.type]}
+								</option>
+							))}
+						</select>
+					</label>
+				)}
 			</div>
+
+			<PlannerFileOpen onOpen={openTrack} />
+
+			{conflict && (
+				<PlannerConflict conflict={conflict} busy={saving} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />
+			)}
 
 			<p className="planner__summary" role="status" aria-live="polite" data-testid="planner-summary">
 				{summary}
@@ -469,45 +677,18 @@ export default function Planner({ unit, layers }: PlannerProps) {
 					) : (
 						<ol className="planner__points" aria-labelledby={`${ids}-points`} data-testid="planner-points">
 							{state.waypoints.map((waypoint, index) => {
-								const street = store.streetAt(waypoint);
 								const gap = legs[index];
-								const n = index + 1;
 								return (
-									<li key={waypoint.id}>
-										<span className="planner__point-name">
-											{street ?? `${waypoint.lat.toFixed(5)}, ${waypoint.lng.toFixed(5)}`}
-										</span>
-										<span className="planner__point-actions">
-											<button
-												type="button"
-												aria-label={`Move point ${n} up`}
-												disabled={index === 0}
-												onClick={() => store.edit((s) => shiftWaypoint(s, index, -1))}
-											>
-												↑
-											</button>
-											<button
-												type="button"
-												aria-label={`Move point ${n} down`}
-												disabled={index === count - 1}
-												onClick={() => store.edit((s) => shiftWaypoint(s, index, 1))}
-											>
-												↓
-											</button>
-											<button
-												type="button"
-												aria-label={`Remove point ${n}`}
-												onClick={() => store.edit((s) => removeWaypoint(s, index))}
-											>
-												✕
-											</button>
-										</span>
-										{gap && (
-											<span className="planner__gap" data-status={gap.status} data-testid="planner-gap">
-												To point {n + 1}: {GAP_LABELS[gap.status]} ({formatDistance(gap.distance, unit)})
-											</span>
-										)}
-									</li>
+									<PlannerPointRow
+										key={waypoint.id}
+										store={store}
+										index={index}
+										count={count}
+										label={
+											store.streetAt(waypoint) ?? `${waypoint.lat.toFixed(5)}, ${waypoint.lng.toFixed(5)}`
+										}
+										gap={gap && { status: gap.status, distance: formatDistance(gap.distance, unit) }}
+									/>
 								);
 							})}
 						</ol>
@@ -592,6 +773,7 @@ export default function Planner({ unit, layers }: PlannerProps) {
 					</form>
 				</div>
 			</div>
+			<PlannerInsights store={store} map={map} unit={unit} />
 		</div>
 	);
 }

@@ -8,9 +8,10 @@ import {
 	type MapType,
 	OSM_ATTRIBUTION,
 } from '../../lib/core/map-types';
-import { chooseVisibleMarkers } from '../../lib/routes/render';
 import { $elevationCursor } from '../../lib/routes/store';
-import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
+import { rememberPreference } from '../../lib/site/cookie-choices';
+import { showDistanceMarkers } from './distance-markers';
+import { addBaseLayer, escapeHtml, storedMapType } from './map-layers';
 
 export type RouteMapProps = {
 	/** [lat, lng] pairs of the whole line. */
@@ -21,27 +22,6 @@ export type RouteMapProps = {
 	layers: MapTileLayer[];
 	name: string;
 };
-
-/** The remembered map type, when the visitor lets preferences be remembered; else the default layer. */
-function storedMapType(layers: MapTileLayer[]): MapType {
-	const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
-	return layers.find((layer) => layer.type === stored)?.type ?? layers[0].type;
-}
-
-const MARKER_RADIUS_PX = 8;
-
-/** A marker's footprint: its circle, widened for labels longer than the circle (about 7 px a digit). */
-function estimateMarkerSize(label: string): { width: number; height: number } {
-	return { width: Math.max(MARKER_RADIUS_PX * 2, label.length * 7 + 6), height: MARKER_RADIUS_PX * 2 };
-}
-
-/** Leaflet writes attributions as HTML; ours are plain text from configuration. */
-function escapeHtml(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-	);
-}
 
 /**
  * The route on a Leaflet map (client-only: Leaflet needs `window`). Keyboard pan and zoom stay
@@ -60,28 +40,6 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 		const created = L.map(element.current, { scrollWheelZoom: false });
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
 		const line = L.polyline(path, { color: '#0b5cad', weight: 4 }).addTo(created);
-		const markerLayers = markers.map((marker) =>
-			L.circleMarker([marker.lat, marker.lng], {
-				radius: MARKER_RADIUS_PX,
-				color: '#14213d',
-				weight: 1.5,
-				fillColor: '#ffffff',
-				fillOpacity: 1,
-			}).bindTooltip(marker.label, { permanent: true, direction: 'center', className: 'route-map__label' }),
-		);
-		// Zoomed out, markers would pile onto each other: show only as many as have room.
-		const thinMarkers = () => {
-			const visible = chooseVisibleMarkers(
-				markers.map((marker) => {
-					const at = created.latLngToContainerPoint([marker.lat, marker.lng]);
-					return { x: at.x, y: at.y, ...estimateMarkerSize(marker.label) };
-				}),
-			);
-			markerLayers.forEach((layer, index) => {
-				if (visible[index]) layer.addTo(created);
-				else layer.remove();
-			});
-		};
 		const start = path[0];
 		const finish = path[path.length - 1];
 		L.circleMarker(finish, { radius: 8, color: '#ffffff', weight: 2, fillColor: '#b42318', fillOpacity: 1 })
@@ -104,12 +62,12 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			else cursor.setLatLng([point.lat, point.lng]).addTo(created);
 		});
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
-		// Listened to only once the first view is set: during it, layers are not yet projected.
-		created.on('zoomend', thinMarkers);
-		thinMarkers();
+		// Placed only once the first view is set: during it, layers are not yet projected.
+		const hideMarkers = showDistanceMarkers(created, markers);
 		setLeaflet(created);
 		return () => {
 			unlisten();
+			hideMarkers();
 			setLeaflet(null);
 			created.remove();
 		};
@@ -118,14 +76,7 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 	useEffect(() => {
 		const layer = layers.find((candidate) => candidate.type === mapType) ?? layers[0];
 		if (!leaflet || !layer) return;
-		const tiles = L.tileLayer(layer.url, {
-			attribution: layer.attribution ? escapeHtml(layer.attribution) : undefined,
-			maxZoom: layer.maxZoom,
-		}).addTo(leaflet);
-		tiles.bringToBack();
-		return () => {
-			tiles.remove();
-		};
+		return addBaseLayer(leaflet, layer);
 	}, [leaflet, layers, mapType]);
 
 	const choose = (type: MapType) => {

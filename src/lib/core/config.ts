@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ROLLOUT_NAMES, type RolloutName, type RolloutSetting } from '../site/rollouts';
 import { BUILT_IN_TILES_MAX_ZOOM, MAP_TYPES, type MapTileLayer, OSM_ATTRIBUTION } from './map-types';
 
 /** Site variants change the product's name and wording; see lib/site/variants.ts. */
@@ -52,6 +53,37 @@ const MapTileLayersJson = v.pipe(
 	),
 );
 
+/**
+ * ROLLOUTS: a JSON object from rollout name to `{ percent?, members? }`: the share of members (0-100) who get
+ * the rollout, and members (ids or usernames) who get it whatever their share.
+ */
+const RolloutsJson = v.pipe(
+	v.string(),
+	v.parseJson(undefined, 'ROLLOUTS must be JSON'),
+	v.record(
+		v.picklist(ROLLOUT_NAMES, `ROLLOUTS names must be among ${ROLLOUT_NAMES.join(', ')}`),
+		v.strictObject({
+			percent: v.optional(
+				v.pipe(v.number(), v.minValue(0, 'percent must be 0-100'), v.maxValue(100, 'percent must be 0-100')),
+			),
+			members: v.optional(
+				v.pipe(
+					v.array(
+						v.union(
+							[
+								v.pipe(v.number(), v.integer(), v.minValue(1)),
+								v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(100)),
+							],
+							'members must be member ids or usernames',
+						),
+					),
+					v.maxLength(1000),
+				),
+			),
+		}),
+	),
+);
+
 const EnvSchema = v.object({
 	NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
 	PORT: port,
@@ -74,6 +106,7 @@ const EnvSchema = v.object({
 	TILE_URL: v.optional(v.string(), '/tiles/{z}/{x}/{y}{r}.png'),
 	TILE_ATTRIBUTION: v.optional(v.string(), '© OpenStreetMap contributors'),
 	MAP_TILE_LAYERS: v.optional(MapTileLayersJson),
+	ROLLOUTS: v.optional(RolloutsJson),
 	SMTP_URL: v.optional(
 		v.pipe(
 			v.string(),
@@ -112,6 +145,8 @@ export type Config = {
 	tiles: { url: string; attribution: string };
 	/** The map types the route map offers, the default first. */
 	mapLayers: MapTileLayer[];
+	/** Shares and listed members of rollouts, in place of the built-in defaults. */
+	rollouts: Partial<Record<RolloutName, RolloutSetting>>;
 	smtpUrl: string | undefined;
 	mailFrom: string;
 	routingUrl: string | undefined;
@@ -156,6 +191,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 						: ''),
 			maxZoom: layer.maxZoom ?? (layer.url.startsWith('/tiles/') ? BUILT_IN_TILES_MAX_ZOOM : 19),
 		})),
+		rollouts: e.ROLLOUTS ?? {},
 		smtpUrl: e.SMTP_URL,
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
+import { decodePolyline } from '../routing/polyline';
 
 /** Route privacy values. */
 export const RoutePrivacy = { private: 0, friends: 1, public: 3, accessible: 6 } as const;
@@ -440,6 +441,25 @@ export function routeSearchForm(
 	};
 }
 
+/** A list item's preview line: a polyline5 of at most this many points, drawn as a thumbnail and on the results map. */
+export const PREVIEW_LINE_MAX_POINTS = 40;
+export const PREVIEW_LINE_PRECISION = 5;
+
+/** The [lat, lng] points of a preview line; none when it is missing or unreadable. */
+export function decodePreviewLine(text: string | null | undefined): [number, number][] {
+	if (!text) return [];
+	try {
+		return decodePolyline(text, PREVIEW_LINE_PRECISION);
+	} catch {
+		return [];
+	}
+}
+
+/** The name of an activity type, as the route search offers them; any other is "Other activity". */
+export function activityLabel(activityTypeId: number): string {
+	return ROUTE_SEARCH_ACTIVITIES.find(([id]) => id === activityTypeId)?.[1] ?? 'Other activity';
+}
+
 /** One row of a route list, whichever page shows it and whether it came from the database or the API. */
 export type RouteListItem = {
 	id: number;
@@ -449,6 +469,11 @@ export type RouteListItem = {
 	city: string;
 	ownerName: string;
 	privacy: RoutePrivacyValue;
+	activityTypeId: number;
+	/** [lat, lng] of the first point. */
+	start: [number, number];
+	/** The simplified line (polyline5), '' where the list does not carry it. */
+	previewLine: string;
 	/** Set on a bookmark list: the bookmark a Remove button deletes. */
 	bookmarkId?: number;
 };
@@ -461,8 +486,12 @@ export function routeListItem(route: {
 	ascentM: number | null;
 	city: string;
 	privacy: number;
+	activityTypeId: number;
+	startLat: number;
+	startLng: number;
 	ownerDisplayName: string;
 	ownerUsername: string;
+	previewLine?: string;
 }): RouteListItem {
 	return {
 		id: route.id,
@@ -472,6 +501,9 @@ export function routeListItem(route: {
 		city: route.city,
 		ownerName: route.ownerDisplayName || route.ownerUsername,
 		privacy: route.privacy as RoutePrivacyValue,
+		activityTypeId: route.activityTypeId,
+		start: [route.startLat, route.startLng],
+		previewLine: route.previewLine ?? '',
 	};
 }
 
@@ -484,10 +516,16 @@ export type RouteSummaryJson = {
 	city: string;
 	privacy: number;
 	user_display_name: string;
+	activity_type: number;
+	/** GeoJSON: [lng, lat]. */
+	starting_location: { type: 'Point'; coordinates: [number, number] };
+	/** The simplified line, on route lists (polyline5, at most PREVIEW_LINE_MAX_POINTS points). */
+	preview_line?: string;
 };
 export type RouteListJson = { _embedded: { routes: RouteSummaryJson[] }; total_count: number };
 
 export function routeListItemFromJson(route: RouteSummaryJson): RouteListItem {
+	const [lng, lat] = route.starting_location.coordinates;
 	return {
 		id: route.id,
 		name: route.name,
@@ -496,5 +534,8 @@ export function routeListItemFromJson(route: RouteSummaryJson): RouteListItem {
 		city: route.city,
 		ownerName: route.user_display_name,
 		privacy: route.privacy as RoutePrivacyValue,
+		activityTypeId: route.activity_type,
+		start: [lat, lng],
+		previewLine: route.preview_line ?? '',
 	};
 }

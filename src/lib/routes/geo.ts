@@ -81,3 +81,71 @@ export function boundingBox(lat: number, lng: number, radiusM: number) {
 	if (lng - dLng < -180 || lng + dLng > 180) return { minLat, maxLat, minLng: null, maxLng: null };
 	return { minLat, maxLat, minLng: lng - dLng, maxLng: lng + dLng };
 }
+
+/**
+ * The line with at most `maxPoints` points that keeps its shape: Douglas–Peucker (on a flat
+ * projection around the line) at the smallest tolerance, from a thousandth of the line's extent up,
+ * that leaves few enough points. One pass ranks every point by the tolerance that would drop it, so
+ * a long line is not simplified over and over. Start and finish always stay.
+ */
+export function simplifyLine(path: readonly [number, number][], maxPoints: number): [number, number][] {
+	const n = path.length;
+	if (n <= 2) return path.map(([lat, lng]) => [lat, lng]);
+	const cosLat = Math.cos(toRadians(path[0][0]));
+	const xs = new Float64Array(n);
+	const ys = new Float64Array(n);
+	let minX = Number.POSITIVE_INFINITY;
+	let maxX = Number.NEGATIVE_INFINITY;
+	let minY = Number.POSITIVE_INFINITY;
+	let maxY = Number.NEGATIVE_INFINITY;
+	for (let i = 0; i < n; i++) {
+		xs[i] = path[i][1] * cosLat;
+		ys[i] = path[i][0];
+		minX = Math.min(minX, xs[i]);
+		maxX = Math.max(maxX, xs[i]);
+		minY = Math.min(minY, ys[i]);
+		maxY = Math.max(maxY, ys[i]);
+	}
+	const finest = (Math.max(maxX - minX, maxY - minY, 1e-9) / 1000) ** 2;
+	// The squared tolerance at which each point would go: its distance from the chord it splits,
+	// capped by the chord's own (a point stays only while the one that made its chord stays).
+	const weight = new Float64Array(n);
+	const stack: number[] = [0, n - 1, Number.POSITIVE_INFINITY];
+	while (stack.length > 0) {
+		const cap = stack.pop() as number;
+		const last = stack.pop() as number;
+		const first = stack.pop() as number;
+		const dx = xs[last] - xs[first];
+		const dy = ys[last] - ys[first];
+		const length = dx * dx + dy * dy;
+		let farthest = -1;
+		let farthestDistance = 0;
+		for (let i = first + 1; i < last; i++) {
+			const t =
+				length === 0
+					? 0
+					: Math.max(0, Math.min(1, ((xs[i] - xs[first]) * dx + (ys[i] - ys[first]) * dy) / length));
+			const ex = xs[first] + t * dx - xs[i];
+			const ey = ys[first] + t * dy - ys[i];
+			const distance = ex * ex + ey * ey;
+			if (distance > farthestDistance) {
+				farthest = i;
+				farthestDistance = distance;
+			}
+		}
+		// Below the finest tolerance nothing in this stretch can stay: no need to rank it.
+		if (farthest < 0 || farthestDistance <= finest) continue;
+		const ranked = Math.min(farthestDistance, cap);
+		weight[farthest] = ranked;
+		stack.push(first, farthest, ranked, farthest, last, ranked);
+	}
+	const ranks = Array.from(weight.subarray(1, n - 1))
+		.filter((value) => value > finest)
+		.sort((a, b) => b - a);
+	// Strictly above the first rank that would not fit, so ties never push past maxPoints.
+	const threshold = ranks.length > maxPoints - 2 ? ranks[Math.max(0, maxPoints - 2)] : finest;
+	const kept: [number, number][] = [[path[0][0], path[0][1]]];
+	for (let i = 1; i < n - 1; i++) if (weight[i] > threshold) kept.push([path[i][0], path[i][1]]);
+	kept.push([path[n - 1][0], path[n - 1][1]]);
+	return kept;
+}

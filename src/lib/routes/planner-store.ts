@@ -1,4 +1,5 @@
 import { atom, computed } from 'nanostores';
+import type { RouteBreakdown } from '../routing/contract';
 import { decodePolyline } from '../routing/polyline';
 import type { RouteCue, RouteSaveInput } from './contract';
 import { haversineM } from './geo';
@@ -37,7 +38,11 @@ type ValhallaManeuver = {
 	street_names?: string[];
 };
 type ValhallaAnswer = {
-	trip?: { legs?: { shape: string; maneuvers: ValhallaManeuver[] }[]; units?: string };
+	trip?: {
+		legs?: { shape: string; maneuvers: ValhallaManeuver[] }[];
+		units?: string;
+		breakdown?: RouteBreakdown;
+	};
 };
 
 const at = (point: LatLng) => `${point.lat.toFixed(6)},${point.lng.toFixed(6)}`;
@@ -92,7 +97,12 @@ export function readRouteAnswer(answer: ValhallaAnswer): {
 		}
 	}
 	if (points.length < 2) throw new Error('The routing answer has no line.');
-	return { leg: { points, distance: measure(points), cues }, fromStreet, toStreet };
+	const breakdown = answer.trip?.breakdown;
+	return {
+		leg: { points, distance: measure(points), cues, ...(breakdown ? { breakdown } : {}) },
+		fromStreet,
+		toStreet,
+	};
 }
 
 /**
@@ -207,8 +217,13 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 			$history.set(redo($history.get()));
 			return routeMissing();
 		},
-		/** Starts over from a saved state (a restored draft), with no undo steps. */
-		reset: (state?: PlannerState) => {
+		/**
+		 * Starts over from a saved state (a restored draft, a saved route), with no undo steps; `drawn` holds the
+		 * shapes its legs already have, so they are shown as saved instead of being routed again.
+		 */
+		reset: (state?: PlannerState, drawn?: ReadonlyMap<string, RoutedLeg>) => {
+			if (drawn) $routed.set(new Map([...$routed.get(), ...drawn]));
+			$failed.set(new Set());
 			$history.set(createHistory(state));
 			return routeMissing();
 		},

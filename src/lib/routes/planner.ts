@@ -1,4 +1,6 @@
-import { simplifyOffroadSegment } from '../workout-files/route-tools';
+import { isAcceptableText } from '../core/text';
+import type { RouteBreakdown } from '../routing/contract';
+import { simplifyDouglasPeucker, simplifyOffroadSegment } from '../workout-files/route-tools';
 import { formatNotesString, type RouteCue, type RouteSaveInput, type RouteSegment } from './contract';
 import { haversineM } from './geo';
 
@@ -24,7 +26,12 @@ export type Waypoint = LatLng & { id: number };
 /** How the gap from waypoint i to waypoint i + 1 is travelled. */
 export type LegOptions = { mode: PlannerMode; followRoads: boolean; avoidHighways: boolean };
 
-export type PlannerState = { waypoints: readonly Waypoint[]; legs: readonly LegOptions[] };
+/** Custom notes are part of the state, so adding or removing one is an edit that can be undone. */
+export type PlannerState = {
+	waypoints: readonly Waypoint[];
+	legs: readonly LegOptions[];
+	notes?: readonly CustomNote[];
+};
 
 export type PlannerHistory = {
 	past: readonly PlannerState[];
@@ -68,7 +75,7 @@ function makeWaypoint(point: LatLng): Waypoint {
 /** Adds a waypoint at the end; the new gap is travelled as `options` say. */
 export function addWaypoint(state: PlannerState, point: LatLng, options: LegOptions): PlannerState {
 	const waypoints = [...state.waypoints, makeWaypoint(point)];
-	return { waypoints, legs: waypoints.length > 1 ? [...state.legs, options] : state.legs };
+	return { ...state, waypoints, legs: waypoints.length > 1 ? [...state.legs, options] : state.legs };
 }
 
 /** Inserts a waypoint before position `index` (dragging a line makes one); both new gaps keep the old one's options. */
@@ -81,7 +88,7 @@ export function insertWaypoint(state: PlannerState, index: number, point: LatLng
 	];
 	const split = state.legs[index - 1];
 	const legs = [...state.legs.slice(0, index - 1), split, split, ...state.legs.slice(index)];
-	return { waypoints, legs };
+	return { ...state, waypoints, legs };
 }
 
 export function moveWaypoint(state: PlannerState, index: number, point: LatLng): PlannerState {
@@ -89,7 +96,7 @@ export function moveWaypoint(state: PlannerState, index: number, point: LatLng):
 	if (!current || (current.lat === point.lat && current.lng === point.lng)) return state;
 	const waypoints = state.waypoints.slice();
 	waypoints[index] = { ...current, lat: point.lat, lng: point.lng };
-	return { waypoints, legs: state.legs };
+	return { ...state, waypoints, legs: state.legs };
 }
 
 /** Removes a waypoint; its two gaps become one, travelled as the first of them was. */
@@ -101,7 +108,7 @@ export function removeWaypoint(state: PlannerState, index: number): PlannerState
 	if (index === 0) legs = state.legs.slice(1);
 	else if (index === count - 1) legs = state.legs.slice(0, -1);
 	else legs = [...state.legs.slice(0, index), ...state.legs.slice(index + 1)];
-	return { waypoints, legs };
+	return { ...state, waypoints, legs };
 }
 
 /** Moves a waypoint one place earlier (-1) or later (+1) in the list, as the keyboard controls do. */
@@ -110,19 +117,23 @@ export function shiftWaypoint(state: PlannerState, index: number, by: -1 | 1): P
 	if (index < 0 || target < 0 || target >= state.waypoints.length) return state;
 	const waypoints = state.waypoints.slice();
 	[waypoints[index], waypoints[target]] = [waypoints[target], waypoints[index]];
-	return { waypoints, legs: state.legs };
+	return { ...state, waypoints, legs: state.legs };
 }
 
 export function reverseRoute(state: PlannerState): PlannerState {
 	if (state.waypoints.length < 2) return state;
-	return { waypoints: [...state.waypoints].reverse(), legs: [...state.legs].reverse() };
+	return { ...state, waypoints: [...state.waypoints].reverse(), legs: [...state.legs].reverse() };
 }
 
 /** Comes back the same way: the waypoints again in reverse, each gap travelled as on the way out. */
 export function outAndBack(state: PlannerState): PlannerState {
 	if (state.waypoints.length < 2) return state;
 	const back = [...state.waypoints].reverse().slice(1).map(makeWaypoint);
-	return { waypoints: [...state.waypoints, ...back], legs: [...state.legs, ...[...state.legs].reverse()] };
+	return {
+		...state,
+		waypoints: [...state.waypoints, ...back],
+		legs: [...state.legs, ...[...state.legs].reverse()],
+	};
 }
 
 /** Closes the loop: a last gap from the final waypoint back to the start. */
@@ -132,13 +143,20 @@ export function closeLoop(state: PlannerState): PlannerState {
 	if (!first || !last || state.waypoints.length < 2) return state;
 	if (first.lat === last.lat && first.lng === last.lng) return state;
 	return {
+		...state,
 		waypoints: [...state.waypoints, makeWaypoint(first)],
 		legs: [...state.legs, state.legs.at(-1) as LegOptions],
 	};
 }
 
 /** What the routing service answered for one gap. */
-export type RoutedLeg = { points: LatLng[]; distance: number; cues: RouteCue[] };
+export type RoutedLeg = {
+	points: LatLng[];
+	distance: number;
+	cues: RouteCue[];
+	/** Metres on each surface and kind of way, when the routing service measures them. */
+	breakdown?: RouteBreakdown;
+};
 
 /** Identifies a gap by its ends and options, so an answer fits wherever the same gap appears again. */
 export function legKey(from: LatLng, to: LatLng, options: LegOptions): string {
@@ -225,6 +243,32 @@ export function measurePlan(legs: readonly PlannedLeg[]): number {
 
 export type CustomNote = LatLng & { text: string };
 
+/** Longest custom note, as the route API takes marker texts. */
+export const MAX_NOTE_LENGTH = 500;
+
+/** Why a note's text cannot be kept, or null when it can: one line, not empty, not too long. */
+export function checkNoteText(text: string): string | null {
+	const trimmed = text.trim();
+	if (!trimmed) return 'Type the note.';
+	if (trimmed.length > MAX_NOTE_LENGTH) return `A note may have at most ${MAX_NOTE_LENGTH} characters.`;
+	if (!isAcceptableText(trimmed, 'single-line')) return 'The note holds a character that is not allowed.';
+	return null;
+}
+
+export function addNote(state: PlannerState, note: CustomNote): PlannerState {
+	if (checkNoteText(note.text) !== null) return state;
+	return {
+		...state,
+		notes: [...(state.notes ?? []), { lat: note.lat, lng: note.lng, text: note.text.trim() }],
+	};
+}
+
+export function removeNote(state: PlannerState, index: number): PlannerState {
+	const notes = state.notes ?? [];
+	if (index < 0 || index >= notes.length) return state;
+	return { ...state, notes: notes.filter((_, i) => i !== index) };
+}
+
 /** The save payload: points with order and travel mode, cues as the notes string, custom notes as markers. */
 export function buildSavePayload(
 	legs: readonly PlannedLeg[],
@@ -279,7 +323,7 @@ export function buildSavePayload(
 /** A state read back from storage (a draft), checked and given fresh waypoint ids; null when it is not one. */
 export function restoreState(raw: unknown): PlannerState | null {
 	if (!raw || typeof raw !== 'object') return null;
-	const { waypoints, legs } = raw as { waypoints?: unknown; legs?: unknown };
+	const { waypoints, legs, notes } = raw as { waypoints?: unknown; legs?: unknown; notes?: unknown };
 	if (!Array.isArray(waypoints) || !Array.isArray(legs)) return null;
 	const isCoordinate = (value: unknown, limit: number) =>
 		typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
@@ -295,8 +339,207 @@ export function restoreState(raw: unknown): PlannerState | null {
 	);
 	if (points.length !== waypoints.length || options.length !== legs.length) return null;
 	if (options.length !== Math.max(0, points.length - 1)) return null;
+	// Notes are a bonus on a draft: any that do not read back are left out, the route is kept.
+	const keptNotes = (Array.isArray(notes) ? notes : []).flatMap((n): CustomNote[] =>
+		n &&
+		isCoordinate((n as CustomNote).lat, 90) &&
+		isCoordinate((n as CustomNote).lng, 180) &&
+		typeof (n as CustomNote).text === 'string' &&
+		checkNoteText((n as CustomNote).text) === null
+			? [{ lat: (n as CustomNote).lat, lng: (n as CustomNote).lng, text: (n as CustomNote).text.trim() }]
+			: [],
+	);
 	return {
 		waypoints: points.map((p) => makeWaypoint({ lat: p.lat, lng: p.lng })),
 		legs: options.map((o) => ({ mode: o.mode, followRoads: o.followRoads, avoidHighways: o.avoidHighways })),
+		...(keptNotes.length > 0 ? { notes: keptNotes } : {}),
 	};
 }
+
+/** A key for where the unsaved route of one planner page waits, so a new route and edits of routes never mix. */
+export type PlannerPage = { kind: 'create' } | { kind: 'edit' | 'copy'; routeId: number };
+
+export function plannerDraftKey(page: PlannerPage): string {
+	return page.kind === 'create'
+		? PLANNER_DRAFT_STORAGE_KEY
+		: `${PLANNER_DRAFT_STORAGE_KEY}:${page.kind}:${page.routeId}`;
+}
+
+/** The keys as the cookie policy lists them: the new route's own, and one per route edited or copied. */
+export const PLANNER_DRAFT_STORAGE_KEY_NAMES = [
+	PLANNER_DRAFT_STORAGE_KEY,
+	`${PLANNER_DRAFT_STORAGE_KEY}:edit:{route id}`,
+	`${PLANNER_DRAFT_STORAGE_KEY}:copy:{route id}`,
+] as const;
+
+/** A plan the planner opens with: its waypoints and gaps, and the shapes of the gaps that are already drawn. */
+export type LoadedPlan = { state: PlannerState; routed: Map<string, RoutedLeg> };
+
+/** What the planner reads of a saved route (the API's detailed_internal field set). */
+export type SavedRouteShape = {
+	points: readonly { lat: number; lng: number; travel_mode?: string }[];
+	segments?: readonly {
+		points: readonly LatLng[];
+		travelMode?: string;
+		notes?: readonly { instructions: string; distance: number; point: LatLng; isCustomNote?: boolean }[];
+	}[];
+};
+
+const asMode = (value: string | undefined): PlannerMode =>
+	PLANNER_MODES.includes(value as PlannerMode) ? (value as PlannerMode) : 'WALKING';
+const samePoint = (a: LatLng, b: LatLng) => a.lat === b.lat && a.lng === b.lng;
+
+/** Turns of a saved line with no planner pieces that become its waypoints: about 50 m off the line. */
+const SAVED_LINE_TOLERANCE = 5e-4;
+
+/**
+ * Builds the plan from the pieces (one per leg), or null when they do not make up exactly the saved line: first
+ * points join the previous piece's last point, and the joined pieces are the saved points in order.
+ */
+function planFromSegments(route: SavedRouteShape): LoadedPlan | null {
+	const segments = route.segments ?? [];
+	if (segments.length === 0 || segments.some((segment) => segment.points.length < 2)) return null;
+	const joined: LatLng[] = [];
+	for (const segment of segments) {
+		const tail = joined.at(-1);
+		if (tail && !samePoint(tail, segment.points[0])) return null;
+		for (const point of segment.points) {
+			const last = joined.at(-1);
+			if (!last || !samePoint(last, point)) joined.push(point);
+		}
+	}
+	if (joined.length !== route.points.length || joined.some((point, i) => !samePoint(point, route.points[i])))
+		return null;
+	const waypoints = [makeWaypoint(segments[0].points[0])];
+	const legs: LegOptions[] = [];
+	const routed = new Map<string, RoutedLeg>();
+	for (const segment of segments) {
+		const from = waypoints.at(-1) as Waypoint;
+		const to = makeWaypoint(segment.points[segment.points.length - 1]);
+		const options = {
+			mode: asMode(segment.travelMode),
+			followRoads: segment.points.length > 2,
+			avoidHighways: true,
+		};
+		waypoints.push(to);
+		legs.push(options);
+		if (options.followRoads) {
+			const points = segment.points.map((p) => ({ lat: p.lat, lng: p.lng }));
+			routed.set(legKey(from, to, options), {
+				points,
+				distance: measureLine(points),
+				cues: (segment.notes ?? [])
+					.filter((note) => !note.isCustomNote)
+					.map((note) => ({
+						instructions: note.instructions,
+						lat: note.point.lat,
+						lng: note.point.lng,
+						distance: note.distance,
+						isCustomNote: false,
+					})),
+			});
+		}
+	}
+	return { state: { waypoints, legs }, routed };
+}
+
+/**
+ * A saved route as the planner's starting point, its shape kept exactly as saved: each piece the planner saved
+ * becomes a leg again, drawn with its saved line (never routed afresh). A line with no usable pieces (an imported
+ * file, an older route) is cut at its turns and wherever its travel mode changes, each part drawn as saved.
+ */
+export function planFromSavedRoute(route: SavedRouteShape): LoadedPlan {
+	const fromSegments = planFromSegments(route);
+	if (fromSegments) return fromSegments;
+	const points = route.points.filter((p, i) => i === 0 || !samePoint(p, route.points[i - 1]));
+	if (points.length === 0) return { state: EMPTY_PLANNER, routed: new Map() };
+	if (points.length === 1)
+		return { state: { waypoints: [makeWaypoint(points[0])], legs: [] }, routed: new Map() };
+	const indexed = points.map((p, index) => ({ lat: p.lat, lng: p.lng, index }));
+	const cuts = new Set(simplifyDouglasPeucker(indexed, SAVED_LINE_TOLERANCE).map((p) => p.index));
+	for (let i = 1; i < points.length; i++) {
+		if (asMode(points[i].travel_mode) !== asMode(points[i - 1].travel_mode)) cuts.add(i - 1);
+	}
+	const order = [...cuts].sort((a, b) => a - b);
+	const waypoints = order.map((index) => makeWaypoint(points[index]));
+	const legs: LegOptions[] = [];
+	const routed = new Map<string, RoutedLeg>();
+	for (let k = 1; k < order.length; k++) {
+		const line = points.slice(order[k - 1], order[k] + 1).map((p) => ({ lat: p.lat, lng: p.lng }));
+		const options = {
+			mode: asMode(points[order[k]].travel_mode),
+			followRoads: line.length > 2,
+			avoidHighways: true,
+		};
+		legs.push(options);
+		if (options.followRoads)
+			routed.set(legKey(waypoints[k - 1], waypoints[k], options), {
+				points: line,
+				distance: measureLine(line),
+				cues: [],
+			});
+	}
+	return { state: { waypoints, legs }, routed };
+}
+
+/** A track read from a file keeps turns about 5 m off its line; the rest is drawn between them. */
+const TRACK_TOLERANCE = 5e-5;
+
+/**
+ * A track from a file (GPX, TCX, FIT) as a starting line: its turns become waypoints joined by straight,
+ * off-road legs, so the line keeps the track's shape without asking the routing service.
+ */
+export function planFromTrack(track: readonly LatLng[], mode: PlannerMode): PlannerState {
+	const points = track.filter(
+		(p, i) =>
+			Number.isFinite(p.lat) &&
+			Number.isFinite(p.lng) &&
+			Math.abs(p.lat) <= 90 &&
+			Math.abs(p.lng) <= 180 &&
+			(i === 0 || !samePoint(p, track[i - 1])),
+	);
+	const kept = simplifyDouglasPeucker(points, TRACK_TOLERANCE);
+	const waypoints = kept.map((p) => makeWaypoint({ lat: p.lat, lng: p.lng }));
+	const legs = waypoints.slice(1).map(() => ({ mode, followRoads: false, avoidHighways: true }));
+	return { waypoints, legs };
+}
+
+/** The drawn shapes of a draft's legs, read back from storage; what is not a shape is left out. */
+export function restoreRouted(raw: unknown): Map<string, RoutedLeg> {
+	const routed = new Map<string, RoutedLeg>();
+	if (!Array.isArray(raw)) return routed;
+	const isNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value);
+	for (const entry of raw) {
+		if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+		const leg = entry[1] as Partial<RoutedLeg> | null;
+		if (!leg || !Array.isArray(leg.points) || !isNumber(leg.distance) || !Array.isArray(leg.cues)) continue;
+		const points = leg.points.filter((p) => !!p && isNumber(p.lat) && isNumber(p.lng));
+		const cues = leg.cues.filter(
+			(c) =>
+				!!c &&
+				typeof c.instructions === 'string' &&
+				isNumber(c.lat) &&
+				isNumber(c.lng) &&
+				isNumber(c.distance),
+		);
+		if (points.length < 2 || points.length !== leg.points.length || cues.length !== leg.cues.length) continue;
+		routed.set(entry[0], {
+			points: points.map((p) => ({ lat: p.lat, lng: p.lng })),
+			distance: leg.distance as number,
+			cues: cues.map((c) => ({ ...c, isCustomNote: false })),
+		});
+	}
+	return routed;
+}
+
+/** A saved route as the planner opens it to edit or copy (the API's detailed_internal fields it needs). */
+export type SavedRoute = SavedRouteShape & {
+	name: string;
+	description: string;
+	activity_type: number;
+	privacy: number;
+	version: number;
+};
+
+/** The route an edit or a copy page opens: whose id, which version, and the link token a copy may need. */
+export type OpenedRoute = { kind: 'edit' | 'copy'; routeId: number; token: string | null; route: SavedRoute };

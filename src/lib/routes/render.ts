@@ -64,6 +64,20 @@ export function svgPolyline(
 }
 
 /**
+ * A list card's thumbnail of a route: the `points` of an SVG polyline fitted into a width × height
+ * box, north up; null for a line of fewer than two points (nothing to draw).
+ */
+export function thumbnailPoints(
+	line: readonly [number, number][],
+	width: number,
+	height: number,
+	pad = 4,
+): string | null {
+	if (line.length < 2) return null;
+	return svgPolyline(line, createProjection(line, width, height, pad));
+}
+
+/**
  * Mile or km markers along the line, spaced by the route's length (25 from 200 units, 10 from 100, 5 from
  * 20, 2 above 13, else 1), placed by interpolating between the points around each mark.
  */

@@ -2,12 +2,13 @@ import type { Config } from '../core/config';
 import type { Bootup } from './contract';
 import { SHELL_MESSAGES } from './messages';
 import { type Geo, isPrivacyRequestEligible, PRIVACY_REQUEST_HREF } from './privacy-request';
-import { assignRollouts } from './rollouts';
+import { assignRollouts, configureRollouts } from './rollouts';
 import { getVariant } from './variants';
 
 type BootupInput = {
-	config: Pick<Config, 'publicUrl' | 'siteVariant' | 'supportEmail' | 'tiles'>;
-	viewer: { id: number; isPremium: boolean } | null;
+	config: Pick<Config, 'publicUrl' | 'siteVariant' | 'supportEmail' | 'tiles'> &
+		Partial<Pick<Config, 'rollouts'>>;
+	viewer: { id: number; username?: string; isPremium: boolean } | null;
 	/** Where the visitor is, when a trusted proxy said so. */
 	geo: Geo | null;
 	version: string;
@@ -41,7 +42,7 @@ export function buildBootup({ config, viewer, geo, version, language = 'en-us' }
 			action: variant.action,
 			appStores: variant.appStores,
 		},
-		rollouts: assignRollouts(viewer),
+		rollouts: assignRollouts(viewer, configureRollouts(config.rollouts ?? {})),
 		tiles: config.tiles,
 	};
 }

@@ -4,7 +4,8 @@
  */
 export type Rollout = { rollout_name: RolloutName; variant_name: string };
 
-export type RolloutName = 'customer_survey' | 'loyalty_pilot' | 'ads' | 'alternate_maps_type';
+export const ROLLOUT_NAMES = ['customer_survey', 'loyalty_pilot', 'ads', 'alternate_maps_type'] as const;
+export type RolloutName = (typeof ROLLOUT_NAMES)[number];
 
 type RolloutDefinition = {
 	name: RolloutName;
@@ -14,7 +15,12 @@ type RolloutDefinition = {
 	percent: number;
 	/** MVP members pay to be ad-free, so some rollouts never reach them. */
 	excludesPremium?: boolean;
+	/** Members (id or username) who get `variant` whatever their bucket, e.g. to try a feature out. */
+	members?: readonly (number | string)[];
 };
+
+/** What configuration may change of a rollout (the ROLLOUTS setting). */
+export type RolloutSetting = { percent?: number; members?: readonly (number | string)[] };
 
 export const CONTROL = 'control';
 
@@ -22,8 +28,17 @@ export const ROLLOUTS: readonly RolloutDefinition[] = [
 	{ name: 'customer_survey', variant: 'show_survey', percent: 10 },
 	{ name: 'loyalty_pilot', variant: 'enabled', percent: 5 },
 	{ name: 'ads', variant: 'enabled', percent: 50, excludesPremium: true },
-	{ name: 'alternate_maps_type', variant: 'enabled', percent: 50 },
+	// The vector map draws no names yet, so members get it only when configuration says so.
+	{ name: 'alternate_maps_type', variant: 'enabled', percent: 0 },
 ];
+
+/** The rollouts with the configured shares and members in place of the defaults. */
+export function configureRollouts(
+	settings: Partial<Record<RolloutName, RolloutSetting>>,
+	definitions: readonly RolloutDefinition[] = ROLLOUTS,
+): RolloutDefinition[] {
+	return definitions.map((definition) => ({ ...definition, ...settings[definition.name] }));
+}
 
 /** 32-bit FNV-1a: small, dependency-free and the same in the browser and on the server. */
 export function hashString(input: string): number {
@@ -40,7 +55,16 @@ export function bucketFor(rolloutName: string, userId: number | string): number 
 	return hashString(`${rolloutName}:${userId}`) % 100;
 }
 
-type RolloutSubject = { id: number | string; isPremium?: boolean } | null;
+type RolloutSubject = { id: number | string; username?: string; isPremium?: boolean } | null;
+
+function isListed(definition: RolloutDefinition, subject: NonNullable<RolloutSubject>): boolean {
+	const username = subject.username?.toLowerCase();
+	return (definition.members ?? []).some((member) =>
+		typeof member === 'number'
+			? String(member) === String(subject.id)
+			: member.toLowerCase() === username || member === String(subject.id),
+	);
+}
 
 /**
  * The rollouts that apply to a member. Visitors who are not signed in always get CONTROL so that
@@ -53,8 +77,9 @@ export function assignRollouts(
 	return definitions.map((definition) => {
 		const included =
 			subject !== null &&
-			!(definition.excludesPremium && subject.isPremium) &&
-			bucketFor(definition.name, subject.id) < definition.percent;
+			(isListed(definition, subject) ||
+				(!(definition.excludesPremium && subject.isPremium) &&
+					bucketFor(definition.name, subject.id) < definition.percent));
 		return { rollout_name: definition.name, variant_name: included ? definition.variant : CONTROL };
 	});
 }

@@ -1,4 +1,5 @@
 import { atom, computed, map } from 'nanostores';
+import { $session } from '../auth/store';
 import type { Bootup } from './contract';
 import { CONTROL, type Rollout, type RolloutName } from './rollouts';
 
@@ -32,13 +33,15 @@ export function hideNotice(name: NoticeName): void {
 let loading: Promise<Bootup | null> | null = null;
 
 /**
- * Loads the bootup configuration once per page. A failure leaves `$bootup` null so islands keep
- * their defaults (control rollouts) rather than break.
+ * Loads the bootup configuration once per page, as the signed-in member when the page holds their
+ * session (rollouts are per member). A failure leaves `$bootup` null so islands keep their defaults
+ * (control rollouts) rather than break.
  */
 export function loadBootup(fetchImpl: typeof fetch = fetch): Promise<Bootup | null> {
+	const token = $session.get()?.accessToken;
 	loading ??= fetchImpl('/api/site/bootup', {
 		credentials: 'same-origin',
-		headers: { accept: 'application/json' },
+		headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
 	})
 		.then(async (response) => {
 			if (!response.ok) return null;

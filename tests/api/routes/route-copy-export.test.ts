@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { users } from '../../../src/lib/auth/server/tables';
+import { openRouteForPlanner } from '../../../src/lib/routes/server/planner-page';
 import { readWorkoutFileSync } from '../../../src/lib/workout-files';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
@@ -264,5 +267,45 @@ describe('copying a route', () => {
 		);
 		expect(spec.json.paths['/api/v7.1/route/{id}/copy/'].post).toBeDefined();
 		expect(spec.json.paths['/api/v7.1/route/{id}/fit/'].get).toBeDefined();
+	});
+});
+
+describe('opening a route in the planner to edit or copy it (the edit and copy pages)', () => {
+	for (const kind of VIEWERS.filter((viewer) => viewer !== 'anonymous')) {
+		for (const privacy of PRIVACIES) {
+			const mayCopy = MAY_VIEW[kind].includes(privacy);
+			const mayEdit = kind === 'owner';
+			test(`${kind} ${mayEdit ? 'edits' : 'may not edit'} and ${mayCopy ? 'copies' : 'may not copy'} a privacy ${privacy} route`, async () => {
+				const viewer = matrix.memberOf(kind) as Member;
+				const id = matrix.routeIds[privacy];
+				const url = new URL(`http://test/routes/x/${id}${matrix.withLink(kind, privacy)}`);
+				const edit = await openRouteForPlanner(made.deps, viewer, 'edit', String(id), url);
+				const copy = await openRouteForPlanner(made.deps, viewer, 'copy', String(id), url);
+				expect(edit === null).toBe(!mayEdit);
+				expect(copy === null).toBe(!mayCopy);
+				if (edit) {
+					expect(edit.opened.route.name).toBe(`Matrix ${privacy}`);
+					expect(edit.opened.route.privacy).toBe(privacy);
+					expect(edit.opened.route.version).toBeGreaterThanOrEqual(1);
+					expect(edit.opened.route.points).toHaveLength(11);
+				}
+				if (copy) {
+					expect(copy.opened.route.name).toBe(`Copy of Matrix ${privacy}`);
+					expect(copy.opened.route.points).toHaveLength(11);
+					expect(copy.opened).not.toHaveProperty('route.share_token');
+				}
+			});
+		}
+	}
+
+	test("a copy starts with the copier's default privacy for routes, and a bad id opens nothing", async () => {
+		await made.deps.db.update(users).set({ routePrivacy: 1 }).where(eq(users.id, stranger.id));
+		const id = matrix.routeIds[3];
+		const url = new URL(`http://test/routes/copy/${id}`);
+		const copy = await openRouteForPlanner(made.deps, stranger, 'copy', String(id), url);
+		expect(copy?.opened.route.privacy).toBe(1);
+		await made.deps.db.update(users).set({ routePrivacy: 0 }).where(eq(users.id, stranger.id));
+		expect(await openRouteForPlanner(made.deps, stranger, 'copy', '12x', url)).toBeNull();
+		expect(await openRouteForPlanner(made.deps, owner, 'edit', '999999', url)).toBeNull();
 	});
 });

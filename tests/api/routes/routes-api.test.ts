@@ -226,6 +226,7 @@ describe('saving a route (the save payload)', () => {
 		expect(loser.json.error).toBe('precondition_failed');
 		expect(loser.json.current.name).toBe(winner.json.name);
 		expect(loser.json.current.version).toBe(2);
+		expect(loser.json.sent_version).toBe(1);
 		expect(loser.headers.get('etag')).toBe('"2"');
 		const bad = await api('PUT', `/api/v7.1/route/${id}/`, {
 			token: alice.token,

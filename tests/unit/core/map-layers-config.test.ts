@@ -109,3 +109,23 @@ describe('MAP_TILE_LAYERS', () => {
 		expect(() => readConfig({ MAP_TILE_LAYERS: value })).toThrow(message);
 	});
 });
+
+describe('ROLLOUTS', () => {
+	test('sets shares and members of named rollouts', () => {
+		const config = readConfig({
+			ROLLOUTS: JSON.stringify({ alternate_maps_type: { percent: 10, members: ['demo', 7] } }),
+		});
+		expect(config.rollouts).toEqual({ alternate_maps_type: { percent: 10, members: ['demo', 7] } });
+		expect(readConfig({}).rollouts).toEqual({});
+	});
+
+	test.each([
+		['not JSON', '{'],
+		['an unknown rollout', JSON.stringify({ dark_mode: { percent: 5 } })],
+		['a share above 100', JSON.stringify({ ads: { percent: 101 } })],
+		['an unknown field', JSON.stringify({ ads: { everyone: true } })],
+		['an empty member', JSON.stringify({ ads: { members: [' '] } })],
+	])('refuses %s', (_, value) => {
+		expect(() => readConfig({ ROLLOUTS: value })).toThrow(ConfigError);
+	});
+});

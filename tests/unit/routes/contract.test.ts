@@ -1,7 +1,9 @@
+import polyline from '@mapbox/polyline';
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import {
 	buildRouteSearchParams,
+	decodePreviewLine,
 	EMPTY_ROUTE_SEARCH,
 	firstWord,
 	formatNotesString,
@@ -20,7 +22,7 @@ import {
 } from '../../../src/lib/routes/contract';
 import { boundingBox, haversineM, summariseElevation } from '../../../src/lib/routes/geo';
 import { canList, canView } from '../../../src/lib/routes/policy';
-import { representRoute } from '../../../src/lib/routes/server/represent';
+import { representRoute, routePreviewLine } from '../../../src/lib/routes/server/represent';
 import type { RouteWithOwner } from '../../../src/lib/routes/server/service';
 
 describe('notes string', () => {
@@ -194,10 +196,18 @@ describe('route list rows', () => {
 			activityTypeId: 16,
 			startLat: 40.26,
 			startLng: -76.88,
+			path: polyline.encode(
+				[
+					[40.26, -76.88],
+					[40.27, -76.87],
+					[40.3, -76.9],
+				],
+				6,
+			),
 			createdAt: new Date('2026-01-02T03:04:05Z'),
 			updatedAt: new Date('2026-01-02T03:04:05Z'),
 		} as unknown as RouteWithOwner;
-		const fromRow = routeListItem(row);
+		const fromRow = routeListItem({ ...row, previewLine: routePreviewLine(row) });
 		expect(fromRow).toEqual({
 			id: 7,
 			name: 'River loop',
@@ -206,7 +216,15 @@ describe('route list rows', () => {
 			city: 'Harrisburg',
 			ownerName: 'ana.runner',
 			privacy: 3,
+			activityTypeId: 16,
+			start: [40.26, -76.88],
+			previewLine: expect.any(String),
 		});
+		expect(decodePreviewLine(fromRow.previewLine)).toEqual([
+			[40.26, -76.88],
+			[40.27, -76.87],
+			[40.3, -76.9],
+		]);
 		const json = representRoute(row, null) as unknown as RouteSummaryJson;
 		expect(routeListItemFromJson(json)).toEqual({ ...fromRow, distanceM: 5123.46 });
 	});

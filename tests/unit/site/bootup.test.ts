@@ -32,6 +32,17 @@ describe('bootup configuration', () => {
 		expect(bootup.authToken).toBeNull();
 	});
 
+	it('puts a member the configuration lists in the alternate maps rollout, and nobody else', () => {
+		const listing = { ...config, rollouts: { alternate_maps_type: { members: ['dana'] } } };
+		const variantFor = (viewer: { id: number; username: string; isPremium: boolean } | null) =>
+			buildBootup({ config: listing, viewer, geo: null, version: '1' }).rollouts.find(
+				(rollout) => rollout.rollout_name === 'alternate_maps_type',
+			)?.variant_name;
+		expect(variantFor({ id: 5, username: 'dana', isPremium: false })).toBe('enabled');
+		expect(variantFor({ id: 6, username: 'ana', isPremium: false })).toBe('control');
+		expect(variantFor(null)).toBe('control');
+	});
+
 	it('gives the privacy request link only in eligible states', () => {
 		const inTexas = buildBootup({ config, viewer: null, geo: { country: 'US', region: 'TX' }, version: '1' });
 		const inNewYork = buildBootup({

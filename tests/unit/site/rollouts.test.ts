@@ -3,6 +3,7 @@ import {
 	assignRollouts,
 	bucketFor,
 	CONTROL,
+	configureRollouts,
 	getRolloutVariant,
 	hashString,
 	ROLLOUTS,
@@ -67,5 +68,29 @@ describe('rollout bucketing', () => {
 	it('answers control for a rollout the list does not mention', () => {
 		expect(getRolloutVariant([], 'loyalty_pilot')).toBe(CONTROL);
 		expect(ROLLOUTS.length).toBe(4);
+	});
+
+	it('gives listed members a rollout whatever their bucket, by id or username', () => {
+		const maps = configureRollouts({ alternate_maps_type: { members: ['Demo', 12] } });
+		const variantOf = (subject: { id: number; username?: string; isPremium?: boolean }) =>
+			getRolloutVariant(assignRollouts(subject, maps), 'alternate_maps_type');
+		expect(variantOf({ id: 3, username: 'demo' })).toBe('enabled');
+		expect(variantOf({ id: 12, username: 'someone' })).toBe('enabled');
+		expect(variantOf({ id: 4, username: 'someone.else' })).toBe(CONTROL);
+		expect(getRolloutVariant(assignRollouts(null, maps), 'alternate_maps_type')).toBe(CONTROL);
+	});
+
+	it('keeps the alternate map for configured members only, and takes a configured share', () => {
+		const members = Array.from({ length: 2000 }, (_, i) => ({ id: i + 1 }));
+		const share = (definitions = ROLLOUTS) =>
+			members.filter(
+				(m) => getRolloutVariant(assignRollouts(m, definitions), 'alternate_maps_type') === 'enabled',
+			).length;
+		expect(share()).toBe(0);
+		const quarter = share(configureRollouts({ alternate_maps_type: { percent: 25 } }));
+		expect(quarter).toBeGreaterThan(400);
+		expect(quarter).toBeLessThan(600);
+		// Other rollouts keep their defaults.
+		expect(configureRollouts({ alternate_maps_type: { percent: 25 } })[0]).toEqual(ROLLOUTS[0]);
 	});
 });

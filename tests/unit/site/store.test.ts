@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { $session } from '~/lib/auth/store';
 import { buildBootup } from '~/lib/site/bootup';
 import {
 	$bootup,
@@ -18,7 +19,10 @@ const config = {
 	tiles: { url: '', attribution: '' },
 };
 
-afterEach(() => resetBootup());
+afterEach(() => {
+	resetBootup();
+	$session.set(null);
+});
 
 describe('site store', () => {
 	it('loads the bootup configuration once and exposes its rollouts', async () => {
@@ -29,6 +33,18 @@ describe('site store', () => {
 		expect(fetchImpl).toHaveBeenCalledWith('/api/site/bootup', expect.anything());
 		expect($bootup.get()?.site.variant).toBe('run');
 		expect($rollouts.get()).toEqual(bootup.rollouts);
+	});
+
+	it('asks as the signed-in member when the page holds their session, so their rollouts come back', async () => {
+		$session.set({
+			accessToken: 'token-1',
+			expiresAt: Date.now() + 60_000,
+			user: {} as never,
+		});
+		const fetchImpl = vi.fn(async (_url: string, _init: RequestInit) => new Response('{}', { status: 200 }));
+		await loadBootup(fetchImpl as never);
+		const headers = fetchImpl.mock.calls[0]?.[1].headers as Record<string, string>;
+		expect(headers.authorization).toBe('Bearer token-1');
 	});
 
 	it('keeps control rollouts when the configuration cannot be loaded', async () => {

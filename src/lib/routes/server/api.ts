@@ -48,10 +48,10 @@ const RouteCopyBodySchema = v.strictObject({});
 const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
 
 /** Both spellings of an item path: our documented paths end in `/`, clients also call them without. */
-const both = (path: string) => [path, path.replace(/\/$/, '')];
+export const both = (path: string) => [path, path.replace(/\/$/, '')];
 
 /** `"7"`, `W/"7"` or `7` → 7; `*` or nothing → null (no precondition). */
-function readIfMatch(header: string | undefined): number | null | 'invalid' {
+export function readIfMatch(header: string | undefined): number | null | 'invalid' {
 	if (!header || header.trim() === '*') return null;
 	const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
 	return match ? Number(match[1]) : 'invalid';
@@ -206,6 +206,8 @@ export function createRoutesApi(): Hono<ApiEnv> {
 						{
 							error: 'precondition_failed',
 							message: 'Someone saved this route after you loaded it; here is the saved copy.',
+							// Both versions: the one this save started from and the one saved meanwhile (in `current`).
+							sent_version: expected,
 							_diagnostics: { validation_failures: [] },
 							current: representRoute(outcome.current, c.var.viewer, 'detailed_internal'),
 						},

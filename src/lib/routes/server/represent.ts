@@ -1,6 +1,14 @@
 import { formatApiDateTime } from '../../core/dates';
-import { type FieldSet, formatNotesString, type RoutePoint } from '../contract';
-import { cumulativeDistances } from '../geo';
+import { encodePolyline } from '../../routing/polyline';
+import {
+	type FieldSet,
+	formatNotesString,
+	PREVIEW_LINE_MAX_POINTS,
+	PREVIEW_LINE_PRECISION,
+	type RoutePoint,
+} from '../contract';
+import { cumulativeDistances, simplifyLine } from '../geo';
+import type { SavedRoute } from '../planner';
 import { canEdit } from '../policy';
 import { type BookmarkRow, decodePath, type RouteWithOwner } from './service';
 
@@ -8,6 +16,16 @@ import { type BookmarkRow, decodePath, type RouteWithOwner } from './service';
 export const link = (kind: string, id: number) => [{ href: `/v7.1/${kind}/${id}/`, id: String(id) }];
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/**
+ * The small line a list item carries for its thumbnail and the results map: simplified to a few
+ * dozen points and encoded at 1 m precision, a couple of hundred bytes whatever the route's size.
+ * '' when the row was read without its line (bookmark lists).
+ */
+export function routePreviewLine(route: Pick<RouteWithOwner, 'path'>): string {
+	if (!route.path) return '';
+	return encodePolyline(simplifyLine(decodePath(route), PREVIEW_LINE_MAX_POINTS), PREVIEW_LINE_PRECISION);
+}
 
 /**
  * A route as the v7.1 API shows it. The summary suits lists; `detailed` adds the line with
@@ -47,7 +65,11 @@ export function representRoute(
 		},
 	};
 	if (canEdit(viewer, route)) body.share_token = route.linkToken;
-	if (fieldSet === 'summary') return body;
+	if (fieldSet === 'summary') {
+		const preview = routePreviewLine(route);
+		if (preview) body.preview_line = preview;
+		return body;
+	}
 	const path = decodePath(route);
 	const distances = cumulativeDistances(path);
 	body.points = path.map(([lat, lng], i) => {
@@ -105,4 +127,21 @@ export function pageLinks(
 	if (page.offset + page.limit < page.totalCount) links.next = [{ href: hrefAt(page.offset + page.limit) }];
 	if (page.offset > 0) links.prev = [{ href: hrefAt(Math.max(0, page.offset - page.limit)) }];
 	return links;
+}
+
+/** What the planner opens to edit or copy a route: the saved line with its travel modes and pieces, and its details. */
+export function representForPlanner(route: RouteWithOwner, viewer: { id: number } | null): SavedRoute {
+	const body = representRoute(route, viewer, 'detailed_internal') as {
+		points: RoutePoint[];
+		segments: SavedRoute['segments'];
+	};
+	return {
+		name: route.name,
+		description: route.description,
+		activity_type: route.activityTypeId,
+		privacy: route.privacy,
+		version: route.version,
+		points: body.points.map((point) => ({ lat: point.lat, lng: point.lng, travel_mode: point.travel_mode })),
+		segments: body.segments ?? [],
+	};
 }

@@ -363,8 +363,9 @@ export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQue
 		}
 	})();
 
-	// Lists without points leave the heavy columns (line, heights, segments, cues) in the table.
-	const columns = detailed ? routes : summaryColumns;
+	// Lists without points leave the heavy columns (heights, segments, cues) in the table; the line
+	// comes along, as each item's preview line is drawn from it.
+	const columns = detailed ? routes : { ...summaryColumns, path: routes.path };
 	const counted = sql<number>`count(*) over ()`.mapWith(Number);
 	const rows = await deps.db
 		.select({ route: columns, ...ownerColumns, totalCount: counted })
@@ -778,6 +779,38 @@ export async function getMeasurementSystem(deps: Deps, viewer: Viewer): Promise<
 		.where(eq(users.id, viewer.id))
 		.limit(1);
 	return rows[0]?.system ?? null;
+}
+
+/** The privacy the member chose for new routes (account settings); a copy starts with it. */
+export async function getDefaultRoutePrivacy(deps: Deps, viewer: Viewer): Promise<number> {
+	if (!viewer) return RoutePrivacy.private;
+	const rows = await deps.db
+		.select({ privacy: users.routePrivacy })
+		.from(users)
+		.where(eq(users.id, viewer.id))
+		.limit(1);
+	return rows[0]?.privacy ?? RoutePrivacy.private;
+}
+
+/**
+ * A route to open in the planner: to edit, the member's own route; to copy, any route they may see (a link holder
+ * with the token too). Null when there is none they may open, whether or not it exists.
+ */
+export async function findRouteForPlanner(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	kind: 'edit' | 'copy',
+	token: string | null,
+): Promise<RouteWithOwner | null> {
+	try {
+		return kind === 'edit'
+			? await getOwnRoute(deps, viewer, id)
+			: await getVisibleRoute(deps, viewer, id, token);
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') return null;
+		throw error;
+	}
 }
 
 export type RouteForPage = {

@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import packageJson from '../../../../package.json' with { type: 'json' };
+import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
+import { findViewerBySessionCookie } from '../../auth/server/session';
 import { getConfig } from '../../core/config';
 import { buildBootup } from '../bootup';
 import { GEO_COOKIE, type Geo, parseGeo } from '../privacy-request';
 
 /** The auth middleware of the root app puts the signed-in member here (absent or null for visitors). */
-export type SiteApiEnv = { Variables: { viewer?: Viewer | null } };
+export type SiteApiEnv = { Variables: { viewer?: Viewer | null; deps?: AppDeps } };
 
 /** Geo headers are believed only behind a proxy we run; otherwise the geo cookie it set earlier. */
 function readGeo(headers: Headers, cookie: string | undefined): Geo | null {
@@ -23,10 +25,14 @@ function readGeo(headers: Headers, cookie: string | undefined): Geo | null {
 }
 
 /** Site endpoints, relative to /api. */
-export const siteApi = new Hono<SiteApiEnv>().get('/site/bootup', (c) => {
-	const viewer = c.get('viewer') ?? null;
+export const siteApi = new Hono<SiteApiEnv>().get('/site/bootup', async (c) => {
+	// Islands ask before they hold an access token; the session cookie then says who is asking, as it does
+	// for pages. Only read, never rotated: a refresh here would race the page's own requests.
+	const deps = c.get('deps');
+	const viewer =
+		c.get('viewer') ?? (deps ? await findViewerBySessionCookie(deps, c.req.header('cookie') ?? null) : null);
 	const bootup = buildBootup({
-		config: getConfig(),
+		config: deps?.config ?? getConfig(),
 		viewer,
 		geo: readGeo(c.req.raw.headers, getCookie(c, GEO_COOKIE)),
 		version: packageJson.version,

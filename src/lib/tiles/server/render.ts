@@ -1,6 +1,20 @@
 import type { LegacyFeature } from 'geojson-vt';
 import sharp from 'sharp';
 import type { MapFeatureProperties } from '../contract.ts';
+import {
+	AREA_STYLES,
+	BUILDING_EDGE_MIN_ZOOM,
+	BUILDING_MIN_ZOOM,
+	CASING_MIN_ZOOM,
+	casingWidth,
+	RAILWAY_BASE,
+	RAILWAY_DASH_MIN_ZOOM,
+	RAILWAY_MIN_ZOOM,
+	ROAD_STYLES,
+	roadWidth,
+	type RoadStyle as SharedRoadStyle,
+	WATERWAY_STYLES,
+} from '../map-style.ts';
 import { MAP_PALETTE as C } from './palette.ts';
 
 // A raster tile is an SVG drawn from the same clipped, simplified vector tile, rasterised by sharp
@@ -17,36 +31,24 @@ const FONT = 'DejaVu Sans, Liberation Sans, sans-serif';
 
 type Rect = { x: number; y: number; width: number; height: number };
 
-type RoadStyle = {
-	minZoom: number;
-	base: number;
+type RoadStyle = Omit<SharedRoadStyle, 'fill' | 'casing' | 'dash'> & {
 	fill: string;
 	casing: string | null;
 	dash?: string;
-	labelZoom: number;
 };
 
 /** Drawn in this order: lesser roads first so major roads cross over them. */
-const ROADS: [string, RoadStyle][] = [
-	['track', { minZoom: 13, base: 1.1, fill: C.track, casing: null, dash: '3 2', labelZoom: 17 }],
-	['path', { minZoom: 14, base: 1, fill: C.path, casing: null, dash: '2.5 1.5', labelZoom: 17 }],
-	['service', { minZoom: 14, base: 1.2, fill: C.road, casing: C.casing, labelZoom: 17 }],
-	['minor', { minZoom: 12, base: 1.9, fill: C.road, casing: C.casing, labelZoom: 15 }],
-	['tertiary', { minZoom: 11, base: 2.4, fill: C.secondary, casing: C.casing, labelZoom: 15 }],
-	['secondary', { minZoom: 9, base: 2.8, fill: C.secondary, casing: C.casing_major, labelZoom: 15 }],
-	['primary', { minZoom: 8, base: 3.2, fill: C.primary, casing: C.casing_major, labelZoom: 14 }],
-	['motorway', { minZoom: 5, base: 3.6, fill: C.motorway, casing: C.casing_major, labelZoom: 14 }],
-];
+const ROADS: [string, RoadStyle][] = ROAD_STYLES.map((style) => [
+	style.kind,
+	{
+		...style,
+		fill: C[style.fill],
+		casing: style.casing ? C[style.casing] : null,
+		dash: style.dash?.join(' '),
+	},
+]);
 
-const AREAS: [string, string, number][] = [
-	// kind, fill, min zoom
-	['ice', C.ice, 9],
-	['rock', C.rock, 11],
-	['grass', C.grass, 11],
-	['pitch', C.pitch, 13],
-	['wood', C.wood, 9],
-	['park', C.park, 10],
-];
+const AREAS: [string, string, number][] = AREA_STYLES.map((area) => [area.kind, C[area.fill], area.minZoom]);
 
 /** Place names: the zooms they show at, size in pixels, weight. */
 const PLACES: Record<string, { from: number; to: number; size: number; bold: boolean; soft: boolean }> = {
@@ -58,11 +60,6 @@ const PLACES: Record<string, { from: number; to: number; size: number; bold: boo
 	neighbourhood: { from: 15, to: 17, size: 11, bold: false, soft: true },
 	hamlet: { from: 14, to: 17, size: 11, bold: false, soft: false },
 };
-
-/** Line width in pixels for a road of this base width at this zoom. */
-function roadWidth(base: number, z: number): number {
-	return Math.max(0.6, base * 1.42 ** (z - 14));
-}
 
 function escapeXml(text: string): string {
 	return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -230,10 +227,7 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	const water = joined(layer('water'));
 	if (water) parts.push(`<path d="${water}" fill="${C.water}" fill-rule="evenodd"/>`);
 	const waterways = layer('waterway');
-	for (const [kind, minZoom, base] of [
-		['river', 8, 2.4],
-		['stream', 13, 1],
-	] as const) {
+	for (const { kind, minZoom, base } of WATERWAY_STYLES) {
 		if (z < minZoom) continue;
 		const d = joined(waterways.filter((f) => props(f).kind === kind));
 		if (d) {
@@ -242,19 +236,19 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 			);
 		}
 	}
-	if (z >= 14) {
+	if (z >= BUILDING_MIN_ZOOM) {
 		const d = joined(layer('building'));
 		if (d) {
-			const edge = z >= 16 ? ` stroke="${C.building_edge}" stroke-width="${U}"` : '';
+			const edge = z >= BUILDING_EDGE_MIN_ZOOM ? ` stroke="${C.building_edge}" stroke-width="${U}"` : '';
 			parts.push(`<path d="${d}" fill="${C.building}"${edge}/>`);
 		}
 	}
-	if (z >= 11) {
+	if (z >= RAILWAY_MIN_ZOOM) {
 		const d = joined(layer('railway'));
 		if (d) {
-			const width = Math.max(1, roadWidth(1.2, z)) * U;
+			const width = Math.max(1, roadWidth(RAILWAY_BASE, z)) * U;
 			parts.push(`<path d="${d}" fill="none" stroke="${C.rail}" stroke-width="${width.toFixed(1)}"/>`);
-			if (z >= 14) {
+			if (z >= RAILWAY_DASH_MIN_ZOOM) {
 				parts.push(
 					`<path d="${d}" fill="none" stroke="${C.land}" stroke-width="${(width * 0.45).toFixed(1)}" stroke-dasharray="${6 * U} ${6 * U}"/>`,
 				);
@@ -269,8 +263,8 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	});
 	// Casings under every fill, so junctions join cleanly.
 	for (const { style, d, width } of styled) {
-		if (!d || !style.casing || z < 12) continue;
-		const casing = width + Math.max(1, Math.min(2, width / U / 4)) * 2 * U;
+		if (!d || !style.casing || z < CASING_MIN_ZOOM) continue;
+		const casing = casingWidth(width / U) * U;
 		parts.push(
 			`<path d="${d}" fill="none" stroke="${style.casing}" stroke-width="${casing.toFixed(1)}" stroke-linecap="round" stroke-linejoin="round"/>`,
 		);

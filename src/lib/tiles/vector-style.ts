@@ -1,0 +1,174 @@
+import type {
+	ExpressionSpecification,
+	LayerSpecification,
+	StyleSpecification,
+} from '@maplibre/maplibre-gl-style-spec';
+import type { MapLayer } from './contract.ts';
+import {
+	AREA_STYLES,
+	BUILDING_EDGE_MIN_ZOOM,
+	BUILDING_MIN_ZOOM,
+	CASING_MIN_ZOOM,
+	casingWidth,
+	RAILWAY_BASE,
+	RAILWAY_DASH_MIN_ZOOM,
+	RAILWAY_MIN_ZOOM,
+	ROAD_STYLES,
+	roadWidth,
+	WATERWAY_STYLES,
+} from './map-style.ts';
+import type { MapColour } from './palette.ts';
+
+// The MapLibre style that draws the server's vector tiles (`/tiles/{z}/{x}/{y}.pbf`) like its raster tiles.
+// MapLibre inside Leaflet runs one zoom below Leaflet (its tiles are 512 pixels, Leaflet's 256), so every zoom of
+// the shared tables is shifted by ZOOM_SHIFT. Names are left out: text needs glyph files (PBF font ranges) that
+// this server does not serve.
+
+const ZOOM_SHIFT = -1;
+const SOURCE = 'base';
+/** MapLibre draws up to this zoom (its own); the source overzooms past its last level. */
+const LAST_ZOOM = 22;
+
+type Palette = Record<MapColour, string>;
+
+export type VectorStyleOptions = {
+	/** The vector tile URL template, e.g. `/tiles/{z}/{x}/{y}.pbf`; a path is made whole with `origin`. */
+	tiles: string;
+	origin: string;
+	palette: Palette;
+	attribution: string;
+	/** The last zoom (Leaflet's) the server has tiles for. */
+	maxZoom: number;
+};
+
+const zoom = (leafletZoom: number) => Math.max(0, leafletZoom + ZOOM_SHIFT);
+
+/** A width in pixels at each whole Leaflet zoom from `from`, as the raster tiles draw it at that zoom. */
+function widthByZoom(from: number, width: (z: number) => number): ExpressionSpecification {
+	const stops: number[] = [];
+	for (let z = from; z <= LAST_ZOOM + 1; z++) stops.push(zoom(z), Number(width(z).toFixed(2)));
+	return ['interpolate', ['exponential', 1.42], ['zoom'], ...stops] as ExpressionSpecification;
+}
+
+const ofKind = (kind: string): ExpressionSpecification => ['==', ['get', 'kind'], kind];
+
+function layerOf(layer: MapLayer) {
+	return { source: SOURCE, 'source-layer': layer };
+}
+
+export function buildVectorStyle(options: VectorStyleOptions): StyleSpecification {
+	const c = options.palette;
+	const layers: LayerSpecification[] = [
+		{ id: 'land', type: 'background', paint: { 'background-color': c.land } },
+	];
+
+	for (const area of AREA_STYLES) {
+		layers.push({
+			id: `landcover-${area.kind}`,
+			type: 'fill',
+			...layerOf('landcover'),
+			minzoom: zoom(area.minZoom),
+			filter: ofKind(area.kind),
+			paint: { 'fill-color': c[area.fill] },
+		});
+	}
+	layers.push({ id: 'water', type: 'fill', ...layerOf('water'), paint: { 'fill-color': c.water } });
+	for (const waterway of WATERWAY_STYLES) {
+		layers.push({
+			id: `waterway-${waterway.kind}`,
+			type: 'line',
+			...layerOf('waterway'),
+			minzoom: zoom(waterway.minZoom),
+			filter: ofKind(waterway.kind),
+			layout: { 'line-cap': 'round', 'line-join': 'round' },
+			paint: {
+				'line-color': c.water,
+				'line-width': widthByZoom(waterway.minZoom, (z) => roadWidth(waterway.base, z)),
+			},
+		});
+	}
+	layers.push({
+		id: 'building',
+		type: 'fill',
+		...layerOf('building'),
+		minzoom: zoom(BUILDING_MIN_ZOOM),
+		paint: { 'fill-color': c.building },
+	});
+	layers.push({
+		id: 'building-edge',
+		type: 'line',
+		...layerOf('building'),
+		minzoom: zoom(BUILDING_EDGE_MIN_ZOOM),
+		paint: { 'line-color': c.building_edge, 'line-width': 1 },
+	});
+	const railWidth = widthByZoom(RAILWAY_MIN_ZOOM, (z) => Math.max(1, roadWidth(RAILWAY_BASE, z)));
+	layers.push({
+		id: 'railway',
+		type: 'line',
+		...layerOf('railway'),
+		minzoom: zoom(RAILWAY_MIN_ZOOM),
+		paint: { 'line-color': c.rail, 'line-width': railWidth },
+	});
+	layers.push({
+		id: 'railway-dash',
+		type: 'line',
+		...layerOf('railway'),
+		minzoom: zoom(RAILWAY_DASH_MIN_ZOOM),
+		paint: {
+			'line-color': c.land,
+			'line-width': widthByZoom(RAILWAY_DASH_MIN_ZOOM, (z) => Math.max(1, roadWidth(RAILWAY_BASE, z)) * 0.45),
+			'line-dasharray': [6, 6],
+		},
+	});
+
+	// Casings under every fill, so junctions join cleanly; then fills, lesser roads first.
+	for (const road of ROAD_STYLES) {
+		if (!road.casing) continue;
+		const from = Math.max(road.minZoom, CASING_MIN_ZOOM);
+		layers.push({
+			id: `road-${road.kind}-casing`,
+			type: 'line',
+			...layerOf('road'),
+			minzoom: zoom(from),
+			filter: ofKind(road.kind),
+			layout: { 'line-cap': 'round', 'line-join': 'round' },
+			paint: {
+				'line-color': c[road.casing],
+				'line-width': widthByZoom(from, (z) => casingWidth(roadWidth(road.base, z))),
+			},
+		});
+	}
+	for (const road of ROAD_STYLES) {
+		layers.push({
+			id: `road-${road.kind}`,
+			type: 'line',
+			...layerOf('road'),
+			minzoom: zoom(road.minZoom),
+			filter: ofKind(road.kind),
+			layout: { 'line-cap': road.dash ? 'butt' : 'round', 'line-join': 'round' },
+			paint: {
+				'line-color': c[road.fill],
+				// Paths and tracks have no casing: they keep at least 1.2 pixels so they stay visible.
+				'line-width': widthByZoom(road.minZoom, (z) =>
+					road.casing ? roadWidth(road.base, z) : Math.max(roadWidth(road.base, z), 1.2),
+				),
+				...(road.dash ? { 'line-dasharray': [...road.dash] } : {}),
+			},
+		});
+	}
+
+	return {
+		version: 8,
+		sources: {
+			[SOURCE]: {
+				type: 'vector',
+				// The worker fetches tiles, and resolves nothing against the page: the address must be whole.
+				tiles: [options.tiles.startsWith('/') ? `${options.origin}${options.tiles}` : options.tiles],
+				minzoom: 0,
+				maxzoom: options.maxZoom,
+				attribution: options.attribution,
+			},
+		},
+		layers,
+	};
+}

@@ -1,0 +1,328 @@
+/**
+ * The route planner as a member gets it: the real server (scripts/start.mjs) on loopback, Debian's Chromium
+ * through Playwright, the demo member signed in, the planner over Harrisburg's bundled streets.
+ *
+ * 1. Initial JavaScript of /routes/create (every script the page loads before it is idle, gzipped).
+ * 2. Click → road-following segment drawn, with the CPU throttled 4×: from the click event to the frame after
+ *    the routed line enters the map, over 200 clicks at seeded random spots; clicks whose gap could not be
+ *    routed (the straight line stays) are counted apart.
+ * 3. A 1,000-waypoint route: main-thread work (Chrome's TaskDuration) of a waypoint drag, an undo and a redo.
+ * 4. Lighthouse performance on the planner, mobile profile, signed in.
+ *
+ * Goals: initial JS ≤ 150 KB, click p95 ≤ 100 ms, each 1,000-point edit ≤ 16 ms, Lighthouse ≥ 0.90.
+ * Figures only; nothing passes or fails on speed. `--only=js,clicks,big,lighthouse` picks parts.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test';
+import { DEMO_LOGIN } from '../../../src/lib/db/seed.ts';
+import { PLANNER_DRAFT_STORAGE_KEY } from '../../../src/lib/routes/planner.ts';
+import { startServer, waitUntilUp } from '../server.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const PORT = 4812;
+const BASE = `http://127.0.0.1:${PORT}`;
+const PLANNER = `${BASE}/routes/create/`;
+const CLICKS = 200;
+const WARM_UP_CLICKS = 5;
+const BIG_ROUTE = 1000;
+const BIG_ROUNDS = 10;
+const only = process.argv
+	.find((arg) => arg.startsWith('--only='))
+	?.slice(7)
+	.split(',');
+const wanted = (part: string) => !only || only.includes(part);
+
+function percentile(samples: number[], q: number): number {
+	const sorted = [...samples].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+function summarise(samples: number[]): string {
+	if (samples.length === 0) return 'n=0';
+	const f = (value: number) => `${value.toFixed(1).padStart(6)} ms`;
+	return `n=${String(samples.length).padStart(3)}  p50 ${f(percentile(samples, 0.5))}  p95 ${f(percentile(samples, 0.95))}  max ${f(Math.max(...samples))}`;
+}
+
+/** A small seeded generator, so every run clicks the same spots. */
+function seeded(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+async function signIn(context: BrowserContext): Promise<void> {
+	const response = await context.request.post(`${BASE}/api/auth/login`, {
+		data: DEMO_LOGIN,
+		headers: { origin: BASE },
+	});
+	if (!response.ok()) throw new Error(`Signing in answered ${response.status()}`);
+}
+
+async function openPlanner(page: Page): Promise<void> {
+	await page.goto(PLANNER);
+	await page.getByTestId('planner-map').waitFor();
+	await page.locator('.leaflet-tile-loaded').first().waitFor();
+}
+
+async function measureInitialScript(context: BrowserContext): Promise<void> {
+	const page = await context.newPage();
+	const scripts = new Map<string, number>();
+	page.on('response', async (response) => {
+		if (response.request().resourceType() !== 'script') return;
+		try {
+			scripts.set(response.url(), gzipSync(await response.body(), { level: 9 }).length);
+		} catch {
+			// A redirect or an aborted request carries no body.
+		}
+	});
+	await page.goto(PLANNER, { waitUntil: 'networkidle' });
+	await page.getByTestId('planner-map').waitFor();
+	await page.waitForTimeout(500);
+	const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+	console.log(
+		`\nInitial JavaScript of /routes/create: ${(total / 1024).toFixed(1)} KB gzipped in ${scripts.size} files (goal ≤ 150 KB)`,
+	);
+	const largest = [...scripts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
+	for (const [url, size] of largest)
+		console.log(`  ${(size / 1024).toFixed(1).padStart(6)} KB  ${new URL(url).pathname}`);
+	await page.close();
+}
+
+async function measureClicks(context: BrowserContext): Promise<void> {
+	const page = await context.newPage();
+	await openPlanner(page);
+	const cdp = await context.newCDPSession(page);
+	await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+	// The click's own timestamp, and the first frame after the newest gap's routed line entered the map.
+	await page.evaluate(() => {
+		const w = window as unknown as { benchClickAt: number; benchDrawnAt: number; benchRouted: number };
+		const map = document.querySelector('[data-testid="planner-map"]') as HTMLElement;
+		map.addEventListener(
+			'click',
+			(event) => {
+				w.benchClickAt = event.timeStamp;
+				w.benchDrawnAt = 0;
+			},
+			true,
+		);
+		new MutationObserver(() => {
+			const routed = map.querySelectorAll('path.planner-leg--routed').length;
+			if (routed > w.benchRouted && !w.benchDrawnAt) {
+				requestAnimationFrame(() => {
+					w.benchDrawnAt = performance.now();
+				});
+			}
+			w.benchRouted = routed;
+		}).observe(map, { childList: true, subtree: true });
+		w.benchRouted = 0;
+	});
+	const box = await page.getByTestId('planner-map').boundingBox();
+	if (!box) throw new Error('The planner map has no box');
+	const random = seeded(42);
+	const clicked: { x: number; y: number }[] = [];
+	const samples: number[] = [];
+	let straight = 0;
+	const clear = page.getByRole('button', { name: 'Clear' });
+
+	for (let i = 0; i < WARM_UP_CLICKS + CLICKS; i++) {
+		if (i === WARM_UP_CLICKS) {
+			await clear.click();
+			clicked.length = 0;
+		}
+		// A new route every 25 points, as members draw: the map never gets so crowded that a click hits a pin.
+		if (i > WARM_UP_CLICKS && (i - WARM_UP_CLICKS) % 25 === 0) {
+			await clear.click();
+			clicked.length = 0;
+		}
+		let spot = { x: 0, y: 0 };
+		do {
+			spot = { x: box.width * (0.1 + 0.8 * random()), y: box.height * (0.1 + 0.8 * random()) };
+		} while (clicked.some((c) => Math.hypot(c.x - spot.x, c.y - spot.y) < 36));
+		clicked.push(spot);
+		const before = await page.getByTestId('planner-gap').count();
+		await page.getByTestId('planner-map').click({ position: spot });
+		if (clicked.length === 1) continue;
+		const gap = page.getByTestId('planner-gap').nth(before);
+		await gap.waitFor();
+		await page.waitForFunction(
+			(index) =>
+				document.querySelectorAll('[data-testid="planner-gap"]')[index]?.getAttribute('data-status') !==
+				'pending',
+			before,
+			{ timeout: 15_000 },
+		);
+		const status = await gap.getAttribute('data-status');
+		if (status !== 'routed') {
+			if (i >= WARM_UP_CLICKS) straight++;
+			continue;
+		}
+		const elapsed = await page.waitForFunction(() => {
+			const w = window as unknown as { benchClickAt: number; benchDrawnAt: number };
+			return w.benchDrawnAt ? w.benchDrawnAt - w.benchClickAt : null;
+		});
+		if (i >= WARM_UP_CLICKS) samples.push((await elapsed.jsonValue()) as number);
+	}
+	const gaps = samples.length + straight;
+	console.log(
+		`\nClick → road-following segment drawn, CPU 4× slower (goal p95 ≤ 100 ms):\n  ${summarise(samples)}\n  ${samples.length} of ${gaps} gaps followed roads; ${straight} stayed straight lines`,
+	);
+	await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+	await page.close();
+}
+
+/** Main-thread work Chrome counted while `action` ran and the page settled after it. */
+async function taskMs(cdp: CDPSession, page: Page, action: () => Promise<void>): Promise<number> {
+	const read = async () => {
+		const { metrics } = await cdp.send('Performance.getMetrics');
+		return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0;
+	};
+	await page.waitForTimeout(300);
+	const before = await read();
+	await action();
+	await page.waitForTimeout(300);
+	return ((await read()) - before) * 1000;
+}
+
+async function measureBigRoute(context: BrowserContext): Promise<void> {
+	const page = await context.newPage();
+	// A 1,000-point line of straight gaps winding over central Harrisburg, offered back as a draft.
+	const waypoints = Array.from({ length: BIG_ROUTE }, (_, i) => ({
+		lat: 40.262 + 0.02 * ((i % 40) / 40),
+		lng: -76.87 + 0.04 * (Math.floor(i / 40) / 25) + (i % 2) * 0.0004,
+	}));
+	const draft = {
+		state: {
+			waypoints,
+			legs: waypoints.slice(1).map(() => ({ mode: 'WALKING', followRoads: false, avoidHighways: true })),
+		},
+		details: { name: 'A thousand points' },
+	};
+	await page.addInitScript(
+		([key, value]) => {
+			if (!sessionStorage.getItem('bench-draft-set')) {
+				localStorage.setItem(key, value);
+				sessionStorage.setItem('bench-draft-set', '1');
+			}
+		},
+		[PLANNER_DRAFT_STORAGE_KEY, JSON.stringify(draft)] as const,
+	);
+	await openPlanner(page);
+	await page.getByRole('button', { name: 'Restore' }).click();
+	await page
+		.getByTestId('planner-summary')
+		.filter({ hasText: `${BIG_ROUTE} points` })
+		.waitFor();
+	const cdp = await context.newCDPSession(page);
+	await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
+
+	const drags: number[] = [];
+	const undos: number[] = [];
+	const redos: number[] = [];
+	const pin = page.locator('.planner-pin').nth(BIG_ROUTE / 2);
+	// Buttons found before the clock starts: finding one by its name among 3,000 costs more than the edit.
+	const undo = await page.getByRole('button', { name: 'Undo' }).elementHandle();
+	const redo = await page.getByRole('button', { name: 'Redo' }).elementHandle();
+	const press = async (button: typeof undo) => {
+		await button?.evaluate((element) => (element as HTMLButtonElement).click());
+	};
+	for (let round = 0; round < BIG_ROUNDS; round++) {
+		await pin.scrollIntoViewIfNeeded();
+		const at = await pin.boundingBox();
+		if (!at) throw new Error('The middle waypoint has no box');
+		const x = at.x + at.width / 2;
+		const y = at.y + at.height / 2;
+		await page.mouse.move(x, y);
+		await page.mouse.down();
+		await page.mouse.move(x + 20, y + 10, { steps: 4 });
+		drags.push(await taskMs(cdp, page, () => page.mouse.up()));
+		undos.push(await taskMs(cdp, page, () => press(undo)));
+		redos.push(await taskMs(cdp, page, () => press(redo)));
+		await press(undo);
+	}
+	const summary = await page.getByTestId('planner-summary').textContent();
+	if (!summary?.includes(`${BIG_ROUTE} points`))
+		throw new Error(`After the edits the planner says "${summary}"`);
+	console.log(
+		`\nA ${BIG_ROUTE}-waypoint route, main-thread work per edit, CPU unthrottled (goal ≤ 16 ms each):`,
+	);
+	console.log(`  drag a waypoint  ${summarise(drags)}`);
+	console.log(`  undo             ${summarise(undos)}`);
+	console.log(`  redo             ${summarise(redos)}`);
+	await page.close();
+}
+
+async function measureLighthouse(context: BrowserContext, chromePath: string): Promise<void> {
+	const cookies = await context.cookies(BASE);
+	const header = JSON.stringify({ Cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') });
+	const out = mkdtempSync(path.join(tmpdir(), 'planner-lh-'));
+	const report = path.join(out, 'report.json');
+	const scores: number[] = [];
+	for (let run = 0; run < 3; run++) {
+		const result = spawnSync(
+			path.join(root, 'node_modules/.bin/lighthouse'),
+			[
+				PLANNER,
+				'--only-categories=performance',
+				'--output=json',
+				`--output-path=${report}`,
+				`--chrome-path=${chromePath}`,
+				'--chrome-flags=--headless=new --no-sandbox',
+				`--extra-headers=${header}`,
+				'--quiet',
+			],
+			{ cwd: root, encoding: 'utf8' },
+		);
+		if (result.status !== 0) {
+			// Lighthouse loses a trace now and then on a busy machine; the run is named, not counted.
+			console.log(`  run ${run + 1}: Lighthouse failed: ${result.stderr.trim().split('\n').at(-1)}`);
+			continue;
+		}
+		const lhr = JSON.parse(readFileSync(report, 'utf8'));
+		if (lhr.finalDisplayedUrl && !lhr.finalDisplayedUrl.includes('/routes/create'))
+			throw new Error(`Lighthouse was sent to ${lhr.finalDisplayedUrl}, not the planner`);
+		scores.push(lhr.categories.performance.score);
+		const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?';
+		const largest = lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node;
+		console.log(
+			`  run ${run + 1}: performance ${lhr.categories.performance.score.toFixed(2)}  FCP ${audit('first-contentful-paint')}  LCP ${audit('largest-contentful-paint')}  TBT ${audit('total-blocking-time')}  CLS ${audit('cumulative-layout-shift')}  LCP element ${largest?.snippet ?? '?'}`,
+		);
+	}
+	rmSync(out, { recursive: true, force: true });
+	if (scores.length === 0) throw new Error('No Lighthouse run finished');
+	console.log(
+		`Lighthouse performance on the planner, mobile, signed in: median ${percentile(scores, 0.5).toFixed(2)} (goal ≥ 0.90)`,
+	);
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'planner-bench-'));
+const server = startServer(PORT, dataDir);
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+try {
+	await waitUntilUp(`${BASE}/api/health`, server);
+	const browser = await chromium.launch({ executablePath: chromePath });
+	try {
+		const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+		await signIn(context);
+		if (wanted('js')) await measureInitialScript(context);
+		if (wanted('clicks')) await measureClicks(context);
+		if (wanted('big')) await measureBigRoute(context);
+		if (wanted('lighthouse')) {
+			console.log('\nLighthouse (three runs):');
+			await measureLighthouse(context, chromePath);
+		}
+	} finally {
+		await browser.close();
+	}
+} finally {
+	server.kill('SIGTERM');
+	rmSync(dataDir, { recursive: true, force: true });
+}
