@@ -6,6 +6,9 @@ import type { ApiEnv } from './context';
 /** JSON bodies above this are refused before they are read; upload routes set their own limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 const PHOTO_BODY_LIMIT = 2 * 1024 * 1024;
+/** A device file of a long workout (a 12-hour GPX with heart rate runs to tens of MB), plus multipart framing. */
+export const WORKOUT_FILE_BODY_LIMIT = 32 * 1024 * 1024;
+const WORKOUT_FILE_PATH = '/device/file_import';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'];
@@ -18,7 +21,9 @@ const ACCEPTED_BODY_TYPES = ['application/json', 'multipart/form-data', 'applica
 export const requireKnownBodyType: MiddlewareHandler<ApiEnv> = async (c, next) => {
 	if (BODY_METHODS.has(c.req.method) && carriesBody(c)) {
 		const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
-		const isOctetUpload = type === 'application/octet-stream' && c.req.path.includes('/upload');
+		const isOctetUpload =
+			type === 'application/octet-stream' &&
+			(c.req.path.includes('/upload') || c.req.path.includes(WORKOUT_FILE_PATH));
 		if (!ACCEPTED_BODY_TYPES.includes(type) && !isOctetUpload) {
 			throw new AppError(
 				'unsupported_media_type',
@@ -70,11 +75,24 @@ const photoLimit = bodyLimit({
 	},
 });
 
+const workoutFileLimit = bodyLimit({
+	maxSize: WORKOUT_FILE_BODY_LIMIT,
+	onError: () => {
+		throw new AppError(
+			'payload_too_large',
+			`The file is larger than ${WORKOUT_FILE_BODY_LIMIT / 1024 / 1024} MB, more than we accept.`,
+			{ detail: 'file_too_large' },
+		);
+	},
+});
+
 /**
  * Only methods that carry a body: the limit reads `raw.body`, which makes the Node adapter build a
  * full Request, a cost every GET would otherwise pay.
  */
 export const limitBodySize: MiddlewareHandler<ApiEnv> = (c, next) => {
 	if (!BODY_METHODS.has(c.req.method)) return next();
-	return c.req.path.includes('/user_profile_photo/') ? photoLimit(c, next) : defaultLimit(c, next);
+	if (c.req.path.includes('/user_profile_photo/')) return photoLimit(c, next);
+	if (c.req.path.includes(WORKOUT_FILE_PATH)) return workoutFileLimit(c, next);
+	return defaultLimit(c, next);
 };

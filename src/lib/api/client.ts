@@ -64,6 +64,7 @@ export type ApiOptions = {
 	query?: Record<string, string | number | undefined>;
 	/** Auth endpoints answer 401 for a wrong password: that must not trigger a refresh. */
 	noRefresh?: boolean;
+	signal?: AbortSignal;
 };
 
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
@@ -75,6 +76,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 			body: options.body,
 			query: options.query,
 			credentials: 'same-origin',
+			signal: options.signal,
 			headers: token ? { authorization: `Bearer ${token}` } : {},
 			retry: 1,
 			retryDelay: 300,

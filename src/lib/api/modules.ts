@@ -1,4 +1,5 @@
 import { createAccountApi } from '../account/server/api';
+import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
 import { createLocationsApi } from '../locations/server/api';
 import { createRoutesApi } from '../routes/server/api';
@@ -7,6 +8,8 @@ import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
+import { createWorkoutsApi } from '../workouts/server/api';
+import { createWorkoutDetailApi } from '../workouts/server/detail-api';
 import type { AppDeps, SubApp } from './context';
 
 /**
@@ -34,10 +37,13 @@ export async function loadApiModules(
 	const routes: SubApp[] = [
 		createAuthApi(),
 		createAccountApi(),
+		createLocationPrivacyApi(),
 		createRoutesApi(),
 		siteApi,
 		createRoutingApi({ engine, routingUrl: config.routingUrl ?? null }),
 		createLocationsApi(),
+		createWorkoutsApi(),
+		createWorkoutDetailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

@@ -1,0 +1,157 @@
+import 'uplot/dist/uPlot.min.css';
+import { useEffect, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import type { ChartSeries } from '../../lib/workouts/analysis';
+import { $workoutCursor } from './WorkoutMapCursor';
+
+export type WorkoutChartsProps = {
+	series: ChartSeries;
+	unit: 'km' | 'mi';
+	name: string;
+};
+
+type Channel = {
+	key: 'pace' | 'speed' | 'elevation' | 'heartRate' | 'cadence' | 'power';
+	title: string;
+	unitLabel: string;
+	colour: string;
+	/** Pace reads better with faster (smaller) values up. */
+	invert?: boolean;
+};
+
+const INK_SOFT = '#4a5568';
+const GRID = '#e2e8f0';
+const SYNC_KEY = 'workout-charts';
+
+function channelsFor(unit: 'km' | 'mi'): Channel[] {
+	return [
+		{ key: 'pace', title: 'Pace', unitLabel: `min/${unit}`, colour: '#0b5cad', invert: true },
+		{ key: 'speed', title: 'Speed', unitLabel: unit === 'km' ? 'km/h' : 'mph', colour: '#0b5cad' },
+		{ key: 'elevation', title: 'Elevation', unitLabel: unit === 'km' ? 'm' : 'ft', colour: '#1a7f37' },
+		{ key: 'heartRate', title: 'Heart rate', unitLabel: 'bpm', colour: '#b42318' },
+		{ key: 'cadence', title: 'Cadence', unitLabel: 'rpm', colour: '#7a4cc2' },
+		{ key: 'power', title: 'Power', unitLabel: 'W', colour: '#b7791f' },
+	];
+}
+
+function Chart({
+	channel,
+	x,
+	xLabel,
+	values,
+	series,
+	name,
+}: {
+	channel: Channel;
+	x: number[];
+	xLabel: string;
+	values: (number | null)[];
+	series: ChartSeries;
+	name: string;
+}) {
+	const stage = useRef<HTMLDivElement>(null);
+	const [ready, setReady] = useState(false);
+
+	useEffect(() => {
+		const box = stage.current;
+		if (!box) return;
+		const size = () => ({ width: Math.max(200, box.clientWidth), height: 160 });
+		const chart = new uPlot(
+			{
+				...size(),
+				scales: { x: { time: false }, y: channel.invert ? { dir: -1 } : {} },
+				legend: { show: false },
+				cursor: { sync: { key: SYNC_KEY }, drag: { x: false, y: false }, points: { size: 8 } },
+				series: [
+					{},
+					{
+						label: `${channel.title} (${channel.unitLabel})`,
+						stroke: channel.colour,
+						width: 2,
+						spanGaps: false,
+						points: { show: false },
+					},
+				],
+				axes: [
+					{
+						stroke: INK_SOFT,
+						grid: { stroke: GRID, width: 1 },
+						ticks: { stroke: GRID, width: 1 },
+						values: (_, splits) => splits.map((value) => `${value} ${xLabel}`),
+					},
+					{
+						stroke: INK_SOFT,
+						size: 56,
+						grid: { stroke: GRID, width: 1 },
+						ticks: { stroke: GRID, width: 1 },
+					},
+				],
+				hooks: {
+					setCursor: [
+						(u) => {
+							const i = u.cursor.idx;
+							const lat = i === null || i === undefined ? null : series.lat[i];
+							const lng = i === null || i === undefined ? null : series.lng[i];
+							$workoutCursor.set(lat === null || lng === null ? null : { lat, lng });
+						},
+					],
+				},
+			},
+			[x, values as number[]],
+			box,
+		);
+		setReady(true);
+		const resize = new ResizeObserver(() => chart.setSize(size()));
+		resize.observe(box);
+		return () => {
+			resize.disconnect();
+			chart.destroy();
+			$workoutCursor.set(null);
+		};
+	}, [channel, x, xLabel, values, series]);
+
+	return (
+		<figure
+			className="workout-chart"
+			data-testid={`chart-${channel.key}`}
+			data-ready={ready ? '' : undefined}
+		>
+			<figcaption>
+				{channel.title} ({channel.unitLabel})
+			</figcaption>
+			<div
+				ref={stage}
+				className="workout-chart__plot"
+				role="img"
+				aria-label={`${channel.title} chart of ${name}`}
+			/>
+		</figure>
+	);
+}
+
+/**
+ * One small chart per recorded channel (pace or speed, elevation, heart rate, cadence, power) over
+ * distance, or over time when the recording has no distance. The charts share one cursor, and the
+ * point under it is marked on the workout map.
+ */
+export default function WorkoutCharts({ series, unit, name }: WorkoutChartsProps) {
+	const byDistance = series.distance.length > 0 && (series.distance.at(-1) ?? 0) > 0;
+	const x = byDistance ? series.distance : series.minutes;
+	const xLabel = byDistance ? unit : 'min';
+	const present = channelsFor(unit).filter((channel) => series[channel.key] !== undefined);
+	return (
+		<div className="workout-charts" data-testid="workout-charts">
+			{present.map((channel) => (
+				<Chart
+					key={channel.key}
+					channel={channel}
+					x={x}
+					xLabel={xLabel}
+					values={series[channel.key] as (number | null)[]}
+					series={series}
+					name={name}
+				/>
+			))}
+		</div>
+	);
+}

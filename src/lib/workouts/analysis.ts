@@ -1,0 +1,241 @@
+import { ActivityTypeId, type Lap, type NormalisedWorkout } from '../workout-files/contract';
+import { computeMetrics, MAX_SAMPLE_GAP_S, type Split, type WorkoutMetrics } from '../workout-files/metrics';
+import type { ActivityGroup } from './activity-groups';
+import type { SeriesSample } from './series';
+
+/** A stored lap, as the workout tables keep it (offsets from the start, sample indices). */
+export type LapRecord = {
+	start_offset_s: number | null;
+	elapsed_time_total: number | null;
+	active_time_total: number | null;
+	distance_total: number | null;
+	metabolic_energy_total: number | null;
+	heartrate_avg: number | null;
+	heartrate_max: number | null;
+	first_sample: number;
+	end_sample: number;
+};
+
+const FILE_TYPE_OF_GROUP: Partial<Record<ActivityGroup, NormalisedWorkout['activityType']>> = {
+	run: ActivityTypeId.run,
+	ride: ActivityTypeId.ride,
+	walk: ActivityTypeId.walk,
+	hike: ActivityTypeId.hike,
+	swim: ActivityTypeId.swim,
+};
+
+/** The sport the metrics and file writers know for an activity group (moving threshold, calorie model). */
+export function fileActivityType(group: ActivityGroup): NormalisedWorkout['activityType'] {
+	return FILE_TYPE_OF_GROUP[group] ?? ActivityTypeId.generic;
+}
+
+/** Speed is shown for rides; pace (time per distance) for everything on foot. */
+export function showsSpeed(group: ActivityGroup): boolean {
+	return group === 'ride' || group === 'winter_sport';
+}
+
+/**
+ * A stored workout as the file readers would have produced it, so the product's metrics and the
+ * GPX, TCX and FIT writers work on it unchanged.
+ */
+export function workoutFromSamples(
+	samples: readonly SeriesSample[],
+	options: {
+		startMs: number;
+		activityType: NormalisedWorkout['activityType'];
+		name?: string;
+		laps?: readonly LapRecord[];
+	},
+): NormalisedWorkout {
+	const laps: Lap[] = (options.laps ?? []).map((lap) => ({
+		...(lap.start_offset_s === null ? {} : { startTime: options.startMs + lap.start_offset_s * 1000 }),
+		...(lap.elapsed_time_total === null ? {} : { elapsedS: lap.elapsed_time_total }),
+		...(lap.active_time_total === null ? {} : { timerS: lap.active_time_total }),
+		...(lap.distance_total === null ? {} : { distanceM: lap.distance_total }),
+		...(lap.metabolic_energy_total === null ? {} : { calories: lap.metabolic_energy_total / 4184 }),
+		...(lap.heartrate_avg === null ? {} : { avgHeartRate: lap.heartrate_avg }),
+		...(lap.heartrate_max === null ? {} : { maxHeartRate: lap.heartrate_max }),
+		firstPoint: lap.first_sample,
+		endPoint: lap.end_sample,
+	}));
+	return {
+		format: 'gpx',
+		container: 'none',
+		startTime: options.startMs,
+		activityType: options.activityType,
+		...(options.name ? { name: options.name } : {}),
+		segmentStarts: [0],
+		points: samples.map((sample) => ({
+			time: options.startMs + sample.offsetMs,
+			...(sample.lat === undefined || sample.lng === undefined ? {} : { lat: sample.lat, lng: sample.lng }),
+			...(sample.elevation === undefined ? {} : { elevation: sample.elevation }),
+			...(sample.heartRate === undefined ? {} : { heartRate: sample.heartRate }),
+			...(sample.cadence === undefined ? {} : { cadence: sample.cadence }),
+			...(sample.power === undefined ? {} : { power: sample.power }),
+			...(sample.speed === undefined ? {} : { speed: sample.speed }),
+			...(sample.distance === undefined ? {} : { distance: sample.distance }),
+		})),
+		laps,
+		waypoints: [],
+		deviceTotals: {},
+		warnings: [],
+	};
+}
+
+/**
+ * The part of a recording between two offsets (seconds from the start, both included), re-timed so
+ * it starts at 0; recorded distances restart at 0 too. Laps that lie wholly inside are kept,
+ * re-numbered to the kept samples; laps cut through are dropped.
+ */
+export function trimSamples(
+	samples: readonly SeriesSample[],
+	laps: readonly LapRecord[],
+	startS: number,
+	endS: number,
+): { samples: SeriesSample[]; laps: LapRecord[]; shiftMs: number } {
+	const first = samples.findIndex((sample) => sample.offsetMs >= startS * 1000);
+	if (first < 0) return { samples: [], laps: [], shiftMs: 0 };
+	let end = first;
+	while (end < samples.length && samples[end].offsetMs <= endS * 1000) end++;
+	const kept = samples.slice(first, end);
+	const shiftMs = kept[0]?.offsetMs ?? 0;
+	const baseDistance = kept.find((sample) => sample.distance !== undefined)?.distance ?? 0;
+	const trimmed = kept.map((sample) => ({
+		...sample,
+		offsetMs: sample.offsetMs - shiftMs,
+		...(sample.distance === undefined ? {} : { distance: Math.max(0, sample.distance - baseDistance) }),
+	}));
+	const keptLaps = laps
+		.filter((lap) => lap.first_sample >= first && lap.end_sample <= end)
+		.map((lap) => ({
+			...lap,
+			start_offset_s: lap.start_offset_s === null ? null : lap.start_offset_s - shiftMs / 1000,
+			first_sample: lap.first_sample - first,
+			end_sample: lap.end_sample - first,
+		}));
+	return { samples: trimmed, laps: keptLaps, shiftMs };
+}
+
+export type WorkoutAnalysis = {
+	metrics: WorkoutMetrics;
+	/** Splits in the viewer's unit. */
+	splits: Split[];
+};
+
+/** Distance, times, splits per km or mile and best efforts of a recording, from the product's metrics. */
+export function analyseSamples(
+	samples: readonly SeriesSample[],
+	options: { startMs: number; activityType: NormalisedWorkout['activityType']; unit: 'km' | 'mi' },
+): WorkoutAnalysis {
+	const metrics = computeMetrics(workoutFromSamples(samples, options), {
+		activityType: options.activityType,
+	});
+	return { metrics, splits: options.unit === 'mi' ? metrics.splitsMi : metrics.splitsKm };
+}
+
+/** Channels the charts draw; a channel the recording lacks is absent. */
+export type ChartSeries = {
+	/** Minutes from the start. */
+	minutes: number[];
+	/** Distance from the start, in the viewer's unit. */
+	distance: number[];
+	lat: (number | null)[];
+	lng: (number | null)[];
+	/** Pace in minutes per unit, or speed in unit per hour, from the distance over a short window. */
+	pace?: (number | null)[];
+	speed?: (number | null)[];
+	/** Elevation in metres or feet. */
+	elevation?: (number | null)[];
+	heartRate?: (number | null)[];
+	cadence?: (number | null)[];
+	power?: (number | null)[];
+};
+
+/** Samples drawn per chart at most; more adds nothing a screen can show. */
+export const MAX_CHART_POINTS = 1500;
+/** The window pace and speed are measured over, so GPS jitter between samples does not show as spikes. */
+const PACE_WINDOW_MS = 30_000;
+/** Slower than this (per km) counts as standing still: no pace is drawn there. */
+const SLOWEST_PACE_MIN_PER_KM = 30;
+
+/**
+ * What the workout charts draw, thinned to at most MAX_CHART_POINTS samples. `cumulativeM` is the
+ * metrics' cumulative distance per sample, so charts, splits and the map agree.
+ */
+export function chartSeries(
+	samples: readonly SeriesSample[],
+	cumulativeM: Float64Array,
+	options: { unit: 'km' | 'mi'; speed: boolean },
+): ChartSeries {
+	const unitM = options.unit === 'mi' ? 1609.344 : 1000;
+	const step = Math.max(1, Math.ceil(samples.length / MAX_CHART_POINTS));
+	const picked: number[] = [];
+	for (let i = 0; i < samples.length; i += step) picked.push(i);
+	if (samples.length > 0 && picked.at(-1) !== samples.length - 1) picked.push(samples.length - 1);
+	const has = (field: keyof SeriesSample) => samples.some((sample) => sample[field] !== undefined);
+	const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+	const pick = (field: 'elevation' | 'heartRate' | 'cadence' | 'power', scale = 1) =>
+		picked.map((i) => {
+			const value = samples[i][field];
+			return value === undefined ? null : round(value * scale, 1);
+		});
+	const series: ChartSeries = {
+		minutes: picked.map((i) => round(samples[i].offsetMs / 60_000, 3)),
+		distance: picked.map((i) => round(cumulativeM[i] / unitM, 3)),
+		lat: picked.map((i) => samples[i].lat ?? null),
+		lng: picked.map((i) => samples[i].lng ?? null),
+	};
+	if (cumulativeM.length > 0 && cumulativeM[cumulativeM.length - 1] > 0) {
+		// Two pointers: the sample a window's length earlier for each drawn one.
+		let back = 0;
+		const rate = picked.map((i) => {
+			while (back < i && samples[i].offsetMs - samples[back + 1].offsetMs >= PACE_WINDOW_MS) back++;
+			const seconds = (samples[i].offsetMs - samples[back].offsetMs) / 1000;
+			const metres = cumulativeM[i] - cumulativeM[back];
+			return seconds > 0 ? metres / seconds : null;
+		});
+		if (options.speed)
+			series.speed = rate.map((mps) => (mps === null ? null : round((mps * 3600) / unitM, 2)));
+		else
+			series.pace = rate.map((mps) => {
+				if (mps === null || mps <= 0) return null;
+				const minutes = unitM / mps / 60;
+				return minutes > SLOWEST_PACE_MIN_PER_KM * (unitM / 1000) ? null : round(minutes, 2);
+			});
+	}
+	if (has('elevation')) series.elevation = pick('elevation', options.unit === 'mi' ? 1 / 0.3048 : 1);
+	if (has('heartRate')) series.heartRate = pick('heartRate');
+	if (has('cadence')) series.cadence = pick('cadence');
+	if (has('power')) series.power = pick('power');
+	return series;
+}
+
+export type HeartRateZone = { name: string; start: number; end: number };
+
+/**
+ * Seconds spent in each heart-rate zone. Each interval between two samples counts at the earlier
+ * sample's heart rate (rounded to whole beats); an interval longer than MAX_SAMPLE_GAP_S is a pause
+ * and does not count. Rates above the top zone count in the top zone, below the first in the first.
+ */
+export function timeInZones(
+	samples: readonly SeriesSample[],
+	zones: readonly HeartRateZone[],
+): (HeartRateZone & { seconds: number })[] {
+	const result = zones.map((zone) => ({ ...zone, seconds: 0 }));
+	if (result.length === 0) return result;
+	let previous: SeriesSample | null = null;
+	for (const sample of samples) {
+		if (previous?.heartRate !== undefined) {
+			const seconds = (sample.offsetMs - previous.offsetMs) / 1000;
+			if (seconds > 0 && seconds <= MAX_SAMPLE_GAP_S) {
+				const beats = Math.round(previous.heartRate);
+				const zone =
+					result.find((candidate) => beats >= candidate.start && beats <= candidate.end) ??
+					(beats < result[0].start ? result[0] : result[result.length - 1]);
+				zone.seconds += seconds;
+			}
+		}
+		previous = sample;
+	}
+	return result;
+}

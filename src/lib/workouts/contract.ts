@@ -1,0 +1,301 @@
+import * as v from 'valibot';
+import { multiLineText, singleLineText } from '../core/text';
+import { isListedTimeZone } from '../core/time-zones';
+
+/** Workout privacy: the item levels of the privacy toggle. A member's new workouts start "only me". */
+export const WorkoutPrivacy = { onlyMe: 0, friends: 1, everyone: 3 } as const;
+export type WorkoutPrivacyValue = (typeof WorkoutPrivacy)[keyof typeof WorkoutPrivacy];
+export const WORKOUT_PRIVACY_VALUES = [0, 1, 3] as const;
+export const WORKOUT_PRIVACY_LABELS: Record<WorkoutPrivacyValue, string> = {
+	0: 'Only me',
+	1: 'Friends',
+	3: 'Everyone',
+};
+
+export const WORKOUT_PAGE_SIZE = 20;
+export const MAX_WORKOUT_PAGE_SIZE = 100;
+export const MAX_WORKOUT_OFFSET = 100_000;
+export const MAX_WORKOUT_NAME = 200;
+export const MAX_WORKOUT_NOTES = 5000;
+export const MAX_WORKOUT_SOURCE = 100;
+/** Samples per channel of a workout's time series sent as JSON (a file import may hold more). */
+export const MAX_SERIES_SAMPLES = 100_000;
+
+/** The representations of a workout: lists and details without the series, or with it. */
+export const WORKOUT_FIELD_SETS = ['summary', 'time_series'] as const;
+export type WorkoutFieldSet = (typeof WORKOUT_FIELD_SETS)[number];
+
+const IntString = (min: number, max: number, name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,10}$/, `${name} must be a whole number.`),
+		v.transform(Number),
+		v.minValue(min, `${name} must be at least ${min}.`),
+		v.maxValue(max, `${name} must be at most ${max}.`),
+	);
+const NumberString = (min: number, max: number, name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,12}(\.\d{1,9})?$/, `${name} must be a number.`),
+		v.transform(Number),
+		v.minValue(min, `${name} must be at least ${min}.`),
+		v.maxValue(max, `${name} must be at most ${max}.`),
+	);
+
+/** ISO 8601 with a time and an offset (`Z` or `±hh:mm`), as the v7.1 API writes and reads them. */
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})$/;
+export const DateTimeText = (name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(
+			ISO_DATETIME,
+			`${name} is an ISO 8601 date and time with an offset, such as 2026-05-01T07:30:00+00:00.`,
+		),
+		v.transform((text) => new Date(text)),
+		v.check(
+			(date) =>
+				!Number.isNaN(date.getTime()) && date.getUTCFullYear() >= 1900 && date.getUTCFullYear() <= 2200,
+			`${name} is not a real date between 1900 and 2200.`,
+		),
+	);
+/** A calendar day, `YYYY-MM-DD`. */
+const DateText = (name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date such as 2026-05-01.`),
+		v.check((text) => {
+			const date = new Date(`${text}T00:00:00Z`);
+			return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+		}, `${name} is not a real date.`),
+	);
+
+export const TimeZoneText = v.pipe(
+	v.string(),
+	v.maxLength(64, 'start_locale_timezone is a time zone name such as Europe/Paris.'),
+	v.check(isListedTimeZone, 'start_locale_timezone is not a time zone we know, such as Europe/Paris.'),
+);
+
+/** An id given as a number, a string of digits or the HAL link `/v7.1/<kind>/<id>/`. */
+const IdOrLink = (kind: string, min: number, max: number) =>
+	v.pipe(
+		v.union([
+			v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(max)),
+			v.pipe(
+				v.string(),
+				v.regex(
+					new RegExp(`^(?:/v7\\.1/${kind}/)?(\\d{1,7})/?$`),
+					`${kind} is an id or a link such as /v7.1/${kind}/3/.`,
+				),
+				v.transform((text) => Number(/(\d{1,7})\/?$/.exec(text)?.[1])),
+			),
+		]),
+		v.minValue(min, `${kind} must be at least ${min}.`),
+		v.maxValue(max, `${kind} must be at most ${max}.`),
+	);
+
+export const ActivityTypeRef = IdOrLink('activity_type', 1, 9_999_999);
+export const PrivacyRef = v.pipe(
+	IdOrLink('privacy_option', 0, 9),
+	v.picklist(WORKOUT_PRIVACY_VALUES, 'privacy is 0 (only me), 1 (friends) or 3 (everyone).'),
+);
+
+const Amount = (max: number) => v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(max));
+
+/** The totals and ranges of a workout, SI units (metres, joules, seconds, m/s, bpm, rpm, watts). */
+export const AggregatesInputSchema = v.strictObject({
+	distance_total: v.optional(Amount(100_000_000)),
+	metabolic_energy_total: v.optional(Amount(1e10)),
+	active_time_total: v.optional(Amount(10_000_000)),
+	elapsed_time_total: v.optional(Amount(10_000_000)),
+	steps_total: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(100_000_000))),
+	heartrate_min: v.optional(Amount(300)),
+	heartrate_max: v.optional(Amount(300)),
+	heartrate_avg: v.optional(Amount(300)),
+	speed_min: v.optional(Amount(1000)),
+	speed_max: v.optional(Amount(1000)),
+	speed_avg: v.optional(Amount(1000)),
+	cadence_min: v.optional(Amount(1000)),
+	cadence_max: v.optional(Amount(1000)),
+	cadence_avg: v.optional(Amount(1000)),
+	power_min: v.optional(Amount(10_000)),
+	power_max: v.optional(Amount(10_000)),
+	power_avg: v.optional(Amount(10_000)),
+});
+export type AggregatesInput = v.InferOutput<typeof AggregatesInputSchema>;
+export const AGGREGATE_FIELDS = Object.keys(AggregatesInputSchema.entries) as (keyof AggregatesInput)[];
+
+const Offset = v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10_000_000));
+const Samples = <T extends v.GenericSchema>(value: T) =>
+	v.optional(
+		v.pipe(
+			v.array(v.tuple([Offset, value])),
+			v.maxLength(MAX_SERIES_SAMPLES, `A time series may hold at most ${MAX_SERIES_SAMPLES} samples.`),
+		),
+	);
+
+/** The v7.1 time series: `[seconds since start, value]` pairs per channel. */
+export const TimeSeriesInputSchema = v.strictObject({
+	position: Samples(
+		v.strictObject({
+			lat: v.pipe(v.number(), v.finite(), v.minValue(-90), v.maxValue(90)),
+			lng: v.pipe(v.number(), v.finite(), v.minValue(-180), v.maxValue(180)),
+			elevation: v.optional(v.pipe(v.number(), v.finite(), v.minValue(-1000), v.maxValue(10_000))),
+		}),
+	),
+	heartrate: Samples(Amount(300)),
+	speed: Samples(Amount(1000)),
+	cadence: Samples(Amount(1000)),
+	power: Samples(Amount(10_000)),
+	distance: Samples(Amount(100_000_000)),
+});
+export type TimeSeriesInput = v.InferOutput<typeof TimeSeriesInputSchema>;
+
+/** The recording devices and features a workout may credit; shown to its owner only. */
+export const Attribution = v.pipe(
+	v.string(),
+	v.regex(
+		/^(ua_footpod(_[a-z0-9]{1,20})?|tizen_watch|tizen_ua_watch|apple_watch|gait_coaching)$/,
+		'attribution is one of ua_footpod (or a ua_footpod_ variant), tizen_watch, tizen_ua_watch, apple_watch, gait_coaching.',
+	),
+);
+
+const Name = v.pipe(singleLineText('The name', MAX_WORKOUT_NAME), v.trim());
+const Notes = v.pipe(multiLineText('The notes', MAX_WORKOUT_NOTES), v.trim());
+const Source = v.pipe(singleLineText('The source', MAX_WORKOUT_SOURCE), v.trim());
+
+/** A workout logged by hand or sent by a client; owner, counts and hashes are the server's. */
+export const WorkoutSaveSchema = v.strictObject({
+	name: Name,
+	start_datetime: DateTimeText('start_datetime'),
+	start_locale_timezone: v.optional(TimeZoneText),
+	activity_type: ActivityTypeRef,
+	privacy: v.optional(PrivacyRef),
+	notes: v.optional(Notes, ''),
+	source: v.optional(Source, ''),
+	attribution: v.optional(Attribution),
+	aggregates: v.optional(AggregatesInputSchema, {}),
+	time_series: v.optional(TimeSeriesInputSchema),
+});
+export type WorkoutSaveInput = v.InferOutput<typeof WorkoutSaveSchema>;
+
+/** A change: any of the editable fields, and the version it was made on (or If-Match). */
+export const WorkoutUpdateSchema = v.strictObject({
+	name: v.optional(Name),
+	start_datetime: v.optional(DateTimeText('start_datetime')),
+	start_locale_timezone: v.optional(TimeZoneText),
+	activity_type: v.optional(ActivityTypeRef),
+	privacy: v.optional(PrivacyRef),
+	notes: v.optional(Notes),
+	aggregates: v.optional(AggregatesInputSchema),
+	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
+});
+export type WorkoutUpdateInput = v.InferOutput<typeof WorkoutUpdateSchema>;
+
+export const WorkoutListQuerySchema = v.object({
+	limit: v.optional(IntString(1, MAX_WORKOUT_PAGE_SIZE, 'limit')),
+	offset: v.optional(IntString(0, MAX_WORKOUT_OFFSET, 'offset')),
+	user: v.optional(IntString(1, 2_000_000_000, 'user')),
+	activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+	started_after: v.optional(DateTimeText('started_after')),
+	started_before: v.optional(DateTimeText('started_before')),
+	order_by: v.optional(v.picklist(['-start_datetime', 'start_datetime'])),
+});
+export type WorkoutListQuery = v.InferOutput<typeof WorkoutListQuerySchema>;
+
+export const WorkoutItemQuerySchema = v.object({
+	field_set: v.optional(v.picklist(WORKOUT_FIELD_SETS)),
+});
+
+export const WorkoutIdParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a workout id')),
+});
+
+/** A file import may name, place and share the workout; the file decides the rest. */
+export const WorkoutImportQuerySchema = v.object({
+	name: v.optional(Name),
+	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3']), v.transform(Number))),
+	activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+	time_zone: v.optional(TimeZoneText),
+});
+export type WorkoutImportQuery = v.InferOutput<typeof WorkoutImportQuerySchema>;
+
+export const UserStatsParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a member id')),
+});
+
+/** Totals per activity type over a period (whole days, UTC, both ends included) or all time. */
+export const UserStatsQuerySchema = v.pipe(
+	v.object({
+		include_summary_stats: v.optional(
+			v.pipe(
+				v.picklist(['true', 'false', 'True', 'False', '1', '0']),
+				v.transform((text) => text === 'true' || text === 'True' || text === '1'),
+			),
+		),
+		start_date: v.optional(DateText('start_date')),
+		end_date: v.optional(DateText('end_date')),
+		activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+	}),
+	v.check(
+		(query) => !query.start_date || !query.end_date || query.start_date <= query.end_date,
+		'start_date must not be after end_date.',
+	),
+);
+export type UserStatsQuery = v.InferOutput<typeof UserStatsQuerySchema>;
+
+/** What the calorie estimate needs: the activity, how long, and (else the member's) weight. */
+const CaloriesFields = {
+	activity_type: ActivityTypeRef,
+	duration: v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1_000_000)),
+	weight: v.optional(v.pipe(v.number(), v.finite(), v.minValue(20), v.maxValue(400))),
+};
+export const CaloriesBodySchema = v.strictObject(CaloriesFields);
+export const CaloriesQuerySchema = v.object({
+	activity_type: IntString(1, 9_999_999, 'activity_type'),
+	duration: NumberString(0, 1_000_000, 'duration'),
+	weight: v.optional(NumberString(20, 400, 'weight')),
+});
+export type CaloriesInput = v.InferOutput<typeof CaloriesBodySchema>;
+
+export const ActivityTypeParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'id must be an activity type id')),
+});
+export const ActivityTypeListQuerySchema = v.object({
+	limit: v.optional(IntString(1, 2000, 'limit')),
+	offset: v.optional(IntString(0, 100_000, 'offset')),
+	parent: v.optional(IntString(1, 9_999_999, 'parent')),
+});
+
+/** One activity type as the v7.1 API shows it. */
+export type ActivityTypeView = {
+	id: number;
+	name: string;
+	has_children: boolean;
+	group: string;
+	_links: Record<string, { href: string; id: string }[]>;
+};
+
+/** Where the workout forms keep the activity type list in the browser, and for how long. */
+export const ACTIVITY_TYPES_STORAGE_KEY = 'mapstride:activity-types';
+export const ACTIVITY_TYPES_CACHE_DAYS = 30;
+
+/** Keep the part of a recording between two offsets, in seconds from its start (both kept). */
+export const WorkoutCutSchema = v.pipe(
+	v.strictObject({
+		start_offset_s: v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10_000_000)),
+		end_offset_s: v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(10_000_000)),
+		version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
+	}),
+	v.check((cut) => cut.end_offset_s > cut.start_offset_s, 'end_offset_s must be after start_offset_s.'),
+);
+export type WorkoutCutInput = v.InferOutput<typeof WorkoutCutSchema>;
+
+/** The file formats a recorded workout downloads as. */
+export const WORKOUT_EXPORT_FORMATS = ['gpx', 'tcx', 'fit'] as const;
+export type WorkoutExportFormat = (typeof WORKOUT_EXPORT_FORMATS)[number];
+export const WorkoutExportQuerySchema = v.object({
+	format: v.optional(v.picklist(WORKOUT_EXPORT_FORMATS, 'format is gpx, tcx or fit.'), 'gpx'),
+});
+
+/** What the cut page's error line says when the server gives no code of its own. */
+export const CUT_DEFAULT_ERROR_CODE = 'UNKNOWN_ERROR';

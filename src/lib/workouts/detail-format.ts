@@ -1,0 +1,121 @@
+/** Pure wording for the workout pages: durations, paces, speeds and the local start time. No schema here. */
+
+const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
+export type DistanceUnit = keyof typeof METRES_PER_UNIT;
+
+/** 42:05 below an hour, 1:02:03 from an hour. */
+export function formatDuration(seconds: number): string {
+	const whole = Math.max(0, Math.round(seconds));
+	const h = Math.floor(whole / 3600);
+	const m = Math.floor((whole % 3600) / 60);
+	const s = whole % 60;
+	const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
+	return `${h > 0 ? `${h}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+}
+
+/** Minutes and seconds per km or mile, from seconds per unit. */
+export function formatPace(secondsPerUnit: number, unit: DistanceUnit): string {
+	return `${formatDuration(secondsPerUnit)} /${unit}`;
+}
+
+/** Average pace over a distance and time, or a dash when either is missing. */
+export function paceOf(metres: number | null, seconds: number | null, unit: DistanceUnit): string {
+	if (!metres || !seconds) return '—';
+	return formatPace(seconds / (metres / METRES_PER_UNIT[unit]), unit);
+}
+
+/** km/h or mph from metres per second. */
+export function formatSpeed(mps: number, unit: DistanceUnit): string {
+	const perHour = (mps * 3600) / METRES_PER_UNIT[unit];
+	return `${perHour.toFixed(1)} ${unit === 'km' ? 'km/h' : 'mph'}`;
+}
+
+/** The start as it was where the workout happened: "Fri, May 1, 2026, 9:30 AM CEST". */
+export function formatWorkoutStart(start: Date, timeZone: string): string {
+	try {
+		return new Intl.DateTimeFormat('en-US', {
+			weekday: 'short',
+			month: 'short',
+			day: 'numeric',
+			year: 'numeric',
+			hour: 'numeric',
+			minute: '2-digit',
+			timeZone,
+			timeZoneName: 'short',
+		}).format(start);
+	} catch {
+		return `${start.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+	}
+}
+
+/** The recording devices and coaching features a workout may credit, in words. */
+export const ATTRIBUTION_LABELS: Record<string, string> = {
+	ua_footpod: 'Recorded with a UA footpod',
+	tizen_watch: 'Recorded on a Samsung watch',
+	tizen_ua_watch: 'Recorded on a Samsung watch with UA',
+	apple_watch: 'Recorded on an Apple Watch',
+	gait_coaching: 'Gait coaching',
+};
+
+export function attributionLabel(code: string): string {
+	return ATTRIBUTION_LABELS[code] ?? (code.startsWith('ua_footpod') ? ATTRIBUTION_LABELS.ua_footpod : code);
+}
+
+/** The wall-clock parts of an instant in a time zone. */
+function wallClock(instant: Date, timeZone: string) {
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		hourCycle: 'h23',
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+	}).formatToParts(instant);
+	const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
+	return {
+		y: get('year'),
+		mo: get('month'),
+		d: get('day'),
+		h: get('hour'),
+		mi: get('minute'),
+		s: get('second'),
+	};
+}
+
+/** An instant as a `datetime-local` value (YYYY-MM-DDTHH:mm) on the clock of a time zone. */
+export function toLocalInput(instant: Date, timeZone: string): string {
+	const c = wallClock(instant, timeZone);
+	const two = (n: number) => String(n).padStart(2, '0');
+	return `${c.y}-${two(c.mo)}-${two(c.d)}T${two(c.h)}:${two(c.mi)}`;
+}
+
+/**
+ * A `datetime-local` value read on the clock of a time zone, as an ISO 8601 instant with `Z`.
+ * The zone's offset is found at the guessed instant and checked once more, so a time next to a
+ * daylight-saving change lands on the right side of it.
+ */
+export function fromLocalInput(value: string, timeZone: string): string | null {
+	const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+	if (!match) return null;
+	const [y, mo, d, h, mi] = match.slice(1).map(Number);
+	const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+	const offsetAt = (instant: number) => {
+		const c = wallClock(new Date(instant), timeZone);
+		return Date.UTC(c.y, c.mo - 1, c.d, c.h, c.mi, c.s) - instant;
+	};
+	let instant = asUtc - offsetAt(asUtc);
+	instant = asUtc - offsetAt(instant);
+	return Number.isNaN(instant) ? null : new Date(instant).toISOString();
+}
+
+/** "1:02:03", "45:10" or "40" (minutes) as seconds; null when it is not a duration. */
+export function parseDuration(text: string): number | null {
+	const parts = text.trim().split(':');
+	if (parts.length > 3 || parts.some((part) => !/^\d{1,5}$/.test(part))) return null;
+	const numbers = parts.map(Number);
+	if (numbers.length === 1) return numbers[0] * 60;
+	if (numbers.slice(1).some((n) => n >= 60)) return null;
+	return numbers.reduce((total, n) => total * 60 + n, 0);
+}

@@ -1,0 +1,30 @@
+import { WorkoutPrivacy } from './contract';
+
+/** What the privacy decision needs to know about a workout. */
+export type WorkoutAccessFacts = { ownerId: number; privacy: number };
+
+/**
+ * The single privacy decision for workouts. Only me: the owner. Friends: the owner and accepted
+ * friends. Everyone: anyone, signed in or not. Detail, lists, stats and totals all ask this, or the
+ * SQL twin in the service (`visibleCondition`) that the tests hold to the same matrix.
+ */
+export function canView(
+	viewer: { id: number } | null,
+	workout: WorkoutAccessFacts,
+	context: { isFriend: boolean },
+): boolean {
+	if (viewer && viewer.id === workout.ownerId) return true;
+	switch (workout.privacy) {
+		case WorkoutPrivacy.everyone:
+			return true;
+		case WorkoutPrivacy.friends:
+			return viewer !== null && context.isFriend;
+		default:
+			return false;
+	}
+}
+
+/** Only the owner edits, deletes or changes the privacy of a workout. */
+export function canEdit(viewer: { id: number } | null, workout: { ownerId: number }): boolean {
+	return viewer !== null && viewer.id === workout.ownerId;
+}

@@ -1,0 +1,269 @@
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
+import type { ApiEnv } from '../../api/context';
+import { validate } from '../../api/validate';
+import { requireViewer } from '../../auth/server/middleware';
+import { AppError } from '../../core/errors';
+import { both, readIfMatch } from '../../routes/server/api';
+import { link, pageLinks } from '../../routes/server/represent';
+import {
+	ActivityTypeListQuerySchema,
+	ActivityTypeParamSchema,
+	CaloriesBodySchema,
+	type CaloriesInput,
+	CaloriesQuerySchema,
+	UserStatsParamSchema,
+	UserStatsQuerySchema,
+	WorkoutIdParamSchema,
+	WorkoutImportQuerySchema,
+	WorkoutItemQuerySchema,
+	WorkoutListQuerySchema,
+	WorkoutSaveSchema,
+	WorkoutUpdateSchema,
+} from '../contract';
+import { ACTIVITY_TYPES_ATTRIBUTION, findActivityType, listActivityTypes } from './activity-types';
+import { recordingForViewer } from './recording';
+import { representActivityType, representWorkout } from './represent';
+import {
+	type ActivityTotals,
+	type CreateOutcome,
+	calculateCalories,
+	createWorkout,
+	deleteWorkout,
+	getVisibleWorkout,
+	getWorkoutSeries,
+	importWorkoutFile,
+	listWorkouts,
+	updateWorkout,
+	userStats,
+} from './service';
+
+/** 201 with the stored workout, or 409 naming the copy the member already has. */
+function answerCreate(c: Context<ApiEnv>, outcome: CreateOutcome) {
+	if (!outcome.created) {
+		const href = `/api/v7.1/workout/${outcome.existing.id}/`;
+		c.header('Location', href);
+		return c.json(
+			{
+				error: 'duplicate_workout',
+				message: 'You already have this workout; it was not stored twice.',
+				_diagnostics: { validation_failures: [] },
+				_links: { existing: link('workout', outcome.existing.id) },
+			},
+			409,
+		);
+	}
+	c.header('ETag', `"${outcome.workout.version}"`);
+	c.header('Location', `/api/v7.1/workout/${outcome.workout.id}/`);
+	return c.json(representWorkout(outcome.workout, c.var.viewer), 201);
+}
+
+function representTotals(totals: Omit<ActivityTotals, 'activityTypeId'>) {
+	return {
+		count: totals.count,
+		distance_total: totals.distanceTotal,
+		active_time_total: totals.activeTimeTotal,
+		elapsed_time_total: totals.elapsedTimeTotal,
+		metabolic_energy_total: totals.metabolicEnergyTotal,
+		steps_total: totals.stepsTotal,
+	};
+}
+
+function representCalories(result: Awaited<ReturnType<typeof calculateCalories>>, input: CaloriesInput) {
+	return {
+		activity_type: input.activity_type,
+		duration: input.duration,
+		weight: result.weightKg,
+		met: result.met,
+		calories: Math.round(result.kcal * 10) / 10,
+		metabolic_energy_total: Math.round(result.joules),
+		compendium_code: result.code,
+		compendium_activity: result.description,
+	};
+}
+
+/** Workouts, file import, per-member totals, calorie estimates and activity types: the v7.1 workout API. */
+export function createWorkoutsApi(): Hono<ApiEnv> {
+	const app = new Hono<ApiEnv>();
+
+	for (const path of both('/v7.1/workout/')) {
+		app.get(path, validate('query', WorkoutListQuerySchema), async (c) => {
+			const query = c.req.valid('query');
+			const page = await listWorkouts(c.var.deps, c.var.viewer, query);
+			return c.json({
+				_embedded: { workouts: page.workouts.map((workout) => representWorkout(workout, c.var.viewer)) },
+				total_count: page.totalCount,
+				_links: pageLinks('/v7.1/workout/', new URL(c.req.url).searchParams, page),
+			});
+		});
+		app.post(path, requireViewer, validate('json', WorkoutSaveSchema), async (c) =>
+			answerCreate(c, await createWorkout(c.var.deps, c.var.viewer, c.req.valid('json'))),
+		);
+	}
+
+	for (const path of both('/v7.1/workout/:id/')) {
+		app.get(
+			path,
+			validate('param', WorkoutIdParamSchema),
+			validate('query', WorkoutItemQuerySchema),
+			async (c) => {
+				const workout = await getVisibleWorkout(c.var.deps, c.var.viewer, Number(c.req.valid('param').id));
+				const withSeries = c.req.valid('query').field_set === 'time_series';
+				const stored = withSeries ? await getWorkoutSeries(c.var.deps, workout.id) : null;
+				const recording = withSeries
+					? await recordingForViewer(
+							c.var.deps,
+							workout,
+							stored ?? { series: { v: 1, t: [] }, laps: [] },
+							c.var.viewer,
+						)
+					: null;
+				c.header('ETag', `"${workout.version}"`);
+				c.header('Cache-Control', 'private, no-cache');
+				return c.json(representWorkout(workout, c.var.viewer, recording));
+			},
+		);
+		app.put(
+			path,
+			requireViewer,
+			validate('param', WorkoutIdParamSchema),
+			validate('json', WorkoutUpdateSchema),
+			async (c) => {
+				const input = c.req.valid('json');
+				const ifMatch = readIfMatch(c.req.header('if-match'));
+				if (ifMatch === 'invalid')
+					throw new AppError('bad_request', 'If-Match must be the ETag of the workout, such as "3".');
+				const expected = ifMatch ?? input.version ?? null;
+				const outcome = await updateWorkout(
+					c.var.deps,
+					c.var.viewer,
+					Number(c.req.valid('param').id),
+					input,
+					expected,
+				);
+				if (!outcome.ok) {
+					c.header('ETag', `"${outcome.current.version}"`);
+					return c.json(
+						{
+							error: 'precondition_failed',
+							message: 'Someone saved this workout after you loaded it; here is the saved copy.',
+							_diagnostics: { validation_failures: [] },
+							your_version: expected,
+							current: representWorkout(outcome.current, c.var.viewer),
+						},
+						412,
+					);
+				}
+				c.header('ETag', `"${outcome.workout.version}"`);
+				return c.json(representWorkout(outcome.workout, c.var.viewer));
+			},
+		);
+		app.delete(path, requireViewer, validate('param', WorkoutIdParamSchema), async (c) => {
+			await deleteWorkout(c.var.deps, c.var.viewer, Number(c.req.valid('param').id));
+			return c.body(null, 204);
+		});
+	}
+
+	// A device file (GPX, TCX or FIT, bare or in .gz/.zip) in the multipart field "file", or the raw bytes.
+	for (const path of both('/v7.1/device/file_import/')) {
+		app.post(path, requireViewer, validate('query', WorkoutImportQuerySchema), async (c) => {
+			const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+			let bytes: Uint8Array;
+			let fileName: string | undefined;
+			if (type === 'multipart/form-data') {
+				const form = await c.req.parseBody().catch(() => {
+					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+				});
+				if (!(form.file instanceof File))
+					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+				bytes = new Uint8Array(await form.file.arrayBuffer());
+				fileName = form.file.name.slice(0, 200);
+			} else if (type === 'application/octet-stream') {
+				bytes = new Uint8Array(await c.req.arrayBuffer());
+			} else {
+				throw new AppError(
+					'unsupported_media_type',
+					'Send the workout file as multipart/form-data (field "file") or application/octet-stream.',
+				);
+			}
+			if (bytes.length > WORKOUT_FILE_BODY_LIMIT)
+				throw new AppError('payload_too_large', `The file is larger than ${WORKOUT_FILE_BODY_LIMIT} bytes.`, {
+					detail: 'file_too_large',
+				});
+			const outcome = await importWorkoutFile(c.var.deps, c.var.viewer, bytes, {
+				...c.req.valid('query'),
+				fileName,
+			});
+			return answerCreate(c, outcome);
+		});
+	}
+
+	for (const path of both('/v7.1/user_stats/:id/')) {
+		app.get(
+			path,
+			validate('param', UserStatsParamSchema),
+			validate('query', UserStatsQuerySchema),
+			async (c) => {
+				const userId = Number(c.req.valid('param').id);
+				const query = c.req.valid('query');
+				const stats = await userStats(c.var.deps, c.var.viewer, userId, query);
+				const body: Record<string, unknown> = {
+					start_date: query.start_date ?? null,
+					end_date: query.end_date ?? null,
+					_embedded: {
+						stats: stats.perActivity.map((row) => ({
+							activity_type: row.activityTypeId,
+							...representTotals(row),
+							_links: { activity_type: link('activity_type', row.activityTypeId) },
+						})),
+					},
+					_links: { self: link('user_stats', userId), user: link('user', userId) },
+				};
+				if (query.include_summary_stats) body.summary_stats = representTotals(stats.summary);
+				return c.json(body);
+			},
+		);
+	}
+
+	// The SPEC names this GET with a query; clients that send a body use POST.
+	for (const path of both('/_api/workout/calculate/calories/')) {
+		app.get(path, validate('query', CaloriesQuerySchema), async (c) => {
+			const input = c.req.valid('query');
+			return c.json(representCalories(await calculateCalories(c.var.deps, c.var.viewer, input), input));
+		});
+		app.post(path, validate('json', CaloriesBodySchema), async (c) => {
+			const input = c.req.valid('json');
+			return c.json(representCalories(await calculateCalories(c.var.deps, c.var.viewer, input), input));
+		});
+	}
+
+	for (const path of both('/v7.1/activity_type/')) {
+		app.get(path, validate('query', ActivityTypeListQuerySchema), (c) => {
+			const query = c.req.valid('query');
+			const all = listActivityTypes().filter(
+				(type) => query.parent === undefined || type.parent === query.parent,
+			);
+			const limit = query.limit ?? all.length;
+			const offset = query.offset ?? 0;
+			const page = { limit: Math.max(1, limit), offset, totalCount: all.length };
+			c.header('Cache-Control', 'public, max-age=86400');
+			return c.json({
+				_embedded: { activity_types: all.slice(offset, offset + limit).map(representActivityType) },
+				total_count: all.length,
+				attribution: ACTIVITY_TYPES_ATTRIBUTION,
+				_links: pageLinks('/v7.1/activity_type/', new URL(c.req.url).searchParams, page),
+			});
+		});
+	}
+	for (const path of both('/v7.1/activity_type/:id/')) {
+		app.get(path, validate('param', ActivityTypeParamSchema), (c) => {
+			const type = findActivityType(Number(c.req.valid('param').id));
+			if (!type) throw new AppError('not_found', 'No such activity type');
+			c.header('Cache-Control', 'public, max-age=86400');
+			return c.json(representActivityType(type));
+		});
+	}
+
+	return app;
+}

@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+import type { ApiEnv } from '../../api/context';
+import { validate } from '../../api/validate';
+import { requireViewer } from '../../auth/server/middleware';
+import { AppError } from '../../core/errors';
+import { both, readIfMatch } from '../../routes/server/api';
+import { WorkoutCutSchema, WorkoutExportQuerySchema, WorkoutIdParamSchema } from '../contract';
+import { cutWorkout, exportWorkout } from './detail';
+import { representWorkout } from './represent';
+
+/** Cutting a recorded workout (owner only) and downloading it as GPX, TCX or FIT (whoever may see it). */
+export function createWorkoutDetailApi(): Hono<ApiEnv> {
+	const app = new Hono<ApiEnv>();
+
+	for (const path of both('/internal/cutWorkout/:id/')) {
+		app.post(
+			path,
+			requireViewer,
+			validate('param', WorkoutIdParamSchema),
+			validate('json', WorkoutCutSchema),
+			async (c) => {
+				const input = c.req.valid('json');
+				const ifMatch = readIfMatch(c.req.header('if-match'));
+				if (ifMatch === 'invalid')
+					throw new AppError('bad_request', 'If-Match must be the ETag of the workout, such as "3".');
+				const version = ifMatch ?? input.version;
+				const outcome = await cutWorkout(c.var.deps, c.var.viewer, Number(c.req.valid('param').id), {
+					...input,
+					version,
+				});
+				if (!outcome.ok) {
+					c.header('ETag', `"${outcome.current.version}"`);
+					return c.json(
+						{
+							error: 'precondition_failed',
+							message: 'Someone saved this workout after you loaded it; here is the saved copy.',
+							_diagnostics: { validation_failures: [] },
+							your_version: version ?? null,
+							current: representWorkout(outcome.current, c.var.viewer),
+						},
+						412,
+					);
+				}
+				c.header('ETag', `"${outcome.workout.version}"`);
+				return c.json(representWorkout(outcome.workout, c.var.viewer));
+			},
+		);
+	}
+
+	for (const path of both('/v7.1/workout/:id/export/')) {
+		app.get(
+			path,
+			validate('param', WorkoutIdParamSchema),
+			validate('query', WorkoutExportQuerySchema),
+			async (c) => {
+				const file = await exportWorkout(
+					c.var.deps,
+					c.var.viewer,
+					Number(c.req.valid('param').id),
+					c.req.valid('query').format,
+				);
+				c.header('Content-Type', file.contentType);
+				c.header('Content-Disposition', `attachment; filename="${file.fileName}"`);
+				c.header('Cache-Control', 'private, no-cache');
+				return c.body(typeof file.body === 'string' ? file.body : new Uint8Array(file.body));
+			},
+		);
+	}
+
+	return app;
+}

@@ -1,0 +1,48 @@
+import { locationPrivacyOf } from '../../account/server/location-privacy';
+import type { AppDeps } from '../../api/context';
+import { canEdit } from '../policy';
+import { trimForViewer } from '../privacy-zones';
+import { decodeSeries, type SeriesSample, type StoredSeries } from '../series';
+import type { WorkoutWithOwner } from './service';
+import type { StoredLap } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/** A workout's recording as one viewer may have it. */
+export type ViewerRecording = {
+	samples: SeriesSample[];
+	/** Per sample, whether its position was taken away for this viewer. */
+	hidden: boolean[];
+	laps: StoredLap[];
+};
+
+/**
+ * The recording of a workout as `viewer` may have it, for every page, answer and download: the owner
+ * gets it whole; anyone else gets it through `trimForViewer` with the owner's privacy zones and hidden
+ * ends, and a lap that holds hidden samples loses its distance, which would give the hidden length.
+ */
+export async function recordingForViewer(
+	deps: Deps,
+	workout: WorkoutWithOwner,
+	stored: { series: StoredSeries; laps: StoredLap[] },
+	viewer: { id: number } | null,
+): Promise<ViewerRecording> {
+	const owner = canEdit(viewer, workout)
+		? { zones: [], hideEndsM: 0 }
+		: await locationPrivacyOf(deps, workout.ownerId);
+	const { samples, hidden } = trimForViewer(
+		{
+			id: workout.id,
+			ownerId: workout.ownerId,
+			// Never shown to anyone but the owner, so nobody else can work out the hidden length.
+			secret: `${workout.contentHash ?? ''}:${workout.createdAt.getTime()}`,
+			samples: decodeSeries(stored.series),
+		},
+		owner,
+		viewer,
+	);
+	const laps = stored.laps.map((lap) =>
+		hidden.slice(lap.first_sample, lap.end_sample).some(Boolean) ? { ...lap, distance_total: null } : lap,
+	);
+	return { samples, hidden, laps: laps as StoredLap[] };
+}

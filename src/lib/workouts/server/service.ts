@@ -1,0 +1,465 @@
+import { and, asc, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
+import type { AppDeps } from '../../api/context';
+import { users } from '../../auth/server/tables';
+import { AppError } from '../../core/errors';
+import { truncateText } from '../../core/text';
+import { areFriends } from '../../social/server/service';
+import { friendships } from '../../social/server/tables';
+import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
+import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse-pool';
+import { DEFAULT_WEIGHT_KG, estimateCalories } from '../calories';
+import {
+	type AggregatesInput,
+	type CaloriesInput,
+	MAX_WORKOUT_NAME,
+	type UserStatsQuery,
+	WORKOUT_PAGE_SIZE,
+	type WorkoutImportQuery,
+	type WorkoutListQuery,
+	type WorkoutSaveInput,
+	type WorkoutUpdateInput,
+} from '../contract';
+import { canEdit, canView } from '../policy';
+import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
+import { compendiumEntryFor } from './activity-types';
+import { contentHashOf, type DerivedFileWorkout } from './derive-file';
+import { type StoredLap, workoutSeries, workouts } from './tables';
+
+export type WorkoutRow = typeof workouts.$inferSelect;
+/** A workout with what the API shows about its owner. */
+export type WorkoutWithOwner = WorkoutRow & { ownerDisplayName: string; ownerUsername: string };
+type Viewer = { id: number } | null;
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+const ownerColumns = { ownerDisplayName: users.displayName, ownerUsername: users.username };
+
+/**
+ * Workout files: as large as the request body may be (a 12-hour GPX with heart rate), 100 MB
+ * unpacked and 500,000 samples, over five days at one a second.
+ */
+export const WORKOUT_FILE_LIMITS: ReadLimits = {
+	maxBytes: WORKOUT_FILE_BODY_LIMIT,
+	maxDecompressedBytes: 100 * 1024 * 1024,
+	maxPoints: 500_000,
+};
+
+const AGGREGATE_COLUMNS = {
+	distance_total: 'distanceTotal',
+	metabolic_energy_total: 'metabolicEnergyTotal',
+	active_time_total: 'activeTimeTotal',
+	elapsed_time_total: 'elapsedTimeTotal',
+	steps_total: 'stepsTotal',
+	heartrate_min: 'heartrateMin',
+	heartrate_max: 'heartrateMax',
+	heartrate_avg: 'heartrateAvg',
+	speed_min: 'speedMin',
+	speed_max: 'speedMax',
+	speed_avg: 'speedAvg',
+	cadence_min: 'cadenceMin',
+	cadence_max: 'cadenceMax',
+	cadence_avg: 'cadenceAvg',
+	power_min: 'powerMin',
+	power_max: 'powerMax',
+	power_avg: 'powerAvg',
+} as const satisfies Record<keyof AggregatesInput, keyof WorkoutRow>;
+
+type AggregateColumns = {
+	-readonly [K in (typeof AGGREGATE_COLUMNS)[keyof AggregatesInput]]?: number | null;
+};
+
+function aggregateColumns(input: AggregatesInput): AggregateColumns {
+	const columns: AggregateColumns = {};
+	for (const [field, column] of Object.entries(AGGREGATE_COLUMNS) as [
+		keyof AggregatesInput,
+		keyof AggregateColumns,
+	][]) {
+		if (input[field] !== undefined) columns[column] = input[field];
+	}
+	return columns;
+}
+
+/** The aggregates as the API names them; unknown ones are left out. */
+export function aggregatesOf(row: WorkoutRow): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const [field, column] of Object.entries(AGGREGATE_COLUMNS)) {
+		const value = row[column as keyof WorkoutRow];
+		if (typeof value === 'number') out[field] = value;
+	}
+	return out;
+}
+
+/** What a new workout of the member starts with: their privacy choice, time zone and weight. */
+export async function ownerDefaults(deps: Deps, ownerId: number) {
+	const [row] = await deps.db
+		.select({ privacy: users.workoutPrivacy, timeZone: users.timeZone, weightKg: users.weightKg })
+		.from(users)
+		.where(eq(users.id, ownerId));
+	const privacy = row?.privacy;
+	return {
+		privacy: privacy === 1 || privacy === 3 ? privacy : 0,
+		timeZone: row?.timeZone ?? 'UTC',
+		weightKg: row?.weightKg ?? null,
+	};
+}
+
+type NewWorkout = {
+	values: Omit<typeof workouts.$inferInsert, 'ownerId' | 'createdAt' | 'updatedAt'>;
+	series: StoredSeries | null;
+	laps: StoredLap[];
+};
+
+export type CreateOutcome =
+	| { created: true; workout: WorkoutWithOwner }
+	| { created: false; existing: WorkoutWithOwner };
+
+/**
+ * Stores a workout and its series together, or neither. A recording the owner already has (same
+ * start, same samples) is not stored again: the caller gets the existing one.
+ */
+async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): Promise<CreateOutcome> {
+	const now = deps.clock();
+	const contentHash =
+		workout.values.contentHash ??
+		(workout.series ? contentHashOf(workout.values.startDatetime as Date, workout.series) : null);
+	const id = await deps.db.transaction(async (tx) => {
+		const [row] = await tx
+			.insert(workouts)
+			.values({
+				...workout.values,
+				ownerId,
+				contentHash,
+				sampleCount: workout.series?.t.length ?? 0,
+				createdAt: now,
+				updatedAt: now,
+			})
+			.onConflictDoNothing()
+			.returning({ id: workouts.id });
+		if (!row) return null;
+		if (workout.series)
+			await tx
+				.insert(workoutSeries)
+				.values({ workoutId: row.id, series: workout.series, laps: workout.laps });
+		return row.id;
+	});
+	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
+	const [existing] = await deps.db
+		.select({ id: workouts.id })
+		.from(workouts)
+		.where(
+			and(
+				eq(workouts.ownerId, ownerId),
+				eq(workouts.startDatetime, workout.values.startDatetime as Date),
+				eq(workouts.contentHash, contentHash as string),
+			),
+		);
+	// The copy that blocked this one was deleted in between: the member may simply send it again.
+	const found = existing ? await findWorkout(deps, existing.id) : null;
+	if (!found)
+		throw new AppError('conflict', 'This workout changed while it was being stored. Send it again.');
+	return { created: false, existing: found };
+}
+
+/** A workout logged by hand or sent by a client, with its time series when it has one. */
+export async function createWorkout(
+	deps: Deps,
+	viewer: Viewer,
+	input: WorkoutSaveInput,
+): Promise<CreateOutcome> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a workout');
+	const defaults = await ownerDefaults(deps, viewer.id);
+	const samples = input.time_series ? fromApiTimeSeries(input.time_series) : [];
+	return insertWorkout(deps, viewer.id, {
+		values: {
+			name: input.name || 'Workout',
+			notes: input.notes,
+			source: input.source,
+			attribution: input.attribution ?? null,
+			activityTypeId: input.activity_type,
+			privacy: input.privacy ?? defaults.privacy,
+			startDatetime: input.start_datetime,
+			startLocaleTimezone: input.start_locale_timezone ?? defaults.timeZone,
+			origin: 'manual',
+			...aggregateColumns(input.aggregates),
+		},
+		series: samples.length > 0 ? encodeSeries(samples) : null,
+		laps: [],
+	});
+}
+
+/**
+ * A GPX, TCX or FIT file (bare, .gz or .zip) read on the parse pool and stored as a workout with
+ * its series and laps. Refusals name the rule; a refused file stores nothing.
+ */
+export async function importWorkoutFile(
+	deps: Deps,
+	viewer: Viewer,
+	bytes: Uint8Array,
+	query: WorkoutImportQuery & { fileName?: string },
+): Promise<CreateOutcome> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to import a workout');
+	const defaults = await ownerDefaults(deps, viewer.id);
+	let derived: DerivedFileWorkout | null;
+	try {
+		derived = await sharedParsePool().deriveWorkoutFile(bytes, {
+			limits: WORKOUT_FILE_LIMITS,
+			fileName: query.fileName,
+			weightKg: defaults.weightKg,
+		});
+	} catch (error) {
+		if (isWorkoutFileError(error)) throw uploadRefusal(error);
+		throw error;
+	}
+	if (!derived)
+		throw new AppError(
+			'unprocessable',
+			'This file has no timed samples, so it holds no workout (a planned route can be imported as a route).',
+			{ detail: 'file_no_workout' },
+		);
+	const { series, laps, name: fileName, activityType, ...values } = derived;
+	const name = truncateText((query.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
+	return insertWorkout(deps, viewer.id, {
+		values: {
+			...values,
+			name: name || 'Imported workout',
+			activityTypeId: query.activity_type ?? activityType,
+			privacy: query.privacy ?? defaults.privacy,
+			startLocaleTimezone: query.time_zone ?? defaults.timeZone,
+		},
+		series,
+		laps,
+	});
+}
+
+async function findWorkout(deps: Deps, id: number): Promise<WorkoutWithOwner | null> {
+	const [row] = await deps.db
+		.select({ workout: workouts, ...ownerColumns })
+		.from(workouts)
+		.innerJoin(users, eq(users.id, workouts.ownerId))
+		.where(eq(workouts.id, id))
+		.limit(1);
+	return row
+		? { ...row.workout, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername }
+		: null;
+}
+
+const notFound = () => new AppError('not_found', 'No such workout');
+
+/** The workout if the viewer may see it; otherwise 404, the same answer as for one that does not exist. */
+export async function getVisibleWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
+	const workout = await findWorkout(deps, id);
+	if (!workout) throw notFound();
+	const isFriend =
+		workout.privacy === 1 && viewer !== null && viewer.id !== workout.ownerId
+			? await areFriends(deps.db, viewer.id, workout.ownerId)
+			: false;
+	if (!canView(viewer, workout, { isFriend })) throw notFound();
+	return workout;
+}
+
+/** The stored samples and laps of a workout the caller has already been allowed to see. */
+export async function getWorkoutSeries(
+	deps: Deps,
+	workoutId: number,
+): Promise<{ series: StoredSeries; laps: StoredLap[] } | null> {
+	const [row] = await deps.db
+		.select({ series: workoutSeries.series, laps: workoutSeries.laps })
+		.from(workoutSeries)
+		.where(eq(workoutSeries.workoutId, workoutId));
+	return row ?? null;
+}
+
+async function getOwnWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to change a workout');
+	const workout = await findWorkout(deps, id);
+	// Someone else's workout answers 404 whether or not they could see it: no hint that it exists.
+	if (!workout || !canEdit(viewer, workout)) throw notFound();
+	return workout;
+}
+
+export type UpdateOutcome =
+	| { ok: true; workout: WorkoutWithOwner }
+	| { ok: false; current: WorkoutWithOwner };
+
+/**
+ * Changes the fields sent. With an expected version (If-Match or the body's `version`) the write
+ * happens only if nobody saved in between; otherwise the caller gets the saved copy to merge.
+ */
+export async function updateWorkout(
+	deps: Deps,
+	viewer: Viewer,
+	id: number,
+	input: WorkoutUpdateInput,
+	expectedVersion: number | null,
+): Promise<UpdateOutcome> {
+	const current = await getOwnWorkout(deps, viewer, id);
+	const conditions = [eq(workouts.id, id), eq(workouts.ownerId, current.ownerId)];
+	if (expectedVersion !== null) conditions.push(eq(workouts.version, expectedVersion));
+	const changes: Partial<typeof workouts.$inferInsert> = {};
+	if (input.name !== undefined) changes.name = input.name || 'Workout';
+	if (input.notes !== undefined) changes.notes = input.notes;
+	if (input.activity_type !== undefined) changes.activityTypeId = input.activity_type;
+	if (input.privacy !== undefined) changes.privacy = input.privacy;
+	if (input.start_datetime !== undefined) changes.startDatetime = input.start_datetime;
+	if (input.start_locale_timezone !== undefined) changes.startLocaleTimezone = input.start_locale_timezone;
+	if (input.aggregates) Object.assign(changes, aggregateColumns(input.aggregates));
+	const updated = await deps.db
+		.update(workouts)
+		.set({ ...changes, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
+		.where(and(...conditions))
+		.returning({ id: workouts.id });
+	const fresh = (await findWorkout(deps, id)) as WorkoutWithOwner;
+	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };
+}
+
+export async function deleteWorkout(deps: Deps, viewer: Viewer, id: number): Promise<void> {
+	const workout = await getOwnWorkout(deps, viewer, id);
+	await deps.db.delete(workouts).where(and(eq(workouts.id, id), eq(workouts.ownerId, workout.ownerId)));
+}
+
+/**
+ * The SQL twin of `canView`: own workouts, everyone's, and friends-only workouts of accepted
+ * friends. Lists, counts and stats filter with it.
+ */
+export function visibleCondition(viewer: Viewer): SQL {
+	if (!viewer) return eq(workouts.privacy, 3);
+	const friendOfOwner = sql`exists (select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${workouts.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${workouts.ownerId})))`;
+	return or(
+		eq(workouts.ownerId, viewer.id),
+		eq(workouts.privacy, 3),
+		and(eq(workouts.privacy, 1), friendOfOwner),
+	) as SQL;
+}
+
+export type WorkoutPage = { workouts: WorkoutWithOwner[]; totalCount: number; limit: number; offset: number };
+
+/**
+ * One member's workouts the viewer may see (all of them for the member themself), newest start
+ * first. Without `user` a member gets their own; there is no list across members, so public
+ * workouts cannot be harvested page by page.
+ */
+export async function listWorkouts(
+	deps: Deps,
+	viewer: Viewer,
+	query: WorkoutListQuery,
+): Promise<WorkoutPage> {
+	const ownerId = query.user ?? viewer?.id;
+	if (ownerId === undefined)
+		throw new AppError('validation_failed', 'Name the member whose workouts to list', {
+			failures: [{ field: 'user', message: 'user is required when not signed in.' }],
+		});
+	const limit = query.limit ?? WORKOUT_PAGE_SIZE;
+	const offset = query.offset ?? 0;
+	const conditions: SQL[] = [eq(workouts.ownerId, ownerId)];
+	if (!(viewer && ownerId === viewer.id)) conditions.push(visibleCondition(viewer));
+	if (query.activity_type !== undefined) conditions.push(eq(workouts.activityTypeId, query.activity_type));
+	if (query.started_after) conditions.push(gte(workouts.startDatetime, query.started_after));
+	if (query.started_before) conditions.push(lt(workouts.startDatetime, query.started_before));
+	const where = and(...conditions);
+	const order =
+		query.order_by === 'start_datetime'
+			? [asc(workouts.startDatetime), asc(workouts.id)]
+			: [desc(workouts.startDatetime), desc(workouts.id)];
+	// The page and the count as two queries: a count over the window would build every matching row,
+	// joined, before the limit applies (33 ms for a member with 10,000 workouts, against a few here).
+	const [rows, [counted]] = await Promise.all([
+		deps.db
+			.select({ workout: workouts, ...ownerColumns })
+			.from(workouts)
+			.innerJoin(users, eq(users.id, workouts.ownerId))
+			.where(where)
+			.orderBy(...order)
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(workouts).where(where),
+	]);
+	const totalCount = Number(counted?.count ?? 0);
+	return {
+		workouts: rows.map((row) => ({
+			...row.workout,
+			ownerDisplayName: row.ownerDisplayName,
+			ownerUsername: row.ownerUsername,
+		})),
+		totalCount,
+		limit,
+		offset,
+	};
+}
+
+export type ActivityTotals = {
+	activityTypeId: number;
+	count: number;
+	distanceTotal: number;
+	activeTimeTotal: number;
+	elapsedTimeTotal: number;
+	metabolicEnergyTotal: number;
+	stepsTotal: number;
+};
+
+/**
+ * A member's totals per activity type, over the workouts the viewer may see (all of them for the
+ * member themself). A period runs over whole UTC days, both ends included.
+ */
+export async function userStats(
+	deps: Deps,
+	viewer: Viewer,
+	userId: number,
+	query: UserStatsQuery,
+): Promise<{ perActivity: ActivityTotals[]; summary: Omit<ActivityTotals, 'activityTypeId'> }> {
+	const [member] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+	if (!member) throw new AppError('not_found', 'No such member');
+	const conditions: SQL[] = [eq(workouts.ownerId, userId)];
+	if (!(viewer && viewer.id === userId)) conditions.push(visibleCondition(viewer));
+	if (query.start_date)
+		conditions.push(gte(workouts.startDatetime, new Date(`${query.start_date}T00:00:00Z`)));
+	if (query.end_date) {
+		const end = new Date(`${query.end_date}T00:00:00Z`);
+		end.setUTCDate(end.getUTCDate() + 1);
+		conditions.push(lt(workouts.startDatetime, end));
+	}
+	if (query.activity_type !== undefined) conditions.push(eq(workouts.activityTypeId, query.activity_type));
+	const sum = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)::float8`.mapWith(Number);
+	const rows = await deps.db
+		.select({
+			activityTypeId: workouts.activityTypeId,
+			count: sql<number>`count(*)::int`.mapWith(Number),
+			distanceTotal: sum(workouts.distanceTotal),
+			activeTimeTotal: sum(workouts.activeTimeTotal),
+			elapsedTimeTotal: sum(workouts.elapsedTimeTotal),
+			metabolicEnergyTotal: sum(workouts.metabolicEnergyTotal),
+			stepsTotal: sum(workouts.stepsTotal),
+		})
+		.from(workouts)
+		.where(and(...conditions))
+		.groupBy(workouts.activityTypeId)
+		.orderBy(asc(workouts.activityTypeId));
+	const summary = {
+		count: 0,
+		distanceTotal: 0,
+		activeTimeTotal: 0,
+		elapsedTimeTotal: 0,
+		metabolicEnergyTotal: 0,
+		stepsTotal: 0,
+	};
+	for (const row of rows) {
+		summary.count += row.count;
+		summary.distanceTotal += row.distanceTotal;
+		summary.activeTimeTotal += row.activeTimeTotal;
+		summary.elapsedTimeTotal += row.elapsedTimeTotal;
+		summary.metabolicEnergyTotal += row.metabolicEnergyTotal;
+		summary.stepsTotal += row.stepsTotal;
+	}
+	return { perActivity: rows, summary };
+}
+
+/** The MET estimate for an activity; without a weight, the member's own (or the default). */
+export async function calculateCalories(deps: Deps, viewer: Viewer, input: CaloriesInput) {
+	let weightKg = input.weight ?? null;
+	if (weightKg === null && viewer) weightKg = (await ownerDefaults(deps, viewer.id)).weightKg;
+	const weight = weightKg ?? DEFAULT_WEIGHT_KG;
+	return {
+		weightKg: weight,
+		...estimateCalories(compendiumEntryFor(input.activity_type), input.duration, weight),
+	};
+}

@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import {
+	check,
+	doublePrecision,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	serial,
+	text,
+	timestamp,
+	uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../../auth/server/tables';
+import type { StoredSeries } from '../series';
+
+/** One lap as a device recorded it; offsets count from the workout's start. */
+export type StoredLap = {
+	start_offset_s: number | null;
+	elapsed_time_total: number | null;
+	active_time_total: number | null;
+	distance_total: number | null;
+	metabolic_energy_total: number | null;
+	heartrate_avg: number | null;
+	heartrate_max: number | null;
+	/** The lap's samples in the series: from `first_sample` up to, not including, `end_sample`. */
+	first_sample: number;
+	end_sample: number;
+};
+
+/**
+ * Workouts. Aggregates in SI units (metres, joules, seconds, m/s, bpm, rpm, watts), null when not
+ * known. The time series lives in `workout_series` so lists, stats and counts never read it.
+ */
+export const workouts = pgTable(
+	'workouts',
+	{
+		id: serial('id').primaryKey(),
+		ownerId: integer('owner_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		notes: text('notes').notNull().default(''),
+		activityTypeId: integer('activity_type_id').notNull(),
+		/** 0 only me, 1 friends, 3 everyone. */
+		privacy: integer('privacy').notNull().default(0),
+		startDatetime: timestamp('start_datetime', { withTimezone: true }).notNull(),
+		/** The IANA zone the workout happened in, for showing its local day and time. */
+		startLocaleTimezone: text('start_locale_timezone').notNull().default('UTC'),
+		/** Who recorded it: a client's name, or the file format and creator of an import. */
+		source: text('source').notNull().default(''),
+		/**
+		 * The device or coaching feature that recorded it (ua_footpod…, tizen_watch, tizen_ua_watch,
+		 * apple_watch, gait_coaching); only the owner is shown it.
+		 */
+		attribution: text('attribution'),
+		/** How it arrived: `manual` (logged or sent as JSON) or `file` (device file import). */
+		origin: text('origin').notNull().default('manual'),
+		distanceTotal: doublePrecision('distance_total'),
+		metabolicEnergyTotal: doublePrecision('metabolic_energy_total'),
+		activeTimeTotal: doublePrecision('active_time_total'),
+		elapsedTimeTotal: doublePrecision('elapsed_time_total'),
+		stepsTotal: integer('steps_total'),
+		heartrateMin: doublePrecision('heartrate_min'),
+		heartrateMax: doublePrecision('heartrate_max'),
+		heartrateAvg: doublePrecision('heartrate_avg'),
+		speedMin: doublePrecision('speed_min'),
+		speedMax: doublePrecision('speed_max'),
+		speedAvg: doublePrecision('speed_avg'),
+		cadenceMin: doublePrecision('cadence_min'),
+		cadenceMax: doublePrecision('cadence_max'),
+		cadenceAvg: doublePrecision('cadence_avg'),
+		powerMin: doublePrecision('power_min'),
+		powerMax: doublePrecision('power_max'),
+		powerAvg: doublePrecision('power_avg'),
+		sampleCount: integer('sample_count').notNull().default(0),
+		/**
+		 * SHA-256 of the stored series and start: the same recording sent twice (as the same file,
+		 * or gzipped) has the same hash and start, and the unique index refuses the second copy.
+		 */
+		contentHash: text('content_hash'),
+		version: integer('version').notNull().default(1),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		index('workouts_owner_start_idx').on(t.ownerId, t.startDatetime),
+		index('workouts_privacy_start_idx').on(t.privacy, t.startDatetime),
+		uniqueIndex('workouts_owner_duplicate_idx').on(t.ownerId, t.startDatetime, t.contentHash),
+		check('workouts_privacy_check', sql`${t.privacy} in (0, 1, 3)`),
+	],
+);
+
+/** A workout's samples and laps, one row per workout that has them. */
+export const workoutSeries = pgTable('workout_series', {
+	workoutId: integer('workout_id')
+		.primaryKey()
+		.references(() => workouts.id, { onDelete: 'cascade' }),
+	series: jsonb('series').$type<StoredSeries>().notNull(),
+	laps: jsonb('laps').$type<StoredLap[]>().notNull().default([]),
+});

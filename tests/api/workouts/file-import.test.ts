@@ -1,0 +1,242 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
+import { callApi } from '../../helpers/app';
+import { makeBombs } from '../../helpers/bombs';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { addMember, createWorkoutsTestApp, type Member } from './helpers';
+
+let database: TestDatabase;
+let made: ReturnType<typeof createWorkoutsTestApp>;
+let alice: Member;
+
+beforeAll(async () => {
+	database = await openTestDb();
+	made = createWorkoutsTestApp(database);
+});
+beforeEach(async () => {
+	await database.reset();
+	alice = await addMember(made.deps, 'alice');
+});
+afterAll(async () => {
+	await closeSharedParsePool();
+	await database.close();
+});
+
+const fixture = (path: string) => new Uint8Array(readFileSync(`tests/fixtures/workouts/${path}`));
+
+/** The multipart upload a browser form or a client sends. */
+async function upload(bytes: Uint8Array, fileName: string, query = '', token = alice.token) {
+	const form = new FormData();
+	form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+	const response = await made.app.request(`/api/v7.1/device/file_import/${query}`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${token}` },
+		body: form,
+	});
+	const text = await response.text();
+	return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : null };
+}
+
+async function storedCount(): Promise<number> {
+	const list = await callApi(made.app, 'GET', `/api/v7.1/workout/?user=${alice.id}`, { token: alice.token });
+	return list.json.total_count;
+}
+
+describe('device file import', () => {
+	test('a GPX becomes a workout with its track, distance and start', async () => {
+		const answer = await upload(
+			fixture('gpx/Mojstrovka.gpx'),
+			'Mojstrovka.gpx',
+			'?name=Mojstrovka&privacy=3',
+		);
+		expect(answer.status).toBe(201);
+		expect(answer.json).toMatchObject({
+			name: 'Mojstrovka',
+			privacy: 3,
+			has_time_series: true,
+			activity_type: 1,
+		});
+		expect(answer.json.source).toContain('GPX');
+		expect(answer.json.aggregates.distance_total).toBeGreaterThan(2600);
+		expect(answer.json.aggregates.distance_total).toBeLessThan(2800);
+		const read = await callApi(
+			made.app,
+			'GET',
+			`/api/v7.1/workout/${answer.json.id}/?field_set=time_series`,
+			{
+				token: alice.token,
+			},
+		);
+		expect(read.json.time_series.position).toHaveLength(184);
+		const [, first] = read.json.time_series.position[0];
+		expect(first.lat).toBeCloseTo(46.4, 0);
+		expect(first.lng).toBeCloseTo(13.7, 0);
+	});
+
+	test('a gzipped TCX run keeps its samples, laps and totals', async () => {
+		const answer = await upload(fixture('tcx/running_activity_2.tcx.gz'), 'run.tcx.gz');
+		expect(answer.status).toBe(201);
+		expect(answer.json).toMatchObject({
+			activity_type: 16,
+			start_datetime: '2016-07-29T15:00:26+00:00',
+			privacy: 0,
+		});
+		expect(answer.json.aggregates.distance_total).toBeGreaterThan(19_000);
+		expect(answer.json.aggregates.elapsed_time_total).toBe(5280);
+		const read = await callApi(
+			made.app,
+			'GET',
+			`/api/v7.1/workout/${answer.json.id}/?field_set=time_series`,
+			{
+				token: alice.token,
+			},
+		);
+		expect(read.json.laps).toHaveLength(11);
+		expect(read.json.time_series.position.length).toBeGreaterThan(1000);
+	});
+
+	test('a FIT ride keeps heart rate, the file name and the ride type', async () => {
+		const answer = await upload(
+			fixture('fit/garmin-fenix-5-bike.fit'),
+			'ride.fit',
+			'?time_zone=Europe/Berlin',
+		);
+		expect(answer.status).toBe(201);
+		expect(answer.json).toMatchObject({
+			name: 'Bike',
+			activity_type: 11,
+			start_datetime: '2017-06-12T16:09:22+00:00',
+			start_locale_timezone: 'Europe/Berlin',
+			aggregates: { heartrate_min: 77, heartrate_max: 114 },
+		});
+		expect(answer.json.aggregates.metabolic_energy_total).toBeGreaterThan(0);
+		const read = await callApi(
+			made.app,
+			'GET',
+			`/api/v7.1/workout/${answer.json.id}/?field_set=time_series`,
+			{
+				token: alice.token,
+			},
+		);
+		expect(read.json.time_series.heartrate).toHaveLength(19);
+	});
+
+	test('the same file twice, or the same recording gzipped, answers 409 with the existing workout and stores nothing more', async () => {
+		const gpx = fixture('gpx/Mojstrovka.gpx');
+		const first = await upload(gpx, 'a.gpx');
+		expect(first.status).toBe(201);
+		for (const [bytes, name] of [
+			[gpx, 'a.gpx'],
+			[new Uint8Array(gzipSync(gpx)), 'a.gpx.gz'],
+		] as const) {
+			const again = await upload(bytes, name);
+			expect(again.status).toBe(409);
+			expect(again.json.error).toBe('duplicate_workout');
+			expect(again.json._links.existing[0]).toEqual({
+				href: `/v7.1/workout/${first.json.id}/`,
+				id: String(first.json.id),
+			});
+			expect(again.headers.get('location')).toBe(`/api/v7.1/workout/${first.json.id}/`);
+		}
+		expect(await storedCount()).toBe(1);
+		// Another member may import the same file: duplicates are per owner.
+		const bob = await addMember(made.deps, 'bob');
+		expect((await upload(gpx, 'a.gpx', '', bob.token)).status).toBe(201);
+	});
+
+	test('the same file sent twice at once is stored once: one 201 and one 409', async () => {
+		const fit = fixture('fit/garmin-edge-820-bike.fit');
+		const answers = await Promise.all([upload(fit, 'a.fit'), upload(fit, 'b.fit')]);
+		expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+		expect(await storedCount()).toBe(1);
+	});
+
+	test('the raw bytes as application/octet-stream import too', async () => {
+		const response = await made.app.request('/api/v7.1/device/file_import/?name=Raw', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/octet-stream' },
+			body: fixture('fit/garmin-edge-820-bike.fit'),
+		});
+		expect(response.status).toBe(201);
+		expect((await response.json()).name).toBe('Raw');
+	});
+
+	test('a body over the upload limit is refused before it is read, naming the limit', async () => {
+		const response = await made.app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/octet-stream' },
+			body: new Uint8Array(33 * 1024 * 1024),
+		});
+		expect(response.status).toBe(413);
+		expect(await response.json()).toMatchObject({
+			error: 'file_too_large',
+			message: 'The file is larger than 32 MB, more than we accept.',
+		});
+		expect(await storedCount()).toBe(0);
+	});
+
+	test('hostile and broken files get a 4xx naming the problem, and nothing is stored', async () => {
+		const gpx = fixture('gpx/Mojstrovka.gpx');
+		const fit = fixture('fit/garmin-fenix-5-bike.fit');
+		const bombs = makeBombs(200 * 1024 * 1024);
+		const cases: { bytes: Uint8Array; name: string; status: number; error: string }[] = [
+			{ bytes: gpx.subarray(0, gpx.length / 2), name: 'truncated.gpx', status: 422, error: 'file_' },
+			{ bytes: fit.subarray(0, fit.length - 300), name: 'truncated.fit', status: 422, error: 'file_' },
+			{
+				bytes: new TextEncoder().encode('%PDF-1.7 not a workout at all'),
+				name: 'ride.gpx',
+				status: 422,
+				error: 'file_unsupported_format',
+			},
+			{
+				bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]),
+				name: 'run.fit',
+				status: 422,
+				error: 'file_unsupported_format',
+			},
+			{ bytes: bombs.gzip, name: 'bomb.gpx.gz', status: 413, error: 'file_too_large' },
+			{ bytes: bombs.lyingZip, name: 'bomb.zip', status: 413, error: 'file_too_large' },
+			{ bytes: fixture('gpx/route.gpx'), name: 'route.gpx', status: 422, error: 'file_no_workout' },
+			{ bytes: new Uint8Array(0), name: 'empty.gpx', status: 422, error: 'file_unsupported_format' },
+			{
+				bytes: new TextEncoder().encode(
+					'<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]><gpx><trk><trkseg><trkpt lat="1" lon="1"><time>2026-01-01T00:00:00Z</time><name>&x;</name></trkpt></trkseg></trk></gpx>',
+				),
+				name: 'entity.gpx',
+				status: 422,
+				error: 'file_',
+			},
+		];
+		for (const item of cases) {
+			const answer = await upload(item.bytes, item.name);
+			expect(answer.status, item.name).toBe(item.status);
+			expect(answer.json.error, item.name).toContain(item.error);
+			expect(answer.json.message.length, item.name).toBeGreaterThan(10);
+		}
+		expect(await storedCount()).toBe(0);
+	}, 120_000);
+
+	test('the upload needs a signed-in member and a file', async () => {
+		const form = new FormData();
+		form.append('file', new Blob([fixture('gpx/Mojstrovka.gpx')]), 'a.gpx');
+		const anonymous = await made.app.request('/api/v7.1/device/file_import/', { method: 'POST', body: form });
+		expect(anonymous.status).toBe(401);
+		const noFile = new FormData();
+		noFile.append('other', 'x');
+		const missing = await made.app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${alice.token}` },
+			body: noFile,
+		});
+		expect(missing.status).toBe(400);
+		const text = await made.app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' },
+			body: 'hello',
+		});
+		expect(text.status).toBe(415);
+		expect(await storedCount()).toBe(0);
+	});
+});

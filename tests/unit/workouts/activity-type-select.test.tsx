@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import ActivityTypeSelect from '../../../src/islands/workouts/ActivityTypeSelect';
+import { $session } from '../../../src/lib/auth/store';
+import { $activityTypes } from '../../../src/lib/workouts/store';
+
+const type = (id: number, name: string, parent: number | null, root: number) => ({
+	id,
+	name,
+	has_children: false,
+	group: 'other',
+	_links: {
+		self: [{ href: `/v7.1/activity_type/${id}/`, id: String(id) }],
+		...(parent ? { parent: [{ href: `/v7.1/activity_type/${parent}/`, id: String(parent) }] } : {}),
+		root: [{ href: `/v7.1/activity_type/${root}/`, id: String(root) }],
+	},
+});
+const LIST = [type(16, 'Run', null, 16), type(25, 'Treadmill Run', 16, 16), type(24, 'Hike', null, 24)];
+
+let answers: (() => Response | Promise<Response>)[];
+
+beforeEach(() => {
+	window.localStorage.clear();
+	$activityTypes.set({ status: 'idle', types: [] });
+	$session.set({ accessToken: 'tok', expiresAt: Date.now() + 600_000, user: { id: 7 } as never });
+	answers = [];
+	vi.stubGlobal('fetch', async () => {
+		const next = answers.shift();
+		if (!next) throw new Error('No answer prepared');
+		return next();
+	});
+});
+afterEach(() => {
+	cleanup();
+	vi.unstubAllGlobals();
+});
+
+const ok = () =>
+	new Response(JSON.stringify({ _embedded: { activity_types: LIST } }), {
+		status: 200,
+		headers: { 'content-type': 'application/json' },
+	});
+
+describe('ActivityTypeSelect', () => {
+	test('shows loading, then the list with Popular first', async () => {
+		let release: (response: Response) => void = () => {};
+		answers.push(() => new Promise((resolve) => (release = resolve)));
+		render(<ActivityTypeSelect id="t" value={null} onChange={() => {}} />);
+		const select = screen.getByLabelText('Activity type') as HTMLSelectElement;
+		expect(select.disabled).toBe(true);
+		expect(screen.getByRole('status').textContent).toBe('Loading activity types…');
+
+		release(ok());
+		await vi.waitFor(() => expect(select.disabled).toBe(false));
+		const groups = [...select.querySelectorAll('optgroup')].map((group) => group.label);
+		expect(groups).toEqual(['Popular', 'Hike', 'Run']);
+		expect(
+			[...select.querySelectorAll('optgroup')[0].querySelectorAll('option')].map((o) => o.textContent),
+		).toEqual(['Run', 'Hike']);
+	});
+
+	test('an error says so and Retry? loads again', async () => {
+		answers.push(() => new Response('{}', { status: 500 }));
+		answers.push(ok);
+		render(<ActivityTypeSelect id="t" value={null} onChange={() => {}} />);
+		const alert = await screen.findByRole('alert');
+		expect(alert.textContent).toContain('Error loading activity types.');
+		fireEvent.click(within(alert).getByRole('button', { name: 'Retry?' }));
+		await vi.waitFor(() =>
+			expect((screen.getByLabelText('Activity type') as HTMLSelectElement).disabled).toBe(false),
+		);
+		expect(screen.queryByRole('alert')).toBeNull();
+	});
+
+	test('typing narrows the list and choosing reports the type', async () => {
+		answers.push(ok);
+		const onChange = vi.fn();
+		render(<ActivityTypeSelect id="t" value={null} onChange={onChange} />);
+		const select = screen.getByLabelText('Activity type') as HTMLSelectElement;
+		await vi.waitFor(() => expect(select.disabled).toBe(false));
+		fireEvent.change(screen.getByLabelText('Find an activity'), { target: { value: 'tread' } });
+		expect([...select.querySelectorAll('optgroup option')].map((o) => o.textContent)).toEqual([
+			'Treadmill Run',
+		]);
+		expect(screen.getByRole('status').textContent).toBe('1 activity matches');
+		fireEvent.change(select, { target: { value: '25' } });
+		expect(onChange).toHaveBeenCalledWith(25, 'Treadmill Run');
+		fireEvent.change(screen.getByLabelText('Find an activity'), { target: { value: 'curling' } });
+		expect(screen.getByRole('status').textContent).toBe('No results found');
+	});
+});
