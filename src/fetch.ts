@@ -6,7 +6,7 @@ import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { getConfig } from './lib/core/config';
-import { isGuardedPath } from './lib/site/guards';
+import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
 import { compressOnFirstRequest } from './lib/site/server/static-compression';
@@ -73,7 +73,7 @@ app.use(async (c, next) => {
 	const { deps } = await getRuntime();
 	if (await findViewerBySessionCookie(deps, c.req.header('cookie') ?? null)) return next();
 	const url = new URL(c.req.url);
-	return c.redirect(`/auth/login?next=${encodeURIComponent(url.pathname + url.search)}`, 302);
+	return c.redirect(loginPathFor(url), 302);
 });
 
 app.use(astro());

@@ -10,6 +10,7 @@ import {
 	premiumStatusFrom,
 	type TokenAnswer,
 } from '../auth/store';
+import { loginPathFor } from '../site/guards';
 import { hideNotice, showNotice } from '../site/store';
 
 /**
@@ -54,8 +55,8 @@ export async function ensureSession() {
 	return $session.get();
 }
 
-export function loginPath(current = `${window.location.pathname}${window.location.search}`): string {
-	return `/auth/login?next=${encodeURIComponent(current)}`;
+export function loginPath(): string {
+	return loginPathFor(window.location);
 }
 
 export type ApiOptions = {

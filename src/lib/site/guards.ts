@@ -37,3 +37,8 @@ export function isGuardedPath(pathname: string): boolean {
 			: pathname === prefix || pathname.startsWith(`${prefix}/`),
 	);
 }
+
+/** The login page that brings a visitor back to `url` once signed in. */
+export function loginPathFor(url: { pathname: string; search: string }): string {
+	return `/auth/login?next=${encodeURIComponent(url.pathname + url.search)}`;
+}

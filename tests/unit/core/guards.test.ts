@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isGuardedPath } from '../../../src/lib/site/guards';
+import { isGuardedPath, loginPathFor } from '../../../src/lib/site/guards';
 import { findRedirect } from '../../../src/lib/site/redirects';
 
 describe('isGuardedPath', () => {
@@ -40,4 +40,15 @@ describe('findRedirect', () => {
 	])('moves %s to %s', (from, to) => expect(findRedirect(from)).toBe(to));
 
 	test('leaves other paths alone', () => expect(findRedirect('/premium/checkout')).toBeUndefined());
+});
+
+describe('loginPathFor', () => {
+	test('brings the visitor back to the page and its query once signed in', () => {
+		expect(loginPathFor({ pathname: '/routes/edit/7', search: '?layer=terrain&x=1' })).toBe(
+			'/auth/login?next=%2Froutes%2Fedit%2F7%3Flayer%3Dterrain%26x%3D1',
+		);
+		expect(loginPathFor(new URL('http://localhost/workout/create'))).toBe(
+			'/auth/login?next=%2Fworkout%2Fcreate',
+		);
+	});
 });
