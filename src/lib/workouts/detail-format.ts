@@ -1,6 +1,6 @@
 /** Pure wording for the workout pages: durations, paces, speeds and the local start time. No schema here. */
 
-const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
+export const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
 export type DistanceUnit = keyof typeof METRES_PER_UNIT;
 
 /** 42:05 below an hour, 1:02:03 from an hour. */

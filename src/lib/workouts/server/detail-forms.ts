@@ -5,9 +5,14 @@ import {
 	type WorkoutUpdateInput,
 	WorkoutUpdateSchema,
 } from '../contract';
-import { fromLocalInput, parseDuration } from '../detail-format';
-
-const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
+import {
+	formatDuration,
+	fromLocalInput,
+	METRES_PER_UNIT,
+	parseDuration,
+	toLocalInput,
+} from '../detail-format';
+import type { WorkoutWithOwner } from './service';
 
 /** What the edit and copy forms post, before the API's own schema checks it. */
 function readFields(
@@ -74,4 +79,56 @@ export function readCopyForm(
 	if (errors.length > 0 || !parsed.success)
 		return { input: null, errors: [...errors, ...(parsed.success ? [] : messagesOf(parsed.issues))] };
 	return { input: parsed.output, errors: [] };
+}
+
+export type WorkoutFormValues = {
+	name: string;
+	notes: string;
+	activityTypeId: number;
+	privacy: number;
+	start: string;
+	duration: string;
+	distance: string;
+	version?: number;
+};
+
+/**
+ * What the edit and copy forms show: the workout's own values, or what the member posted when it was
+ * refused, so nothing typed is lost. `start` and `notes` are where the two forms differ.
+ */
+export function workoutFormValues(
+	workout: WorkoutWithOwner,
+	options: {
+		unit: 'km' | 'mi';
+		posted: FormData | null;
+		refused: boolean;
+		start: string;
+		notes: string;
+	},
+): WorkoutFormValues {
+	const field = (key: string, fallback: string) => {
+		const value = options.posted?.get(key);
+		return options.refused && typeof value === 'string' ? value : fallback;
+	};
+	const distance =
+		workout.distanceTotal === null
+			? ''
+			: String(Math.round((workout.distanceTotal / METRES_PER_UNIT[options.unit]) * 100) / 100);
+	return {
+		name: field('name', workout.name),
+		notes: field('notes', options.notes),
+		activityTypeId: Number(field('activity_type', String(workout.activityTypeId))),
+		privacy: Number(field('privacy', String(workout.privacy))),
+		start: field('start', options.start),
+		duration: field(
+			'duration',
+			workout.activeTimeTotal === null ? '' : formatDuration(workout.activeTimeTotal),
+		),
+		distance: field('distance', distance),
+	};
+}
+
+/** The start a form shows for a workout: its own local date and time. */
+export function localStart(workout: WorkoutWithOwner): string {
+	return toLocalInput(workout.startDatetime, workout.startLocaleTimezone);
 }
