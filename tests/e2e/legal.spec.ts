@@ -116,7 +116,8 @@ test('with preferences off, a dismissed MVP banner is not remembered from page t
 	const dialog = page.getByRole('dialog', { name: 'Cookie preferences' });
 	await dialog.getByRole('checkbox', { name: 'Remember my preferences in this browser' }).uncheck();
 	await dialog.getByRole('button', { name: 'Save choices' }).click();
-	expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+	await expect(dialog).toBeHidden();
+	await expect.poll(() => page.evaluate(() => sessionStorage.length)).toBe(0);
 	await open(page, '/');
 	await expect(banner).toBeVisible();
 	await page.getByRole('button', { name: 'Dismiss MVP offer' }).click();

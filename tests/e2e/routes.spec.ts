@@ -18,11 +18,11 @@ const BLANK_TILE = Buffer.from(
 
 /** On a phone the view page folds its secondary actions into "More"; wide screens show them all. */
 async function showMoreActions(page: import('@playwright/test').Page) {
+	// Decided by the screen, not by a visibility check that can run before the page's styles apply.
+	if ((page.viewportSize()?.width ?? 0) > 600) return;
 	const more = page.getByTestId('more-actions');
-	if (await more.locator('summary').isVisible()) {
-		if (!(await more.evaluate((details) => (details as HTMLDetailsElement).open)))
-			await more.locator('summary').click();
-	}
+	if (!(await more.evaluate((details) => (details as HTMLDetailsElement).open)))
+		await more.locator('summary').click();
 }
 
 async function openClimb(page: import('@playwright/test').Page, baseURL: string) {

@@ -173,6 +173,33 @@ test('the demo member logs a run by hand and uploads workout files @desktop-layo
 	await expectNoSeriousA11yIssues(page);
 });
 
+test('a file chosen before the page has woken up still uploads', async ({ page, baseURL }) => {
+	const token = await logIn(page.request, baseURL as string, DEMO_LOGIN);
+	// The page's script arrives only after the file is chosen, as on a slow phone.
+	let release: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route('**/_astro/*.js', async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+	// Module scripts hold back DOMContentLoaded, so act as soon as the field is on screen.
+	await page.goto('/workout/import/', { waitUntil: 'commit' });
+	// Years of its own, so no other test's upload makes this one a duplicate.
+	const year = 1990 + Math.floor(Math.random() * 9);
+	await page.locator('#workout-files').setInputFiles([movedRecording('gpx/Mojstrovka.gpx', '2010-', year)]);
+	release();
+	const item = page.getByTestId('upload-item');
+	await expect(item).toHaveCount(1);
+	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 20_000 });
+	const href = await item.getByRole('link').getAttribute('href');
+	const removed = await page.request.delete(`/api/v7.1/workout/${href?.split('/').at(-1)}/`, {
+		headers: { authorization: `Bearer ${token}` },
+	});
+	expect(removed.status()).toBe(204);
+});
+
 test('a visitor is sent to log in first', async ({ page }) => {
 	for (const path of ['/workout/create/', '/workout/import/']) {
 		await page.goto(path);

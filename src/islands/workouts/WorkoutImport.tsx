@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { type DragEvent, useMemo, useState } from 'react';
+import { type DragEvent, useEffect, useMemo, useRef, useState } from 'react';
 import {
 	createUploadQueue,
 	isWorkoutFileName,
@@ -75,6 +75,7 @@ export default function WorkoutImport() {
 	const items = useStore(queue.$items);
 	const [dragging, setDragging] = useState(false);
 	const [skipped, setSkipped] = useState<string[]>([]);
+	const input = useRef<HTMLInputElement>(null);
 
 	function choose(files: FileList | File[] | null) {
 		if (!files) return;
@@ -82,6 +83,15 @@ export default function WorkoutImport() {
 		setSkipped(list.filter((file) => !isWorkoutFileName(file.name)).map((file) => file.name));
 		queue.add(list.filter((file) => isWorkoutFileName(file.name)));
 	}
+
+	// Files chosen before the page's script woke up are still in the field: upload them now.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: once, on the first render only
+	useEffect(() => {
+		const field = input.current;
+		if (!field?.files?.length) return;
+		choose(field.files);
+		field.value = '';
+	}, []);
 
 	function drop(event: DragEvent<HTMLFieldSetElement>) {
 		event.preventDefault();
@@ -109,6 +119,7 @@ export default function WorkoutImport() {
 					Choose files
 				</label>
 				<input
+					ref={input}
 					id="workout-files"
 					className="workout-import__input"
 					type="file"
