@@ -3,6 +3,7 @@ import { createLocationPrivacyApi } from '../../../src/lib/account/server/locati
 import { haversineM } from '../../../src/lib/workout-files/geo';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
+import { loadWorkoutPageView } from '../../../src/lib/workouts/server/page-view';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, type Member } from './helpers';
@@ -367,5 +368,48 @@ describe('what other people see of a workout from home', () => {
 			y: ownEnds.reduce((sum, p) => sum + p.y, 0) / ownEnds.length,
 		};
 		expect(Math.hypot(ownCentroid.x, ownCentroid.y)).toBeLessThan(20);
+	});
+});
+
+describe('the workout page', () => {
+	const viewerOf = (member: Member) => ({
+		id: member.id,
+		username: member.username,
+		displayName: member.username,
+		isPremium: false,
+	});
+	const nearestToHomeM = (path: [number, number][]) =>
+		Math.min(...path.map(([lat, lng]) => haversineM(lat, lng, HOME.lat, HOME.lng)));
+
+	test('draws the whole track for its owner, and for others follows the owner’s privacy as it changes', async () => {
+		const id = await saveRun(owner, 0, 3, seeded(7));
+		const pageFor = async (member: Member) => {
+			const page = await loadWorkoutPageView(deps, viewerOf(member), id, 'km');
+			if (!page) throw new Error('The workout page was not found');
+			return page.view;
+		};
+		expect(nearestToHomeM((await pageFor(owner)).path)).toBeLessThan(30);
+		// Default: 200 m hidden at each end.
+		const before = await pageFor(stranger);
+		expect(nearestToHomeM(before.path)).toBeGreaterThan(150);
+		expect(await pageFor(stranger)).toBe(before);
+
+		const put = await callApi(app, 'PUT', '/api/v7.1/location_privacy/', {
+			token: owner.token,
+			body: { hide_ends: 1000 },
+		});
+		expect(put.status).toBe(200);
+		const after = await pageFor(stranger);
+		expect(nearestToHomeM(after.path)).toBeGreaterThan(800);
+		expect(after.path.length).toBeLessThan(before.path.length);
+		expect(nearestToHomeM((await pageFor(owner)).path)).toBeLessThan(30);
+
+		// Made private, it is nobody else's to see, however recently it was drawn for them.
+		const hidden = await callApi(app, 'PUT', `/api/v7.1/workout/${id}/`, {
+			token: owner.token,
+			body: { privacy: 0 },
+		});
+		expect(hidden.status).toBe(200);
+		expect(await loadWorkoutPageView(deps, viewerOf(stranger), id, 'km')).toBeNull();
 	});
 });

@@ -5,13 +5,15 @@
  * 2. 100 different files uploaded by one member in parallel batches of 4: how many were stored, and whether
  *    any was lost or stored twice.
  * 3. The workout list and `user_stats` (with summary) of a member with 10,000 workouts (p50/p95).
+ * 4. The workout page of a 12-hour recording, server and browser (`detail-page.ts`, run after the rest).
  *
  * PGlite always; PostgreSQL too when BENCH_DATABASE_URL names a database of its own (it is emptied first):
  *
  *   npm run bench:workouts
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_workouts npm run bench:workouts
  *
- * Goals: upload p95 ≤ 1 s; nothing lost or duplicated; list and user_stats p95 ≤ 15 ms.
+ * Goals: upload p95 ≤ 1 s; nothing lost or duplicated; list and user_stats p95 ≤ 15 ms; the page's server
+ * time p95 ≤ 50 ms and charts drawn ≤ 1 s on the mobile profile.
  * Figures only; nothing passes or fails on speed.
  */
 import { PGlite } from '@electric-sql/pglite';
@@ -23,13 +25,11 @@ import pg from 'pg';
 import type { Db } from '../../../src/lib/db/client';
 import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
 import * as schema from '../../../src/lib/db/tables';
-import { writeFit } from '../../../src/lib/workout-files';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
-import { workoutFromSamples } from '../../../src/lib/workouts/analysis';
-import type { SeriesSample } from '../../../src/lib/workouts/series';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { workouts } from '../../../src/lib/workouts/server/tables';
 import { addSignedInMember, createTestApi, createTestDeps } from '../../helpers/app';
+import { rideFit } from './ride-fit';
 
 const UPLOAD_RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 10);
 const BATCH_FILES = 100;
@@ -44,32 +44,6 @@ const summary = (samples: number[]) =>
 	`p50 ${percentile(samples, 0.5).toFixed(1)} ms, p95 ${percentile(samples, 0.95).toFixed(1)} ms (n=${samples.length})`;
 
 /** A ride of `seconds` at 1 Hz winding around Harrisburg with heights, heart rate, cadence and power. */
-function rideFit(seconds: number, startMs: number): Uint8Array {
-	const samples: SeriesSample[] = [];
-	let lat = 40.27;
-	let lng = -76.88;
-	let distance = 0;
-	for (let s = 0; s < seconds; s++) {
-		const heading = (s / 900) * Math.PI;
-		const speed = 7 + 2 * Math.sin(s / 300);
-		lat += (speed * Math.cos(heading)) / 111_195;
-		lng += (speed * Math.sin(heading)) / (111_195 * Math.cos((lat * Math.PI) / 180));
-		distance += speed;
-		samples.push({
-			offsetMs: s * 1000,
-			lat,
-			lng,
-			elevation: 120 + 40 * Math.sin(s / 600),
-			heartRate: Math.round(135 + 15 * Math.sin(s / 200)),
-			cadence: Math.round(85 + 5 * Math.sin(s / 50)),
-			power: Math.round(180 + 40 * Math.sin(s / 120)),
-			speed,
-			distance,
-		});
-	}
-	return writeFit(workoutFromSamples(samples, { startMs, activityType: 11, name: 'Bench ride' }));
-}
-
 async function upload(app: ReturnType<typeof createTestApi>, token: string, bytes: Uint8Array) {
 	const form = new FormData();
 	form.append('file', new Blob([new Uint8Array(bytes)]), 'ride.fit');
@@ -200,3 +174,4 @@ try {
 } finally {
 	await closeSharedParsePool();
 }
+await import('./detail-page.ts');
