@@ -217,15 +217,31 @@ export async function importWorkoutFile(
 			'This file has no timed samples, so it holds no workout (a planned route can be imported as a route).',
 			{ detail: 'file_no_workout' },
 		);
+	return storeDerivedWorkout(deps, viewer.id, derived, {
+		name: query.name,
+		activityType: query.activity_type,
+		privacy: query.privacy ?? defaults.privacy,
+		timeZone: query.time_zone ?? defaults.timeZone,
+	});
+}
+
+/** Stores a workout read from a recording, with what the member chose for it over the file's own values. */
+export async function storeDerivedWorkout(
+	deps: Deps,
+	ownerId: number,
+	derived: DerivedFileWorkout,
+	choice: { name?: string; activityType?: number; privacy: number; timeZone: string; source?: string },
+): Promise<CreateOutcome> {
 	const { series, laps, name: fileName, activityType, ...values } = derived;
-	const name = truncateText((query.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
-	return insertWorkout(deps, viewer.id, {
+	const name = truncateText((choice.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
+	return insertWorkout(deps, ownerId, {
 		values: {
 			...values,
+			source: choice.source ?? values.source,
 			name: name || 'Imported workout',
-			activityTypeId: query.activity_type ?? activityType,
-			privacy: query.privacy ?? defaults.privacy,
-			startLocaleTimezone: query.time_zone ?? defaults.timeZone,
+			activityTypeId: choice.activityType ?? activityType,
+			privacy: choice.privacy,
+			startLocaleTimezone: choice.timeZone,
 		},
 		series,
 		laps,
