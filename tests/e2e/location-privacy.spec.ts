@@ -80,4 +80,3 @@ test('a member adds privacy zones by address and on the map, deletes one and hid
 	await expect(settings.getByLabel('Hide from others')).toHaveValue('600');
 	await expectNoSeriousA11yIssues(page);
 });
-
