@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
@@ -12,8 +12,11 @@ import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse
 import { DEFAULT_WEIGHT_KG, estimateCalories } from '../calories';
 import {
 	type AggregatesInput,
+	type AllWorkoutsQuery,
 	type CaloriesInput,
+	MAX_ALL_WORKOUTS,
 	MAX_WORKOUT_NAME,
+	NO_ACTIVITIES,
 	type UserStatsQuery,
 	WORKOUT_PAGE_SIZE,
 	type WorkoutImportQuery,
@@ -401,6 +404,39 @@ export async function listWorkouts(
 		limit,
 		offset,
 	};
+}
+
+/**
+ * Every workout of the signed-in member in a time window, oldest first, without series: what a
+ * calendar or a year's log draws from. `activity_types` narrows it (all by default; none gives none).
+ */
+export async function listAllOwnWorkouts(
+	deps: Deps,
+	viewer: Viewer,
+	query: AllWorkoutsQuery,
+): Promise<{ workouts: WorkoutRow[]; totalCount: number; limit: number; offset: number }> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to see your workouts');
+	const limit = query.limit ?? MAX_ALL_WORKOUTS;
+	const offset = query.offset ?? 0;
+	const types = query.activity_types ?? 'all';
+	if (types === NO_ACTIVITIES) return { workouts: [], totalCount: 0, limit, offset };
+	const conditions: SQL[] = [eq(workouts.ownerId, viewer.id)];
+	if (types !== 'all')
+		conditions.push(inArray(workouts.activityTypeId, [...new Set(types.split(',').map(Number))]));
+	if (query.started_after) conditions.push(gte(workouts.startDatetime, query.started_after));
+	if (query.started_before) conditions.push(lt(workouts.startDatetime, query.started_before));
+	const where = and(...conditions);
+	const [rows, [counted]] = await Promise.all([
+		deps.db
+			.select()
+			.from(workouts)
+			.where(where)
+			.orderBy(asc(workouts.startDatetime), asc(workouts.id))
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(workouts).where(where),
+	]);
+	return { workouts: rows, totalCount: Number(counted?.count ?? 0), limit, offset };
 }
 
 export type ActivityTotals = {
