@@ -316,8 +316,11 @@ export type WorkoutCutInput = v.InferOutput<typeof WorkoutCutSchema>;
 /** The file formats a recorded workout downloads as. */
 export const WORKOUT_EXPORT_FORMATS = ['gpx', 'tcx', 'fit'] as const;
 export type WorkoutExportFormat = (typeof WORKOUT_EXPORT_FORMATS)[number];
+/** `original` is the file as the owner uploaded it; only the owner may download it. */
+export const WORKOUT_DOWNLOAD_FORMATS = [...WORKOUT_EXPORT_FORMATS, 'original'] as const;
+export type WorkoutDownloadFormat = (typeof WORKOUT_DOWNLOAD_FORMATS)[number];
 export const WorkoutExportQuerySchema = v.object({
-	format: v.optional(v.picklist(WORKOUT_EXPORT_FORMATS, 'format is gpx, tcx or fit.'), 'gpx'),
+	format: v.optional(v.picklist(WORKOUT_DOWNLOAD_FORMATS, 'format is gpx, tcx, fit or original.'), 'gpx'),
 });
 
 /** What the cut page's error line says when the server gives no code of its own. */

@@ -4,7 +4,7 @@ import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
-import { truncateText } from '../../core/text';
+import { cleanText, truncateText } from '../../core/text';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
@@ -28,7 +28,7 @@ import { canEdit, canView } from '../policy';
 import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
 import { compendiumEntryFor } from './activity-types';
 import { contentHashOf, type DerivedFileWorkout } from './derive-file';
-import { type StoredLap, workoutSeries, workouts } from './tables';
+import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
 
 export type WorkoutRow = typeof workouts.$inferSelect;
 /** A workout with what the API shows about its owner. */
@@ -111,6 +111,8 @@ type NewWorkout = {
 	values: Omit<typeof workouts.$inferInsert, 'ownerId' | 'createdAt' | 'updatedAt'>;
 	series: StoredSeries | null;
 	laps: StoredLap[];
+	/** The uploaded file, kept with the workout or not at all. */
+	original?: { fileName: string; content: Uint8Array };
 };
 
 export type CreateOutcome =
@@ -144,6 +146,8 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			await tx
 				.insert(workoutSeries)
 				.values({ workoutId: row.id, series: workout.series, laps: workout.laps });
+		if (workout.original)
+			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
 		return row.id;
 	});
 	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
@@ -225,7 +229,13 @@ export async function importWorkoutFile(
 		activityType: query.activity_type,
 		privacy: query.privacy ?? defaults.privacy,
 		timeZone: query.time_zone ?? defaults.timeZone,
+		original: { fileName: storableFileName(query.fileName), content: bytes },
 	});
+}
+
+/** The uploaded file's name as it can be kept: control characters and lone surrogates cleaned away. */
+function storableFileName(name: string | undefined): string {
+	return truncateText(cleanText(name ?? '', 'single-line').trim(), 200);
 }
 
 /** Stores a workout read from a recording, with what the member chose for it over the file's own values. */
@@ -233,7 +243,14 @@ export async function storeDerivedWorkout(
 	deps: Deps,
 	ownerId: number,
 	derived: DerivedFileWorkout,
-	choice: { name?: string; activityType?: number; privacy: number; timeZone: string; source?: string },
+	choice: {
+		name?: string;
+		activityType?: number;
+		privacy: number;
+		timeZone: string;
+		source?: string;
+		original?: NewWorkout['original'];
+	},
 ): Promise<CreateOutcome> {
 	const { series, laps, name: fileName, activityType, ...values } = derived;
 	const name = truncateText((choice.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
@@ -248,6 +265,7 @@ export async function storeDerivedWorkout(
 		},
 		series,
 		laps,
+		original: choice.original,
 	});
 }
 

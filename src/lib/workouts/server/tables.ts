@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
 	check,
+	customType,
 	doublePrecision,
 	index,
 	integer,
@@ -98,4 +99,21 @@ export const workoutSeries = pgTable('workout_series', {
 		.references(() => workouts.id, { onDelete: 'cascade' }),
 	series: jsonb('series').$type<StoredSeries>().notNull(),
 	laps: jsonb('laps').$type<StoredLap[]>().notNull().default([]),
+});
+
+const bytes = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+	dataType: () => 'bytea',
+	// node-postgres writes a Buffer as bytea; PGlite takes any Uint8Array, a Buffer included.
+	toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+	fromDriver: (value) => new Uint8Array(value),
+});
+
+/** The file a workout was imported from, exactly as uploaded, for its owner to download again. */
+export const workoutOriginals = pgTable('workout_originals', {
+	workoutId: integer('workout_id')
+		.primaryKey()
+		.references(() => workouts.id, { onDelete: 'cascade' }),
+	/** The name the member's file had, as the browser sent it (shown and offered only to the owner). */
+	fileName: text('file_name').notNull().default(''),
+	content: bytes('content').notNull(),
 });
