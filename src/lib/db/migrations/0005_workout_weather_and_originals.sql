@@ -12,7 +12,7 @@ CREATE TABLE "workout_weather" (
 CREATE TABLE "workout_originals" (
 	"workout_id" integer PRIMARY KEY NOT NULL,
 	"file_name" text DEFAULT '' NOT NULL,
-	"content" "bytea" NOT NULL
+	"content_gzip_base64" text NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "workout_weather" ADD CONSTRAINT "workout_weather_workout_id_workouts_id_fk" FOREIGN KEY ("workout_id") REFERENCES "public"."workouts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
@@ -170,6 +172,8 @@ export async function exportWorkout(
 	};
 }
 
+const gunzipAsync = promisify(gunzip);
+
 /** Whether the owner can download the file this workout was imported from. */
 export async function hasOriginalFile(deps: Deps, workoutId: number): Promise<boolean> {
 	const [row] = await deps.db
@@ -189,7 +193,8 @@ export async function originalFile(deps: Deps, viewer: Viewer, id: number) {
 		? await deps.db.select().from(workoutOriginals).where(eq(workoutOriginals.workoutId, workout.id))
 		: [];
 	if (!row) throw new AppError('not_found', 'This workout has no uploaded file to download.');
-	const format = detectFormat(row.content);
+	const content = new Uint8Array(await gunzipAsync(Buffer.from(row.contentGzipBase64, 'base64')));
+	const format = detectFormat(content);
 	const extension = format === 'gzip' ? 'gz' : format === 'unknown' ? 'bin' : format;
 	const plain = row.fileName
 		.normalize('NFKD')
@@ -197,7 +202,7 @@ export async function originalFile(deps: Deps, viewer: Viewer, id: number) {
 		.replace(/^[-.]+/, '')
 		.slice(0, 100);
 	return {
-		body: new Uint8Array(row.content),
+		body: content,
 		contentType: 'application/octet-stream',
 		fileName: plain || `workout-${workout.id}.${extension}`,
 	};

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
@@ -111,8 +113,8 @@ type NewWorkout = {
 	values: Omit<typeof workouts.$inferInsert, 'ownerId' | 'createdAt' | 'updatedAt'>;
 	series: StoredSeries | null;
 	laps: StoredLap[];
-	/** The uploaded file, kept with the workout or not at all. */
-	original?: { fileName: string; content: Uint8Array };
+	/** The uploaded file (packed by `packOriginal`), kept with the workout or not at all. */
+	original?: { fileName: string; contentGzipBase64: string };
 };
 
 export type CreateOutcome =
@@ -229,8 +231,15 @@ export async function importWorkoutFile(
 		activityType: query.activity_type,
 		privacy: query.privacy ?? defaults.privacy,
 		timeZone: query.time_zone ?? defaults.timeZone,
-		original: { fileName: storableFileName(query.fileName), content: bytes },
+		original: { fileName: storableFileName(query.fileName), contentGzipBase64: await packOriginal(bytes) },
 	});
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Gzipped on libuv's threads, so the request thread only copies the text. */
+async function packOriginal(bytes: Uint8Array): Promise<string> {
+	return (await gzipAsync(bytes, { level: 6 })).toString('base64');
 }
 
 /** The uploaded file's name as it can be kept: control characters and lone surrogates cleaned away. */
