@@ -4,7 +4,7 @@ import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN, seedDemoWorld } from '../../../src/lib/db/seed';
 import { haversineM } from '../../../src/lib/workout-files/geo';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
-import { DEMO_WEEKS } from '../../../src/lib/workouts/server/demo';
+import { DEMO_OUTINGS, DEMO_WEEKS } from '../../../src/lib/workouts/server/demo';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, type Member } from './helpers';
@@ -76,6 +76,13 @@ describe('a fresh start', () => {
 				if (i + 1 < ordered.length) expect(end).toBeLessThan(Date.parse(ordered[i + 1].start_datetime));
 			}
 		}
+	});
+
+	test('every kind of outing is there, the Andorra holiday included', async () => {
+		const names = new Set((await listOf(demo.id, demo.token)).map((w) => w.name));
+		expect(names).toEqual(new Set(DEMO_OUTINGS.member.map((outing) => outing.name)));
+		const friendNames = new Set((await listOf(friend.id, friend.token)).map((w) => w.name));
+		expect(friendNames).toEqual(new Set(DEMO_OUTINGS.friend.map((outing) => outing.name)));
 	});
 
 	test('replays the same recording on different dates with its shape kept and its times shifted', async () => {
