@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { startSmtpSink } from './tests/e2e/smtp-sink';
+import { startWeatherArchive } from './tests/e2e/weather-archive';
 
 /**
  * End-to-end tests drive Debian's Chromium (or CHROME_PATH), never a downloaded browser, against
@@ -30,6 +31,11 @@ if (!process.env.E2E_SMTP_PORT) {
 	process.env.E2E_SMTP_PORT = findFreePort();
 	process.env.E2E_MAIL_DIR = path.join(process.env.E2E_DATA_DIR, 'delivered-mail');
 	startSmtpSink(Number(process.env.E2E_SMTP_PORT), process.env.E2E_MAIL_DIR);
+}
+// Past weather comes from a local server in Open-Meteo's shape, so workout pages show weather offline.
+if (!process.env.E2E_WEATHER_PORT) {
+	process.env.E2E_WEATHER_PORT = findFreePort();
+	startWeatherArchive(Number(process.env.E2E_WEATHER_PORT));
 }
 const port = process.env.E2E_PORT;
 const externalServer = process.env.E2E_BASE_URL;
@@ -85,6 +91,7 @@ export default defineConfig({
 					DATA_DIR: process.env.E2E_DATA_DIR,
 					PUBLIC_URL: baseURL,
 					SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+					OPEN_METEO_ARCHIVE_URL: `http://127.0.0.1:${process.env.E2E_WEATHER_PORT}/v1/archive`,
 					// Two map types, both on this server (tests stub /tiles/**): the map type picker has a choice.
 					MAP_TILE_LAYERS: JSON.stringify([
 						{ type: 'OSM', url: '/tiles/{z}/{x}/{y}.png' },

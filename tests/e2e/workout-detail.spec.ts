@@ -33,13 +33,14 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	const start = new Date(
 		Date.UTC(2026, 3, 1, 6) + Math.floor(Math.random() * 100_000) * 60_000,
 	).toISOString();
+	const uploadedGpx = runGpx({ minutes: 20, mps: 3, start });
 	const imported = await page.request.post('/api/v7.1/device/file_import/?privacy=0&name=Riverside%20run', {
 		headers: { authorization: `Bearer ${token}` },
 		multipart: {
 			file: {
 				name: 'run.gpx',
 				mimeType: 'application/gpx+xml',
-				buffer: Buffer.from(runGpx({ minutes: 20, mps: 3, start })),
+				buffer: Buffer.from(uploadedGpx),
 			},
 		},
 	});
@@ -137,6 +138,13 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	const file = readWorkoutFileSync(new Uint8Array(readFileSync((await download.path()) as string)));
 	expect(file.points).toHaveLength(91);
 
+	// The original file comes back as uploaded, before the cut, under its own name.
+	const downloadingOriginal = page.waitForEvent('download');
+	await page.getByTestId('download-original').click();
+	const originalDownload = await downloadingOriginal;
+	expect(originalDownload.suggestedFilename()).toBe('run.gpx');
+	expect(readFileSync((await originalDownload.path()) as string, 'utf8')).toBe(uploadedGpx);
+
 	// Copying logs a hand-entered workout with the same distance and time on another day.
 	const movingText = await page.getByTestId('workout-moving').textContent();
 	const distanceText = await page.getByTestId('workout-distance').textContent();
@@ -171,6 +179,9 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	expect(answer?.status()).toBe(404);
 	await expect(strangerPage.getByText('Riverside tempo')).toHaveCount(0);
 	expect((await strangerPage.request.get(`${baseURL}/workout/download/${id}?format=gpx`)).status()).toBe(404);
+	expect((await strangerPage.request.get(`${baseURL}/workout/download/${id}?format=original`)).status()).toBe(
+		404,
+	);
 	await stranger.close();
 
 	// Deleting asks first, then the workout is gone.

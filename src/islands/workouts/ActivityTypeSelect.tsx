@@ -10,13 +10,22 @@ export type ActivityTypeSelectProps = {
 	onChange: (id: number, name: string) => void;
 	/** A message about the choice (such as "Choose an activity."), shown under it. */
 	error?: string;
+	/**
+	 * For filters (stats, a calendar): "All Activities" and "No Activities" come first, and choosing
+	 * one of them reports it here instead of a type.
+	 */
+	filter?: { value: ActivityFilter | null; onChange: (value: ActivityFilter) => void };
 };
+
+/** The two entries a filter offers besides the types, as the API's `activity_types` names them. */
+export type ActivityFilter = 'all' | 'none';
+const FILTER_LABELS: Record<ActivityFilter, string> = { all: 'All Activities', none: 'No Activities' };
 
 /**
  * Choosing an activity type: a native select grouped by top-level type with a "Popular" group
  * first, and a search field that narrows it. The list loads once and is kept in this browser.
  */
-export default function ActivityTypeSelect({ id, value, onChange, error }: ActivityTypeSelectProps) {
+export default function ActivityTypeSelect({ id, value, onChange, error, filter }: ActivityTypeSelectProps) {
 	const state = useStore($activityTypes);
 	const [search, setSearch] = useState('');
 	useEffect(() => {
@@ -58,11 +67,14 @@ export default function ActivityTypeSelect({ id, value, onChange, error }: Activ
 			<label htmlFor={id}>Activity type</label>
 			<select
 				id={id}
-				value={value === null ? '' : String(value)}
+				value={filter?.value ?? (value === null ? '' : String(value))}
 				disabled={!loaded}
 				aria-invalid={error ? true : undefined}
 				aria-describedby={describedBy}
 				onChange={(event) => {
+					const chosenValue = event.currentTarget.value;
+					if (filter && (chosenValue === 'all' || chosenValue === 'none'))
+						return filter.onChange(chosenValue);
 					const picked = state.types.find((type) => String(type.id) === event.currentTarget.value);
 					if (picked) onChange(picked.id, picked.name);
 				}}
@@ -70,6 +82,12 @@ export default function ActivityTypeSelect({ id, value, onChange, error }: Activ
 				<option value="" disabled>
 					{loaded ? 'Choose an activity' : 'Loading activity types…'}
 				</option>
+				{filter &&
+					(['all', 'none'] as const).map((entry) => (
+						<option key={entry} value={entry}>
+							{FILTER_LABELS[entry]}
+						</option>
+					))}
 				{chosen && chosenHidden && <option value={String(chosen.id)}>{chosen.name}</option>}
 				{groups.map((group) => (
 					<optgroup key={group.label} label={group.label}>

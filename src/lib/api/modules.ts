@@ -8,6 +8,7 @@ import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
+import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
 import type { AppDeps, SubApp } from './context';
@@ -44,6 +45,7 @@ export async function loadApiModules(
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
+		createWeatherApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

@@ -115,6 +115,7 @@ const EnvSchema = v.object({
 	),
 	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
 	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
+	OPEN_METEO_ARCHIVE_URL: v.optional(urlString('OPEN_METEO_ARCHIVE_URL')),
 	SESSION_SECRET: v.optional(
 		v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters')),
 		DEV_SECRET,
@@ -150,6 +151,11 @@ export type Config = {
 	smtpUrl: string | undefined;
 	mailFrom: string;
 	routingUrl: string | undefined;
+	/**
+	 * Where past weather comes from; unset, workouts show none. Open-Meteo's historical API
+	 * (https://archive-api.open-meteo.com/v1/archive, or a self-hosted copy) is the one adapter.
+	 */
+	weather: { provider: 'open-meteo'; url: string } | null;
 	sessionSecret: string;
 	/** Only behind a proxy we run may X-Forwarded-For and geo headers be believed. */
 	trustedProxy: boolean;
@@ -195,6 +201,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		smtpUrl: e.SMTP_URL,
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,
+		weather: e.OPEN_METEO_ARCHIVE_URL ? { provider: 'open-meteo', url: e.OPEN_METEO_ARCHIVE_URL } : null,
 		sessionSecret: e.SESSION_SECRET,
 		trustedProxy: e.TRUSTED_PROXY === 'true',
 		geoHeaders: { country: e.GEO_COUNTRY_HEADER.toLowerCase(), region: e.GEO_REGION_HEADER.toLowerCase() },

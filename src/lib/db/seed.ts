@@ -3,6 +3,7 @@ import { signup } from '../auth/server/service';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
 import { addFriendship } from '../social/server/service';
+import { DEMO_OUTINGS, DEMO_WEEKS, seedDemoWorkouts } from '../workouts/server/demo';
 
 /** Printed at start and in the README, so anyone can look around a populated product. */
 export const DEMO_LOGIN = { email: 'demo@mapstride.example', password: 'stride-demo-2026' };
@@ -20,8 +21,8 @@ const DEMO_FRIEND = {
 };
 
 /**
- * Seeds a demo world on an embedded development database: a member with a friend and routes
- * in the bundled regions. Goes through the same use cases as real sign-ups, and does nothing when
+ * Seeds a demo world on an embedded development database: a member with a friend, routes in the
+ * bundled regions and a few months of workouts for both, replayed from real recordings. Goes through the same use cases as real sign-ups, and does nothing when
  * the demo member already exists.
  */
 export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
@@ -55,8 +56,10 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	const friendId = await signUp(DEMO_FRIEND);
 	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
 	const routeIds = await seedDemoRoutes(deps, demoId);
+	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
+	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
 	return [
-		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member.`,
+		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
 	];
 }

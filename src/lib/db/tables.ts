@@ -4,4 +4,5 @@ export * from '../account/server/tables';
 export * from '../auth/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';
+export * from '../weather/server/tables';
 export * from '../workouts/server/tables';

@@ -36,6 +36,7 @@ const PAGE_TYPES: ReadonlyArray<readonly [pattern: string, label: string]> = [
 	['/account/settings', 'Account Settings'],
 	['/account/display_settings', 'Account Display Settings'],
 	['/account/privacy', 'Account Privacy'],
+	['/account/location_privacy', 'Account Location Privacy'],
 	['/account/contact', 'Account Contact'],
 	['/account/connected_apps', 'Connected Apps'],
 	['/account/delete', 'Account Delete'],

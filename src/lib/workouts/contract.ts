@@ -202,6 +202,29 @@ export const WorkoutListQuerySchema = v.object({
 });
 export type WorkoutListQuery = v.InferOutput<typeof WorkoutListQuerySchema>;
 
+/** The most workouts one allWorkouts answer holds; a calendar asks for a year at a time. */
+export const MAX_ALL_WORKOUTS = 10_000;
+/** Activity filters as the selector sends them: every type, none at all, or a list of ids. */
+export const ALL_ACTIVITIES = 'all';
+export const NO_ACTIVITIES = 'none';
+
+export const AllWorkoutsQuerySchema = v.object({
+	started_after: v.optional(DateTimeText('started_after')),
+	started_before: v.optional(DateTimeText('started_before')),
+	activity_types: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(
+				/^(all|none|\d{1,7}(,\d{1,7}){0,49})$/,
+				'activity_types is all, none, or up to 50 activity type ids separated by commas.',
+			),
+		),
+	),
+	limit: v.optional(IntString(1, MAX_ALL_WORKOUTS, 'limit')),
+	offset: v.optional(IntString(0, MAX_WORKOUT_OFFSET, 'offset')),
+});
+export type AllWorkoutsQuery = v.InferOutput<typeof AllWorkoutsQuerySchema>;
+
 export const WorkoutItemQuerySchema = v.object({
 	field_set: v.optional(v.picklist(WORKOUT_FIELD_SETS)),
 });
@@ -293,8 +316,11 @@ export type WorkoutCutInput = v.InferOutput<typeof WorkoutCutSchema>;
 /** The file formats a recorded workout downloads as. */
 export const WORKOUT_EXPORT_FORMATS = ['gpx', 'tcx', 'fit'] as const;
 export type WorkoutExportFormat = (typeof WORKOUT_EXPORT_FORMATS)[number];
+/** `original` is the file as the owner uploaded it; only the owner may download it. */
+export const WORKOUT_DOWNLOAD_FORMATS = [...WORKOUT_EXPORT_FORMATS, 'original'] as const;
+export type WorkoutDownloadFormat = (typeof WORKOUT_DOWNLOAD_FORMATS)[number];
 export const WorkoutExportQuerySchema = v.object({
-	format: v.optional(v.picklist(WORKOUT_EXPORT_FORMATS, 'format is gpx, tcx or fit.'), 'gpx'),
+	format: v.optional(v.picklist(WORKOUT_DOWNLOAD_FORMATS, 'format is gpx, tcx, fit or original.'), 'gpx'),
 });
 
 /** What the cut page's error line says when the server gives no code of its own. */

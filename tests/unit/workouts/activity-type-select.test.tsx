@@ -89,4 +89,42 @@ describe('ActivityTypeSelect', () => {
 		fireEvent.change(screen.getByLabelText('Find an activity'), { target: { value: 'curling' } });
 		expect(screen.getByRole('status').textContent).toBe('No results found');
 	});
+	test('as a filter it offers All Activities and No Activities first and reports them apart from types', async () => {
+		answers.push(ok);
+		const onChange = vi.fn();
+		const onFilter = vi.fn();
+		const { rerender } = render(
+			<ActivityTypeSelect
+				id="f"
+				value={null}
+				onChange={onChange}
+				filter={{ value: 'all', onChange: onFilter }}
+			/>,
+		);
+		const select = screen.getByLabelText('Activity type') as HTMLSelectElement;
+		await vi.waitFor(() => expect(select.disabled).toBe(false));
+		const labels = [...select.options].map((option) => option.textContent);
+		expect(labels.slice(1, 3)).toEqual(['All Activities', 'No Activities']);
+		expect(labels[3]).toBe('Run');
+		expect(select.value).toBe('all');
+		fireEvent.change(select, { target: { value: 'none' } });
+		expect(onFilter).toHaveBeenCalledWith('none');
+		fireEvent.change(select, { target: { value: '24' } });
+		expect(onChange).toHaveBeenCalledWith(24, 'Hike');
+		expect(onFilter).toHaveBeenCalledTimes(1);
+		rerender(
+			<ActivityTypeSelect
+				id="f"
+				value={24}
+				onChange={onChange}
+				filter={{ value: null, onChange: onFilter }}
+			/>,
+		);
+		expect(select.value).toBe('24');
+
+		cleanup();
+		render(<ActivityTypeSelect id="g" value={null} onChange={onChange} />);
+		const plain = screen.getByLabelText('Activity type') as HTMLSelectElement;
+		expect([...plain.options].map((option) => option.textContent)).not.toContain('All Activities');
+	});
 });

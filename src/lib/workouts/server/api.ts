@@ -4,12 +4,14 @@ import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { both, readIfMatch } from '../../routes/server/api';
 import { link, pageLinks } from '../../routes/server/represent';
 import {
 	ActivityTypeListQuerySchema,
 	ActivityTypeParamSchema,
+	AllWorkoutsQuerySchema,
 	CaloriesBodySchema,
 	type CaloriesInput,
 	CaloriesQuerySchema,
@@ -27,6 +29,7 @@ import { recordingForViewer } from './recording';
 import { representActivityType, representWorkout } from './represent';
 import {
 	type ActivityTotals,
+	aggregatesOf,
 	type CreateOutcome,
 	calculateCalories,
 	createWorkout,
@@ -34,6 +37,7 @@ import {
 	getVisibleWorkout,
 	getWorkoutSeries,
 	importWorkoutFile,
+	listAllOwnWorkouts,
 	listWorkouts,
 	updateWorkout,
 	userStats,
@@ -196,6 +200,30 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 				fileName,
 			});
 			return answerCreate(c, outcome);
+		});
+	}
+
+	for (const path of both('/internal/allWorkouts/')) {
+		app.get(path, requireViewer, validate('query', AllWorkoutsQuerySchema), async (c) => {
+			const page = await listAllOwnWorkouts(c.var.deps, c.var.viewer, c.req.valid('query'));
+			c.header('Cache-Control', 'private, no-store');
+			return c.json({
+				_embedded: {
+					workouts: page.workouts.map((workout) => ({
+						id: workout.id,
+						name: workout.name,
+						start_datetime: formatApiDateTime(workout.startDatetime),
+						start_locale_timezone: workout.startLocaleTimezone,
+						activity_type: workout.activityTypeId,
+						privacy: workout.privacy,
+						has_time_series: workout.sampleCount > 0,
+						aggregates: aggregatesOf(workout),
+						_links: { self: link('workout', workout.id) },
+					})),
+				},
+				total_count: page.totalCount,
+				_links: pageLinks('/internal/allWorkouts/', new URL(c.req.url).searchParams, page),
+			});
 		});
 	}
 

@@ -5,10 +5,13 @@ import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
 import { both, readIfMatch } from '../../routes/server/api';
 import { WorkoutCutSchema, WorkoutExportQuerySchema, WorkoutIdParamSchema } from '../contract';
-import { cutWorkout, exportWorkout } from './detail';
+import { cutWorkout, exportWorkout, originalFile } from './detail';
 import { representWorkout } from './represent';
 
-/** Cutting a recorded workout (owner only) and downloading it as GPX, TCX or FIT (whoever may see it). */
+/**
+ * Cutting a recorded workout (owner only) and downloading it as GPX, TCX or FIT (whoever may see it)
+ * or as the file it was imported from (owner only).
+ */
 export function createWorkoutDetailApi(): Hono<ApiEnv> {
 	const app = new Hono<ApiEnv>();
 
@@ -53,12 +56,12 @@ export function createWorkoutDetailApi(): Hono<ApiEnv> {
 			validate('param', WorkoutIdParamSchema),
 			validate('query', WorkoutExportQuerySchema),
 			async (c) => {
-				const file = await exportWorkout(
-					c.var.deps,
-					c.var.viewer,
-					Number(c.req.valid('param').id),
-					c.req.valid('query').format,
-				);
+				const id = Number(c.req.valid('param').id);
+				const format = c.req.valid('query').format;
+				const file =
+					format === 'original'
+						? await originalFile(c.var.deps, c.var.viewer, id)
+						: await exportWorkout(c.var.deps, c.var.viewer, id, format);
 				c.header('Content-Type', file.contentType);
 				c.header('Content-Disposition', `attachment; filename="${file.fileName}"`);
 				c.header('Cache-Control', 'private, no-cache');

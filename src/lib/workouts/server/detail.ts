@@ -1,8 +1,10 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
-import { isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
+import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
 import type { WorkoutCutInput, WorkoutExportFormat } from '../contract';
 import { canEdit } from '../policy';
@@ -11,7 +13,7 @@ import { activityTypeGroup } from './activity-types';
 import { deriveFromFile } from './derive-file';
 import { recordingForViewer } from './recording';
 import { getVisibleWorkout, getWorkoutSeries, type UpdateOutcome, type WorkoutWithOwner } from './service';
-import { type StoredLap, workoutSeries, workouts } from './tables';
+import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
 
 type Viewer = { id: number } | null;
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -167,5 +169,41 @@ export async function exportWorkout(
 		body,
 		contentType: EXPORT_TYPES[format],
 		fileName: exportFileName(workout.name, workout.id, format),
+	};
+}
+
+const gunzipAsync = promisify(gunzip);
+
+/** Whether the owner can download the file this workout was imported from. */
+export async function hasOriginalFile(deps: Deps, workoutId: number): Promise<boolean> {
+	const [row] = await deps.db
+		.select({ id: workoutOriginals.workoutId })
+		.from(workoutOriginals)
+		.where(eq(workoutOriginals.workoutId, workoutId));
+	return row !== undefined;
+}
+
+/**
+ * The file as the owner uploaded it, under its own name. Only the owner gets it: it holds the
+ * whole track, ends and privacy zones included. Anyone else gets the same 404 as for no file.
+ */
+export async function originalFile(deps: Deps, viewer: Viewer, id: number) {
+	const workout = await getVisibleWorkout(deps, viewer, id);
+	const [row] = canEdit(viewer, workout)
+		? await deps.db.select().from(workoutOriginals).where(eq(workoutOriginals.workoutId, workout.id))
+		: [];
+	if (!row) throw new AppError('not_found', 'This workout has no uploaded file to download.');
+	const content = new Uint8Array(await gunzipAsync(Buffer.from(row.contentGzipBase64, 'base64')));
+	const format = detectFormat(content);
+	const extension = format === 'gzip' ? 'gz' : format === 'unknown' ? 'bin' : format;
+	const plain = row.fileName
+		.normalize('NFKD')
+		.replace(/[^A-Za-z0-9._-]+/g, '-')
+		.replace(/^[-.]+/, '')
+		.slice(0, 100);
+	return {
+		body: content,
+		contentType: 'application/octet-stream',
+		fileName: plain || `workout-${workout.id}.${extension}`,
 	};
 }

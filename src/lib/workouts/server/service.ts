@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
-import { truncateText } from '../../core/text';
+import { cleanText, truncateText } from '../../core/text';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
@@ -12,8 +14,11 @@ import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse
 import { DEFAULT_WEIGHT_KG, estimateCalories } from '../calories';
 import {
 	type AggregatesInput,
+	type AllWorkoutsQuery,
 	type CaloriesInput,
+	MAX_ALL_WORKOUTS,
 	MAX_WORKOUT_NAME,
+	NO_ACTIVITIES,
 	type UserStatsQuery,
 	WORKOUT_PAGE_SIZE,
 	type WorkoutImportQuery,
@@ -25,7 +30,7 @@ import { canEdit, canView } from '../policy';
 import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
 import { compendiumEntryFor } from './activity-types';
 import { contentHashOf, type DerivedFileWorkout } from './derive-file';
-import { type StoredLap, workoutSeries, workouts } from './tables';
+import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
 
 export type WorkoutRow = typeof workouts.$inferSelect;
 /** A workout with what the API shows about its owner. */
@@ -108,6 +113,8 @@ type NewWorkout = {
 	values: Omit<typeof workouts.$inferInsert, 'ownerId' | 'createdAt' | 'updatedAt'>;
 	series: StoredSeries | null;
 	laps: StoredLap[];
+	/** The uploaded file (packed by `packOriginal`), kept with the workout or not at all. */
+	original?: { fileName: string; contentGzipBase64: string };
 };
 
 export type CreateOutcome =
@@ -141,6 +148,8 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			await tx
 				.insert(workoutSeries)
 				.values({ workoutId: row.id, series: workout.series, laps: workout.laps });
+		if (workout.original)
+			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
 		return row.id;
 	});
 	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
@@ -217,18 +226,55 @@ export async function importWorkoutFile(
 			'This file has no timed samples, so it holds no workout (a planned route can be imported as a route).',
 			{ detail: 'file_no_workout' },
 		);
+	return storeDerivedWorkout(deps, viewer.id, derived, {
+		name: query.name,
+		activityType: query.activity_type,
+		privacy: query.privacy ?? defaults.privacy,
+		timeZone: query.time_zone ?? defaults.timeZone,
+		original: { fileName: storableFileName(query.fileName), contentGzipBase64: await packOriginal(bytes) },
+	});
+}
+
+const gzipAsync = promisify(gzip);
+
+/** Gzipped on libuv's threads, so the request thread only copies the text. */
+async function packOriginal(bytes: Uint8Array): Promise<string> {
+	return (await gzipAsync(bytes, { level: 6 })).toString('base64');
+}
+
+/** The uploaded file's name as it can be kept: control characters and lone surrogates cleaned away. */
+function storableFileName(name: string | undefined): string {
+	return truncateText(cleanText(name ?? '', 'single-line').trim(), 200);
+}
+
+/** Stores a workout read from a recording, with what the member chose for it over the file's own values. */
+export async function storeDerivedWorkout(
+	deps: Deps,
+	ownerId: number,
+	derived: DerivedFileWorkout,
+	choice: {
+		name?: string;
+		activityType?: number;
+		privacy: number;
+		timeZone: string;
+		source?: string;
+		original?: NewWorkout['original'];
+	},
+): Promise<CreateOutcome> {
 	const { series, laps, name: fileName, activityType, ...values } = derived;
-	const name = truncateText((query.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
-	return insertWorkout(deps, viewer.id, {
+	const name = truncateText((choice.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
+	return insertWorkout(deps, ownerId, {
 		values: {
 			...values,
+			source: choice.source ?? values.source,
 			name: name || 'Imported workout',
-			activityTypeId: query.activity_type ?? activityType,
-			privacy: query.privacy ?? defaults.privacy,
-			startLocaleTimezone: query.time_zone ?? defaults.timeZone,
+			activityTypeId: choice.activityType ?? activityType,
+			privacy: choice.privacy,
+			startLocaleTimezone: choice.timeZone,
 		},
 		series,
 		laps,
+		original: choice.original,
 	});
 }
 
@@ -385,6 +431,39 @@ export async function listWorkouts(
 		limit,
 		offset,
 	};
+}
+
+/**
+ * Every workout of the signed-in member in a time window, oldest first, without series: what a
+ * calendar or a year's log draws from. `activity_types` narrows it (all by default; none gives none).
+ */
+export async function listAllOwnWorkouts(
+	deps: Deps,
+	viewer: Viewer,
+	query: AllWorkoutsQuery,
+): Promise<{ workouts: WorkoutRow[]; totalCount: number; limit: number; offset: number }> {
+	if (!viewer) throw new AppError('unauthenticated', 'Sign in to see your workouts');
+	const limit = query.limit ?? MAX_ALL_WORKOUTS;
+	const offset = query.offset ?? 0;
+	const types = query.activity_types ?? 'all';
+	if (types === NO_ACTIVITIES) return { workouts: [], totalCount: 0, limit, offset };
+	const conditions: SQL[] = [eq(workouts.ownerId, viewer.id)];
+	if (types !== 'all')
+		conditions.push(inArray(workouts.activityTypeId, [...new Set(types.split(',').map(Number))]));
+	if (query.started_after) conditions.push(gte(workouts.startDatetime, query.started_after));
+	if (query.started_before) conditions.push(lt(workouts.startDatetime, query.started_before));
+	const where = and(...conditions);
+	const [rows, [counted]] = await Promise.all([
+		deps.db
+			.select()
+			.from(workouts)
+			.where(where)
+			.orderBy(asc(workouts.startDatetime), asc(workouts.id))
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(workouts).where(where),
+	]);
+	return { workouts: rows, totalCount: Number(counted?.count ?? 0), limit, offset };
 }
 
 export type ActivityTotals = {

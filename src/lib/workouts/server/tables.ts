@@ -99,3 +99,17 @@ export const workoutSeries = pgTable('workout_series', {
 	series: jsonb('series').$type<StoredSeries>().notNull(),
 	laps: jsonb('laps').$type<StoredLap[]>().notNull().default([]),
 });
+
+/** The file a workout was imported from, exactly as uploaded, for its owner to download again. */
+export const workoutOriginals = pgTable('workout_originals', {
+	workoutId: integer('workout_id')
+		.primaryKey()
+		.references(() => workouts.id, { onDelete: 'cascade' }),
+	/** The name the member's file had, as the browser sent it (shown and offered only to the owner). */
+	fileName: text('file_name').notNull().default(''),
+	/**
+	 * The file gzipped, as base64 text: the embedded database writes text several times faster than
+	 * bytea, and on the request thread, so a large file costs tens of milliseconds rather than hundreds.
+	 */
+	contentGzipBase64: text('content_gzip_base64').notNull(),
+});

@@ -1,23 +1,26 @@
 import type { APIRoute } from 'astro';
 import { getRuntime } from '../../../lib/api/runtime';
 import { AppError } from '../../../lib/core/errors';
-import { WORKOUT_EXPORT_FORMATS, type WorkoutExportFormat } from '../../../lib/workouts/contract';
-import { exportWorkout } from '../../../lib/workouts/server/detail';
+import { WORKOUT_DOWNLOAD_FORMATS, type WorkoutDownloadFormat } from '../../../lib/workouts/contract';
+import { exportWorkout, originalFile } from '../../../lib/workouts/server/detail';
 
 export const prerender = false;
 
 /**
- * The detail page's downloads (`?format=gpx|tcx|fit`) for the browser session's member: the API's
+ * The detail page's downloads (`?format=gpx|tcx|fit`, or `original` for the owner's uploaded file) for the browser session's member: the API's
  * export, and the page's plain 404 for a workout they may not see.
  */
 export const GET: APIRoute = async ({ params, url, locals }) => {
 	const id = /^\d{1,9}$/.test(params.id ?? '') ? Number(params.id) : null;
-	const format = (url.searchParams.get('format') ?? 'gpx') as WorkoutExportFormat;
-	if (id === null || !WORKOUT_EXPORT_FORMATS.includes(format))
+	const format = (url.searchParams.get('format') ?? 'gpx') as WorkoutDownloadFormat;
+	if (id === null || !WORKOUT_DOWNLOAD_FORMATS.includes(format))
 		return new Response('Not found', { status: 404 });
 	const { deps } = await getRuntime();
 	try {
-		const file = await exportWorkout(deps, locals.viewer, id, format);
+		const file =
+			format === 'original'
+				? await originalFile(deps, locals.viewer, id)
+				: await exportWorkout(deps, locals.viewer, id, format);
 		return new Response(typeof file.body === 'string' ? file.body : new Uint8Array(file.body), {
 			headers: {
 				'Content-Type': file.contentType,
