@@ -75,7 +75,8 @@ test('a 200-point route lists its points a view at a time, and the keyboard reac
 
 	// The last point, scrolled to, is removed from the keyboard.
 	await list.evaluate((element) => {
-		element.scrollTop = element.scrollHeight;
+		const box = element.parentElement as HTMLElement;
+		box.scrollTop = box.scrollHeight;
 	});
 	const last = page.getByRole('button', { name: 'Remove point 200' });
 	await expect(last).toBeVisible();
@@ -105,13 +106,13 @@ test('a pin let go over another pin moves it and adds no point @desktop-layout',
 	await expect(summary(page)).toContainText('3 points');
 	const before = await summary(page).textContent();
 
-	// Point 1 dragged onto point 3, the later pin drawn over it, and let go there.
+	// Point 1 dragged onto point 2, whose pin is drawn over it, and let go there.
 	const pin = page.locator('.planner-pin').first();
 	const from = await pin.boundingBox();
 	if (!from) throw new Error('The first pin has no box.');
 	await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
 	await page.mouse.down();
-	await page.mouse.move(box.x + at(120, 0).x, box.y + at(120, 0).y, { steps: 8 });
+	await page.mouse.move(box.x + at(0, 60).x, box.y + at(0, 60).y, { steps: 8 });
 	await page.mouse.up();
 
 	await expect(summary(page)).not.toHaveText(before ?? '');

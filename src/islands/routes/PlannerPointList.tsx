@@ -64,14 +64,14 @@ export const PlannerPointList = memo(function PlannerPointList({
 }: PlannerPointListProps) {
 	const count = waypoints.length;
 	const windowed = count > WINDOW_FROM_POINTS;
-	const list = useRef<HTMLOListElement>(null);
+	const box = useRef<HTMLDivElement>(null);
 	const [scroll, setScroll] = useState({ top: 0, view: 0, row: 0 });
 	const [focused, setFocused] = useState<number | null>(null);
 	const frame = useRef(0);
 
 	// Measured before the first windowed paint and whenever the box changes size (a turned phone).
 	useLayoutEffect(() => {
-		const element = list.current;
+		const element = box.current;
 		if (!windowed || !element) return;
 		const measure = () => {
 			const row = element.querySelector('li')?.offsetHeight ?? 0;
@@ -90,7 +90,7 @@ export const PlannerPointList = memo(function PlannerPointList({
 		if (!windowed) return;
 		cancelAnimationFrame(frame.current);
 		frame.current = requestAnimationFrame(() => {
-			const element = list.current;
+			const element = box.current;
 			if (element) setScroll((s) => (s.top === element.scrollTop ? s : { ...s, top: element.scrollTop }));
 		});
 	};
@@ -123,23 +123,25 @@ export const PlannerPointList = memo(function PlannerPointList({
 		);
 	}
 	const padding = windowed && scroll.row > 0;
+	// The box scrolls, not the list: the list's padding stands for the rows not drawn, and a scrolling box
+	// of limited height cannot hold padding taller than itself.
 	return (
-		<ol
-			ref={list}
-			className={windowed ? 'planner__points planner__points--windowed' : 'planner__points'}
-			aria-labelledby={labelledBy}
-			data-testid="planner-points"
-			// Numbered from the first row drawn (one attribute, not a value on every row: setting those makes
-			// the browser number the list again for each).
-			start={first + 1}
-			onScroll={onScroll}
-			onFocus={onFocus}
-			onBlur={onBlur}
-			style={
-				padding ? { paddingTop: first * scroll.row, paddingBottom: (count - last) * scroll.row } : undefined
-			}
-		>
-			{rows}
-		</ol>
+		<div ref={box} className="planner__points-box" onScroll={onScroll}>
+			<ol
+				className={windowed ? 'planner__points planner__points--windowed' : 'planner__points'}
+				aria-labelledby={labelledBy}
+				data-testid="planner-points"
+				// Numbered from the first row drawn (one attribute, not a value on every row: setting those makes
+				// the browser number the list again for each).
+				start={first + 1}
+				onFocus={onFocus}
+				onBlur={onBlur}
+				style={
+					padding ? { paddingTop: first * scroll.row, paddingBottom: (count - last) * scroll.row } : undefined
+				}
+			>
+				{rows}
+			</ol>
+		</div>
 	);
 });
