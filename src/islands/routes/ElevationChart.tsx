@@ -36,6 +36,10 @@ export default function ElevationChart({
 	const plot = useRef<HTMLDivElement>(null);
 	const [ready, setReady] = useState(false);
 	const summaryId = useId();
+	const chartRef = useRef<uPlot | null>(null);
+	// The newest series, read by the cursor hook: the chart outlives series changes (see below).
+	const latest = useRef(series);
+	latest.current = series;
 
 	useEffect(() => {
 		const box = stage.current;
@@ -77,25 +81,36 @@ export default function ElevationChart({
 					setCursor: [
 						(u) => {
 							const i = u.cursor.idx;
+							const shown = latest.current;
 							$elevationCursor.set(
-								i === null || i === undefined ? null : { lat: series.lat[i], lng: series.lng[i] },
+								i === null || i === undefined ? null : { lat: shown.lat[i], lng: shown.lng[i] },
 							);
 						},
 					],
 				},
 			},
-			[series.x, series.y],
+			[latest.current.x, latest.current.y],
 			target,
 		);
+		chartRef.current = chart;
 		setReady(true);
 		const resize = new ResizeObserver(() => chart.setSize(size()));
 		resize.observe(box);
 		return () => {
+			chartRef.current = null;
 			resize.disconnect();
 			chart.destroy();
 			$elevationCursor.set(null);
 		};
-	}, [series, unit, heightUnit]);
+	}, [unit, heightUnit]);
+
+	// A new series (the planner's route after an edit) is drawn into the same chart: making the chart again
+	// builds its whole DOM and canvas, which cost more than the edit itself on a long route.
+	useEffect(() => {
+		const chart = chartRef.current;
+		if (!chart) return;
+		if (chart.data[0] !== series.x || chart.data[1] !== series.y) chart.setData([series.x, series.y]);
+	}, [series]);
 
 	return (
 		<figure className="elevation-chart" data-ready={ready ? '' : undefined} data-testid="elevation-chart">

@@ -50,7 +50,7 @@ import { addBaseLayer } from './map-layers';
 import PlannerConflict, { type SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
-import { PlannerPointRow } from './PlannerPointRow';
+import { PlannerPointList } from './PlannerPointList';
 import { PlannerLayers } from './planner-layers';
 
 export type PlannerProps = {
@@ -197,7 +197,7 @@ export default function Planner({ unit, layers, opened }: PlannerProps) {
 	const legs = useStore(store.$legs);
 	const pending = useStore(store.$pending);
 	const failures = useStore(store.$failures);
-	useStore(store.$streets);
+	const streets = useStore(store.$streets);
 	const state = history.present;
 
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
@@ -675,23 +675,14 @@ export default function Planner({ unit, layers, opened }: PlannerProps) {
 					{count === 0 ? (
 						<p>Click the map or add a point below to start the route.</p>
 					) : (
-						<ol className="planner__points" aria-labelledby={`${ids}-points`} data-testid="planner-points">
-							{state.waypoints.map((waypoint, index) => {
-								const gap = legs[index];
-								return (
-									<PlannerPointRow
-										key={waypoint.id}
-										store={store}
-										index={index}
-										count={count}
-										label={
-											store.streetAt(waypoint) ?? `${waypoint.lat.toFixed(5)}, ${waypoint.lng.toFixed(5)}`
-										}
-										gap={gap && { status: gap.status, distance: formatDistance(gap.distance, unit) }}
-									/>
-								);
-							})}
-						</ol>
+						<PlannerPointList
+							store={store}
+							waypoints={state.waypoints}
+							legs={legs}
+							streets={streets}
+							unit={unit}
+							labelledBy={`${ids}-points`}
+						/>
 					)}
 
 					<form className="planner__add" onSubmit={addPlace} noValidate>

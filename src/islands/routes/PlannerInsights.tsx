@@ -31,7 +31,7 @@ import type { PlannerStore } from '../../lib/routes/planner-store';
 import { elevationSeries, formatDistance, formatHeight, type Unit } from '../../lib/routes/render';
 import { $elevationCursor } from '../../lib/routes/store';
 import type { RoundTripResponse } from '../../lib/routing/contract';
-import { showDistanceMarkers } from './distance-markers';
+import { distanceMarkerLayer } from './distance-markers';
 
 // uPlot loads only once there is a profile to draw, so the planner opens without it.
 const ElevationChart = lazy(() => import('./ElevationChart'));
@@ -79,10 +79,20 @@ export default function PlannerInsights({ store, map, unit }: PlannerInsightsPro
 	}, [loader, legs]);
 	useEffect(() => () => loader.dispose(), [loader]);
 
+	// One set of markers for the page, moved as the route changes rather than made again after every edit.
+	const [distanceMarkers, setDistanceMarkers] = useState<ReturnType<typeof distanceMarkerLayer> | null>(null);
 	useEffect(() => {
-		if (!map || legs.length === 0) return;
-		return showDistanceMarkers(map, plannerDistanceMarkers(legs, unit));
-	}, [map, legs, unit]);
+		if (!map) return;
+		const layer = distanceMarkerLayer(map);
+		setDistanceMarkers(layer);
+		return () => {
+			setDistanceMarkers(null);
+			layer.remove();
+		};
+	}, [map]);
+	useEffect(() => {
+		distanceMarkers?.update(legs.length === 0 ? [] : plannerDistanceMarkers(legs, unit));
+	}, [distanceMarkers, legs, unit]);
 
 	useEffect(() => {
 		if (!map || notes.length === 0) return;
@@ -392,6 +402,18 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 	const [where, setWhere] = useState('centre');
 	const [error, setError] = useState('');
 	const ids = useId();
+	// The same elements while the number of points stays, so a long route's edits do not re-render them.
+	const count = state.waypoints.length;
+	const pointOptions = useMemo(
+		() =>
+			Array.from({ length: count }, (_, index) => (
+				// biome-ignore lint/suspicious/noArrayIndexKey: an option names a place in the list, not a point
+				<option key={index} value={String(index)}>
+					Point {index + 1}
+				</option>
+			)),
+		[count],
+	);
 
 	const add = (event: FormEvent) => {
 		event.preventDefault();
@@ -446,11 +468,7 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 				<label htmlFor={`${ids}-where`}>At</label>
 				<select id={`${ids}-where`} value={where} onChange={(event) => setWhere(event.target.value)}>
 					<option value="centre">The middle of the map</option>
-					{state.waypoints.map((waypoint, index) => (
-						<option key={waypoint.id} value={String(index)}>
-							Point {index + 1}
-						</option>
-					))}
+					{pointOptions}
 				</select>
 				<button type="submit">Add note</button>
 				{error && (

@@ -13,6 +13,8 @@ export type PlannerPointRowProps = {
 	store: PlannerStore;
 	index: number;
 	count: number;
+	/** Only some rows of the list are drawn: the row says its place in the whole list. */
+	windowed?: boolean;
 	/** The street the point lies on, or its coordinates. */
 	label: string;
 	/** How the gap to the next point is travelled, and its length in the member's unit; absent for the last point. */
@@ -27,12 +29,13 @@ export const PlannerPointRow = memo(function PlannerPointRow({
 	store,
 	index,
 	count,
+	windowed = false,
 	label,
 	gap,
 }: PlannerPointRowProps) {
 	const n = index + 1;
 	return (
-		<li>
+		<li data-index={index} {...(windowed ? { 'aria-posinset': n, 'aria-setsize': count } : {})}>
 			<span className="planner__point-name">{label}</span>
 			<span className="planner__point-actions">
 				<button
@@ -82,6 +85,7 @@ function sameRow(a: PlannerPointRowProps, b: PlannerPointRowProps): boolean {
 		a.store === b.store &&
 		a.index === b.index &&
 		a.count === b.count &&
+		a.windowed === b.windowed &&
 		a.label === b.label &&
 		a.gap?.status === b.gap?.status &&
 		a.gap?.distance === b.gap?.distance

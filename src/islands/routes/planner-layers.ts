@@ -8,14 +8,18 @@ const DRAG_THRESHOLD_PX = 4;
 /**
  * The planner's route on the map, kept in step with the model by changing only what an edit changed: a drag
  * or an undo on a 1,000-point route moves a pin and redraws two lines instead of rebuilding two thousand layers.
- * Lines are matched by their gap key and status (the key names both ends and the options), pins by waypoint id.
+ * Lines are matched by their gap (the same object while unchanged), else by its key and status (the key names
+ * both ends and the options); pins by waypoint id.
  * Each gap is a leaflet-routing-machine line: pressing on it and dragging adds a point where it is let go.
  */
 export class PlannerLayers {
 	private readonly group: L.LayerGroup;
-	private lines = new Map<string, RoutingLine[]>();
+	/** The line of each gap drawn, and lines of gaps that appear twice (the same object at two places). */
+	private lines = new Map<PlannedLeg, RoutingLine>();
+	private duplicates: RoutingLine[] = [];
 	/** Each drawn line's gap in the route as it is now: lines outlive edits that renumber the gaps. */
 	private lineGaps = new Map<RoutingLine, number>();
+	private legOf = new WeakMap<RoutingLine, PlannedLeg>();
 	private pins = new Map<number, { marker: L.Marker; index: number; lat: number; lng: number }>();
 
 	constructor(
@@ -36,38 +40,67 @@ export class PlannerLayers {
 	remove(): void {
 		this.group.remove();
 		this.lines.clear();
+		this.duplicates = [];
 		this.lineGaps.clear();
 		this.pins.clear();
 	}
 
 	private updateLines(legs: readonly PlannedLeg[]): void {
-		const kept = new Map<string, RoutingLine[]>();
+		// The same gap object is the same line: the planner keeps a gap's object while the gap is unchanged.
+		const drawn = new Map<PlannedLeg, RoutingLine>();
+		const duplicates: RoutingLine[] = [];
+		const missing: number[] = [];
 		this.lineGaps.clear();
 		legs.forEach((leg, index) => {
-			const id = `${leg.status}|${leg.key}`;
-			let line = this.lines.get(id)?.pop();
-			if (!line) {
-				const coordinates = leg.points.map((p) => L.latLng(p.lat, p.lng));
-				line = new RoutingLine(
-					{ coordinates, waypointIndices: [0, coordinates.length - 1] },
-					{
-						styles: [{ className: `planner-leg planner-leg--${leg.status}`, weight: 5 }],
-						extendToWaypoints: false,
-						addWaypoints: true,
-					},
-				);
-				const drawn = line;
-				drawn.on('linetouched', (event) => {
-					const gap = this.lineGaps.get(drawn);
-					if (gap !== undefined) this.dragNewPoint(gap + 1, (event as L.LeafletMouseEvent).latlng);
-				});
-				line.addTo(this.group);
-			}
-			this.lineGaps.set(line, index);
-			kept.set(id, [...(kept.get(id) ?? []), line]);
+			const line = this.lines.get(leg);
+			if (line && !drawn.has(leg)) {
+				this.lines.delete(leg);
+				drawn.set(leg, line);
+				this.lineGaps.set(line, index);
+			} else missing.push(index);
 		});
-		for (const unused of this.lines.values()) for (const line of unused) line.remove();
-		this.lines = kept;
+		// Lines no longer matched: one of the same gap and status is taken over (an undo brings a gap back as a
+		// new object), the rest are taken off.
+		const spare = new Map<string, RoutingLine[]>();
+		if (missing.length > 0) {
+			for (const line of [...this.lines.values(), ...this.duplicates]) {
+				const id = lineId(this.legOf.get(line) as PlannedLeg);
+				const same = spare.get(id);
+				if (same) same.push(line);
+				else spare.set(id, [line]);
+			}
+		} else {
+			for (const line of [...this.lines.values(), ...this.duplicates]) line.remove();
+		}
+		for (const index of missing) {
+			const leg = legs[index];
+			const line = spare.get(lineId(leg))?.pop() ?? this.makeLine(leg);
+			this.legOf.set(line, leg);
+			this.lineGaps.set(line, index);
+			if (drawn.has(leg)) duplicates.push(line);
+			else drawn.set(leg, line);
+		}
+		for (const unused of spare.values()) for (const line of unused) line.remove();
+		this.lines = drawn;
+		this.duplicates = duplicates;
+	}
+
+	private makeLine(leg: PlannedLeg): RoutingLine {
+		const coordinates = leg.points.map((p) => L.latLng(p.lat, p.lng));
+		const line = new RoutingLine(
+			{ coordinates, waypointIndices: [0, coordinates.length - 1] },
+			{
+				styles: [{ className: `planner-leg planner-leg--${leg.status}`, weight: 5 }],
+				extendToWaypoints: false,
+				addWaypoints: true,
+			},
+		);
+		line.on('linetouched', (event) => {
+			const gap = this.lineGaps.get(line);
+			if (gap !== undefined) this.dragNewPoint(gap + 1, (event as L.LeafletMouseEvent).latlng);
+		});
+		line.addTo(this.group);
+		return line;
 	}
 
 	/**
@@ -92,11 +125,7 @@ export class PlannerLayers {
 			map.dragging.enable();
 			ghost.remove();
 			if (!moved) return;
-			// The browser's click that follows the drag is not a new point at the end.
-			const container = map.getContainer();
-			const swallow = (click: MouseEvent) => click.stopPropagation();
-			container.addEventListener('click', swallow, { capture: true, once: true });
-			setTimeout(() => container.removeEventListener('click', swallow, { capture: true }), 0);
+			swallowNextClick(map);
 			this.onInsert(index, { lat: event.latlng.lat, lng: event.latlng.lng });
 		};
 		map.on('mousemove', onMove);
@@ -121,7 +150,10 @@ export class PlannerLayers {
 				// A div icon is redrawn into the same element, which keeps its old title.
 				pin.marker.getElement()?.setAttribute('title', pointName(index));
 			}
-			kept.set(waypoint.id, { marker: pin.marker, index, lat: waypoint.lat, lng: waypoint.lng });
+			pin.index = index;
+			pin.lat = waypoint.lat;
+			pin.lng = waypoint.lng;
+			kept.set(waypoint.id, pin);
 		});
 		for (const unused of this.pins.values()) unused.marker.remove();
 		this.pins = kept;
@@ -135,6 +167,8 @@ export class PlannerLayers {
 			icon: pinIcon(index),
 		}).addTo(this.group);
 		marker.on('dragend', () => {
+			// Let go over another pin, the browser's click lands on the pane under both and would reach the map.
+			swallowNextClick(this.map);
 			const pin = this.pins.get(waypoint.id);
 			const at = marker.getLatLng();
 			if (pin) this.onMove(pin.index, { lat: at.lat, lng: at.lng });
@@ -142,6 +176,17 @@ export class PlannerLayers {
 		return marker;
 	}
 }
+
+/** The browser's click that follows a drag is not a new point at the end of the route. */
+function swallowNextClick(map: L.Map): void {
+	const container = map.getContainer();
+	const swallow = (click: MouseEvent) => click.stopPropagation();
+	container.addEventListener('click', swallow, { capture: true, once: true });
+	setTimeout(() => container.removeEventListener('click', swallow, { capture: true }), 0);
+}
+
+/** Lines are taken over by a gap with the same ends, options and status. */
+const lineId = (leg: PlannedLeg) => `${leg.status}|${leg.key}`;
 
 const pointName = (index: number) => `Point ${index + 1}`;
 

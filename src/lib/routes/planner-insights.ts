@@ -16,9 +16,19 @@ import { distanceMarkers, type Unit } from './render';
 // What the planner shows about the route as it is drawn: its height profile and climb, its mile or km markers,
 // the surfaces and kinds of way it follows, and loops suggested from a start point. Pure: no map, no fetch.
 
+// Gaps are never changed in place, and the planner keeps a gap's object while it stays the same, so what is
+// worked out of one gap is kept with it: an edit of a long route works out only the gaps it changed.
+const shapes = new WeakMap<PlannedLeg, LatLng[]>();
+const heightKeys = new WeakMap<PlannedLeg, string>();
+
 /** The points of one gap exactly as the saved route will hold them (off-road lines simplified). */
 export function legShape(leg: PlannedLeg): LatLng[] {
-	return joinLegs([leg]);
+	let shape = shapes.get(leg);
+	if (!shape) {
+		shape = joinLegs([leg]);
+		shapes.set(leg, shape);
+	}
+	return shape;
 }
 
 /**
@@ -26,7 +36,12 @@ export function legShape(leg: PlannedLeg): LatLng[] {
  * different shapes of the same gap.
  */
 export function heightKey(leg: PlannedLeg): string {
-	return `${leg.key}|${leg.status === 'routed' ? 'routed' : 'line'}`;
+	let key = heightKeys.get(leg);
+	if (key === undefined) {
+		key = `${leg.key}|${leg.status === 'routed' ? 'routed' : 'line'}`;
+		heightKeys.set(leg, key);
+	}
+	return key;
 }
 
 /** Heights for a gap's shape, one per point of `legShape`, null where the tiles have none. */

@@ -9,6 +9,7 @@ import {
 	createHistory,
 	type LatLng,
 	type PlannedLeg,
+	type PlannedLegCache,
 	type PlannerHistory,
 	type PlannerState,
 	planLegs,
@@ -121,8 +122,9 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	/** Street names where waypoints were snapped, by `lat,lng`. */
 	const $streets = atom<ReadonlyMap<string, string>>(new Map());
 
+	const legCache: PlannedLegCache = new WeakMap();
 	const $legs = computed([$history, $routed, $failed], (history, routed, failed) =>
-		planLegs(history.present, routed, failed),
+		planLegs(history.present, routed, failed, legCache),
 	);
 	const $failures = computed([$legs, $failed], (legs, failed): GapFailure[] =>
 		legs.flatMap((leg, index) =>

@@ -185,42 +185,71 @@ function measureLine(points: readonly LatLng[]): number {
 	return total;
 }
 
+/** Each gap as last drawn, by the waypoint it starts from; see `planLegs`. */
+export type PlannedLegCache = WeakMap<Waypoint, PlannedLeg>;
+
 /**
  * The route as drawn now: routed shapes where the service has answered, straight lines where it has not (or
  * failed, or roads are not followed), off-road lines of over 200 points simplified.
+ *
+ * With a `cache`, a gap whose two waypoints, options, answer and failure are those it was last drawn with is
+ * the same object as before: an edit of a long route builds only the gaps it touched, and whatever is worked
+ * out per gap downstream can be kept by identity. Waypoints are never changed in place, so one that moved is
+ * a new object and misses the cache.
  */
 export function planLegs(
 	state: PlannerState,
 	routed: ReadonlyMap<string, RoutedLeg>,
 	failed: ReadonlySet<string> = new Set(),
+	cache?: PlannedLegCache,
 ): PlannedLeg[] {
 	const legs: PlannedLeg[] = [];
 	for (let i = 0; i < state.legs.length; i++) {
 		const from = state.waypoints[i];
 		const to = state.waypoints[i + 1];
 		const options = state.legs[i];
-		const key = legKey(from, to, options);
-		const answer = options.followRoads ? routed.get(key) : undefined;
-		if (answer) {
-			legs.push({ key, from, to, options, status: 'routed', ...answer });
-			continue;
+		const kept = cache?.get(from);
+		if (kept && kept.to === to && kept.options === options) {
+			const answer = options.followRoads ? routed.get(kept.key) : undefined;
+			const unchanged = answer
+				? kept.status === 'routed' && kept.points === answer.points
+				: kept.status === (options.followRoads && !failed.has(kept.key) ? 'pending' : 'straight');
+			if (unchanged) {
+				legs.push(kept);
+				continue;
+			}
 		}
-		const points = [
-			{ lat: from.lat, lng: from.lng },
-			{ lat: to.lat, lng: to.lng },
-		];
-		legs.push({
-			key,
-			from,
-			to,
-			options,
-			status: options.followRoads && !failed.has(key) ? 'pending' : 'straight',
-			points,
-			distance: measureLine(points),
-			cues: [],
-		});
+		const leg = planLeg(from, to, options, routed, failed);
+		cache?.set(from, leg);
+		legs.push(leg);
 	}
 	return legs;
+}
+
+function planLeg(
+	from: Waypoint,
+	to: Waypoint,
+	options: LegOptions,
+	routed: ReadonlyMap<string, RoutedLeg>,
+	failed: ReadonlySet<string>,
+): PlannedLeg {
+	const key = legKey(from, to, options);
+	const answer = options.followRoads ? routed.get(key) : undefined;
+	if (answer) return { key, from, to, options, status: 'routed', ...answer };
+	const points = [
+		{ lat: from.lat, lng: from.lng },
+		{ lat: to.lat, lng: to.lng },
+	];
+	return {
+		key,
+		from,
+		to,
+		options,
+		status: options.followRoads && !failed.has(key) ? 'pending' : 'straight',
+		points,
+		distance: measureLine(points),
+		cues: [],
+	};
 }
 
 /** The whole line, each leg's shared end point once. */

@@ -16,6 +16,7 @@ import {
 	measurePlan,
 	moveWaypoint,
 	outAndBack,
+	type PlannedLegCache,
 	type PlannerState,
 	planLegs,
 	type RoutedLeg,
@@ -162,5 +163,44 @@ describe('route planner model', () => {
 		// The unchanged gaps are shared with the previous state, not copied.
 		expect(history.present.legs).toBe(history.past[0].legs);
 		expect(undo(history).present.waypoints[500].lat).toBeCloseTo(40.05);
+	});
+});
+
+describe('planLegs with a cache', () => {
+	const STRAIGHT: LegOptions = { mode: 'WALKING', followRoads: false, avoidHighways: true };
+	const ROADS: LegOptions = { mode: 'WALKING', followRoads: true, avoidHighways: true };
+	const points = [
+		{ lat: 40.26, lng: -76.88 },
+		{ lat: 40.261, lng: -76.881 },
+		{ lat: 40.262, lng: -76.882 },
+		{ lat: 40.263, lng: -76.883 },
+	];
+
+	it('keeps the gaps an edit did not touch, and builds the touched ones afresh', () => {
+		let state: PlannerState = EMPTY_PLANNER;
+		for (const point of points) state = addWaypoint(state, point, STRAIGHT);
+		const cache: PlannedLegCache = new WeakMap();
+		const before = planLegs(state, new Map(), new Set(), cache);
+		const moved = moveWaypoint(state, 1, { lat: 40.2615, lng: -76.8805 });
+		const after = planLegs(moved, new Map(), new Set(), cache);
+		expect(after[0]).not.toBe(before[0]);
+		expect(after[1]).not.toBe(before[1]);
+		expect(after[2]).toBe(before[2]);
+		expect(after.map((leg) => leg.points)).toEqual(planLegs(moved, new Map()).map((leg) => leg.points));
+		expect(after.map((leg) => leg.distance)).toEqual(planLegs(moved, new Map()).map((leg) => leg.distance));
+	});
+
+	it('a gap answered or failed since is built again with its new status', () => {
+		let state: PlannerState = EMPTY_PLANNER;
+		for (const point of points.slice(0, 3)) state = addWaypoint(state, point, ROADS);
+		const cache: PlannedLegCache = new WeakMap();
+		const first = planLegs(state, new Map(), new Set(), cache);
+		expect(first.map((leg) => leg.status)).toEqual(['pending', 'pending']);
+		const answer = { points: [points[0], points[3], points[1]], distance: 300, cues: [] };
+		const routed = new Map([[first[0].key, answer]]);
+		const second = planLegs(state, routed, new Set([first[1].key]), cache);
+		expect(second.map((leg) => leg.status)).toEqual(['routed', 'straight']);
+		expect(second[0].points).toBe(answer.points);
+		expect(planLegs(state, routed, new Set([first[1].key]), cache)[0]).toBe(second[0]);
 	});
 });
