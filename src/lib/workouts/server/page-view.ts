@@ -68,7 +68,14 @@ export async function loadWorkoutPageView(
 			? (await getHeartRateZones(deps, viewer, viewer.id))._embedded.heart_rate_zones[0].zones
 			: null;
 	const privacy = isOwner ? null : await locationPrivacyOf(deps, workout.ownerId);
-	const key = JSON.stringify([workout.id, workout.createdAt.getTime(), workout.version, unit, privacy, zones]);
+	const key = JSON.stringify([
+		workout.id,
+		workout.createdAt.getTime(),
+		workout.version,
+		unit,
+		privacy,
+		zones,
+	]);
 	const cached = views.get(key);
 	if (cached) return { workout, isOwner, view: cached };
 	const view = await buildView(deps, workout, viewer, unit, zones);
