@@ -1,0 +1,19 @@
+CREATE TABLE "user_goals" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"owner_id" integer NOT NULL,
+	"period" text DEFAULT 'P1W' NOT NULL,
+	"metric" text NOT NULL,
+	"threshold" double precision NOT NULL,
+	"activity_group" text DEFAULT 'all' NOT NULL,
+	"status" text DEFAULT 'active' NOT NULL,
+	"start_datetime" timestamp with time zone NOT NULL,
+	"end_datetime" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "user_goals_period_check" CHECK ("user_goals"."period" = 'P1W'),
+	CONSTRAINT "user_goals_status_check" CHECK ("user_goals"."status" in ('active', 'abandoned')),
+	CONSTRAINT "user_goals_metric_check" CHECK ("user_goals"."metric" in ('distance', 'duration', 'calories', 'count'))
+);
+--> statement-breakpoint
+ALTER TABLE "user_goals" ADD CONSTRAINT "user_goals_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "user_goals_owner_idx" ON "user_goals" USING btree ("owner_id","status");
