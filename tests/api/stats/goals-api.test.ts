@@ -31,7 +31,12 @@ const distanceGoal = (km: number, group = 'run') => ({
 /** Moves the clock on, and signs Alice in again as a member coming back would. */
 async function advance(seconds: number) {
 	made.clock.advance(seconds);
-	alice.token = await signInAs(made.deps, { id: alice.id, username: 'alice', displayName: 'alice', isPremium: false });
+	alice.token = await signInAs(made.deps, {
+		id: alice.id,
+		username: 'alice',
+		displayName: 'alice',
+		isPremium: false,
+	});
 }
 
 async function log(start: string, options: Parameters<typeof workoutPayload>[1] = {}, token = alice.token) {
