@@ -1,5 +1,5 @@
 import { type MouseEvent, useEffect, useState } from 'react';
-import { api } from '../../lib/api/client';
+import { api, ensureSession } from '../../lib/api/client';
 import type { Totals } from '../../lib/stats/aggregate';
 import { formatDayKey, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
@@ -14,8 +14,8 @@ export type DashboardCalendarProps = {
 	unit: Unit;
 	/** The page's own path (/dashboard/ or a friend's), for links that work without script. */
 	basePath: string;
-	/** Whose calendar: absent for the member's own. */
-	userId?: number;
+	/** Whose calendar. */
+	userId: number;
 };
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -111,9 +111,9 @@ export default function DashboardCalendar({
 		setLoading(true);
 		setError(null);
 		try {
-			const next = await api<CalendarMonth>('/v7.1/workout_calendar/', {
-				query: { month, ...(userId ? { user: userId } : {}) },
-			});
+			// A signed-in member sees their own private workouts: the session goes with the request.
+			await ensureSession();
+			const next = await api<CalendarMonth>('/v7.1/workout_calendar/', { query: { month, user: userId } });
 			setData(next);
 			if (push) window.history.pushState(null, '', href(month, mode));
 		} catch {

@@ -178,7 +178,8 @@ export default function StatsChart({
 			<div ref={stage} className="stats-chart__plot" aria-hidden="true" />
 			<details className="stats-chart__table">
 				<summary>Show {title.toLowerCase()} as a table</summary>
-				<div className="stats-table-scroll">
+				{/* biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than the screen scrolls, and keyboards must reach it */}
+				<section className="stats-table-scroll" aria-label={`${title}, table`} tabIndex={0}>
 					<table data-testid={`table-${id}`}>
 						<caption className="visually-hidden">{title}</caption>
 						<thead>
@@ -210,7 +211,7 @@ export default function StatsChart({
 							))}
 						</tbody>
 					</table>
-				</div>
+				</section>
 			</details>
 		</figure>
 	);

@@ -1,5 +1,5 @@
-import { type FormEvent, useRef, useState } from 'react';
-import { api } from '../../lib/api/client';
+import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
+import { api, ensureSession } from '../../lib/api/client';
 import type { Totals, WeekType } from '../../lib/stats/aggregate';
 import { toggleGroup } from '../../lib/stats/contract';
 import {
@@ -22,6 +22,7 @@ export type StatsExplorerProps = {
 	groups: ActivityGroup[];
 	/** Where the filter form goes without script: /workout/stats/ or the app's /mobile/ twin. */
 	basePath: string;
+	userId: number;
 };
 
 const WEEK_TYPES: { id: WeekType; label: string }[] = [
@@ -89,11 +90,30 @@ function queryOf(state: StatsAnswer | Filters): Record<string, string> {
 
 type Filters = Pick<StatsAnswer, 'activity_groups' | 'week_type' | 'week_start_day' | 'year' | 'date'>;
 
+/** The filters as the form holds them; null when a field is not readable yet. */
+function readFilters(form: HTMLFormElement): Filters | null {
+	const data = new FormData(form);
+	const groups = data.getAll('activity_groups').map(String);
+	const weekType = String(data.get('week_type') ?? 'week');
+	const weekStart = Number(data.get('week_start_day') ?? 1);
+	const year = Number(data.get('year'));
+	const date = String(data.get('date') ?? '');
+	if (!(WEEK_TYPES as { id: string }[]).some((type) => type.id === weekType)) return null;
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Number.isInteger(year)) return null;
+	return {
+		activity_groups: groups.length === 0 || groups.includes('all') ? 'all' : (groups as ActivityGroup[]),
+		week_type: weekType as WeekType,
+		week_start_day: (weekStart >= 0 && weekStart <= 6 ? weekStart : 1) as Filters['week_start_day'],
+		year,
+		date,
+	};
+}
+
 /**
  * Stats with filters: activities, week type and start day, year and date. The server renders the
  * first answer and the form works without script; with it, each change refetches in place.
  */
-export default function StatsExplorer({ initial, unit, groups, basePath }: StatsExplorerProps) {
+export default function StatsExplorer({ initial, unit, groups, basePath, userId }: StatsExplorerProps) {
 	const [data, setData] = useState(initial);
 	const [filters, setFilters] = useState<Filters>({
 		activity_groups: initial.activity_groups,
@@ -106,6 +126,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 	const [loading, setLoading] = useState(false);
 	const [error, setError] = useState<string | null>(null);
 	const latest = useRef(0);
+	const formRef = useRef<HTMLFormElement>(null);
 
 	async function apply(next: Filters) {
 		setFilters(next);
@@ -113,7 +134,10 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 		setLoading(true);
 		setError(null);
 		try {
-			const answer = await api<StatsAnswer>('/v7.1/workout_stats/', { query: queryOf(next) });
+			await ensureSession();
+			const answer = await api<StatsAnswer>('/v7.1/workout_stats/', {
+				query: { ...queryOf(next), user: userId },
+			});
 			if (ticket !== latest.current) return;
 			setData(answer);
 			window.history.replaceState(null, '', `${basePath}?${new URLSearchParams(queryOf(next))}`);
@@ -124,27 +148,76 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 		}
 	}
 
-	const selected = filters.activity_groups === 'all' ? null : filters.activity_groups;
-	const offered = [...new Set([...groups, ...(selected ?? [])])];
-	const years = data.years.map((bucket) => Number(bucket.key.slice(0, 4))).sort((a, b) => b - a);
-	if (!years.includes(filters.year)) years.unshift(filters.year);
+	// The inputs are left to the browser (defaults only), so a choice made before this script
+	// loaded is still there when it does; the filters are read back from the form.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: the form is read once, on load
+	useEffect(() => {
+		const form = formRef.current;
+		if (!form) return;
+		// All and a group both ticked means one was clicked before the script ran: the newer one wins.
+		const boxes = [...form.querySelectorAll<HTMLInputElement>('input[name="activity_groups"]')];
+		const all = boxes.find((box) => box.value === 'all');
+		const groupsTicked = boxes.some((box) => box.value !== 'all' && box.checked);
+		if (all?.checked && groupsTicked) {
+			if (initial.activity_groups === 'all') all.checked = false;
+			else for (const box of boxes) box.checked = box === all;
+		}
+		const read = readFilters(form);
+		if (read && JSON.stringify(queryOf(read)) !== JSON.stringify(queryOf(initial))) void apply(read);
+	}, []);
 
-	function submit(event: FormEvent) {
+	function changed(event: ChangeEvent<HTMLFormElement>) {
+		const form = event.currentTarget;
+		const target = event.target as unknown as HTMLInputElement;
+		if (target.name === 'activity_groups') {
+			const boxes = [...form.querySelectorAll<HTMLInputElement>('input[name="activity_groups"]')];
+			const chosen = boxes
+				.filter((box) => box.value !== 'all' && box.checked)
+				.map((box) => box.value as ActivityGroup);
+			// The selection before this click, then the rule: All clears the others, a group removes All.
+			const before = target.checked
+				? chosen.filter((group) => group !== target.value)
+				: [...chosen, target.value as ActivityGroup];
+			const next =
+				target.value === 'all'
+					? null
+					: toggleGroup(before.length > 0 ? before : null, target.value as ActivityGroup);
+			for (const box of boxes)
+				box.checked =
+					box.value === 'all' ? next === null : (next?.includes(box.value as ActivityGroup) ?? false);
+		}
+		if (target.name === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(target.value)) return;
+		const read = readFilters(form);
+		if (read) void apply(read);
+	}
+
+	const selected = filters.activity_groups === 'all' ? null : filters.activity_groups;
+	const offered = [
+		...new Set([...groups, ...(initial.activity_groups === 'all' ? [] : initial.activity_groups)]),
+	];
+	const years = data.years.map((bucket) => Number(bucket.key.slice(0, 4))).sort((a, b) => b - a);
+	if (!years.includes(initial.year)) years.unshift(initial.year);
+
+	function submit(event: FormEvent<HTMLFormElement>) {
 		event.preventDefault();
-		void apply(filters);
+		const read = readFilters(event.currentTarget);
+		if (read) void apply(read);
 	}
 
 	const weekRange = `${formatDayKey(data.week.first)} – ${formatDayKey(data.week.last)}`;
 	const monthRange = `${formatDayKey(data.month.first)} – ${formatDayKey(data.month.last)}`;
 	const groupsLabel = selected ? selected.map((group) => GROUP_LABELS[group]).join(', ') : 'All activities';
+	const initialGroups = initial.activity_groups === 'all' ? null : initial.activity_groups;
 
 	return (
 		<div className="stats-explorer" aria-busy={loading}>
 			<form
+				ref={formRef}
 				className="stats-filters"
 				method="get"
 				action={basePath}
 				onSubmit={submit}
+				onChange={changed}
 				data-testid="stats-filters"
 			>
 				<fieldset className="stats-filters__groups">
@@ -154,8 +227,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 							type="checkbox"
 							name="activity_groups"
 							value="all"
-							checked={selected === null}
-							onChange={() => void apply({ ...filters, activity_groups: 'all' })}
+							defaultChecked={initialGroups === null}
 						/>
 						All
 					</label>
@@ -165,10 +237,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 								type="checkbox"
 								name="activity_groups"
 								value={group}
-								checked={selected?.includes(group) ?? false}
-								onChange={() =>
-									void apply({ ...filters, activity_groups: toggleGroup(selected, group) ?? 'all' })
-								}
+								defaultChecked={initialGroups?.includes(group) ?? false}
 							/>
 							<span
 								className="stats-toggle__dot"
@@ -187,8 +256,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 								type="radio"
 								name="week_type"
 								value={type.id}
-								checked={filters.week_type === type.id}
-								onChange={() => void apply({ ...filters, week_type: type.id })}
+								defaultChecked={initial.week_type === type.id}
 							/>
 							{type.label}
 						</label>
@@ -199,14 +267,8 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 						<span>Weeks start on</span>
 						<select
 							name="week_start_day"
-							value={filters.week_type === 'isoWeek' ? 1 : filters.week_start_day}
-							disabled={filters.week_type !== 'week'}
-							onChange={(event) =>
-								void apply({
-									...filters,
-									week_start_day: Number(event.target.value) as Filters['week_start_day'],
-								})
-							}
+							defaultValue={initial.week_start_day}
+							aria-describedby="week-start-hint"
 						>
 							{DAYS.map((day, index) => (
 								<option key={day} value={index}>
@@ -214,14 +276,11 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 								</option>
 							))}
 						</select>
+						<small id="week-start-hint">ISO weeks start on Monday; the last 7 days end today.</small>
 					</label>
 					<label>
 						<span>Year</span>
-						<select
-							name="year"
-							value={filters.year}
-							onChange={(event) => void apply({ ...filters, year: Number(event.target.value) })}
-						>
+						<select name="year" defaultValue={initial.year}>
 							{years.map((year) => (
 								<option key={year} value={year}>
 									{year}
@@ -231,18 +290,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath }: Stats
 					</label>
 					<label>
 						<span>Week and month of</span>
-						<input
-							type="date"
-							name="date"
-							value={filters.date}
-							min="1970-01-01"
-							max="2200-12-31"
-							onChange={(event) => {
-								if (/^\d{4}-\d{2}-\d{2}$/.test(event.target.value))
-									void apply({ ...filters, date: event.target.value });
-								else setFilters({ ...filters, date: event.target.value });
-							}}
-						/>
+						<input type="date" name="date" defaultValue={initial.date} min="1970-01-01" max="2200-12-31" />
 					</label>
 					<button type="submit" className="stats-button">
 						Show
