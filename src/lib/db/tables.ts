@@ -5,4 +5,5 @@ export * from '../auth/server/tables';
 export * from '../goals/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';
+export * from '../stats/server/tables';
 export * from '../workouts/server/tables';

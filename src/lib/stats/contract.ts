@@ -80,3 +80,10 @@ export function toggleGroup(
 	const next = current.includes(choice) ? current.filter((group) => group !== choice) : [...current, choice];
 	return next.length === 0 ? null : next;
 }
+
+export const RecordsQuerySchema = v.object({
+	user: v.optional(MemberId),
+	workout: v.optional(
+		v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'workout must be a workout id'), v.transform(Number)),
+	),
+});

@@ -10,7 +10,7 @@ export type HeatCell = { day: string; level: 0 | 1 | 2 | 3 | 4; entry: HeatDay |
 export function heatmapColumns(year: number, days: readonly HeatDay[]): HeatCell[][] {
 	const byDay = new Map(days.map((entry) => [entry.day, entry]));
 	const active = days.map((entry) => entry.duration_s || entry.count).sort((a, b) => a - b);
-	const quartile = (q: number) => active[Math.min(active.length - 1, Math.floor(active.length * q))] ?? 0;
+	const quartile = (q: number) => active[Math.floor((active.length - 1) * q)] ?? 0;
 	const limits = [quartile(0.25), quartile(0.5), quartile(0.75)];
 	const levelOf = (entry: HeatDay | undefined): HeatCell['level'] => {
 		if (!entry) return 0;

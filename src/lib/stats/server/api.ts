@@ -4,8 +4,9 @@ import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
 import { both } from '../../routes/server/api';
 import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
-import { CalendarQuerySchema, LifetimeQuerySchema, StatsQuerySchema } from '../contract';
+import { CalendarQuerySchema, LifetimeQuerySchema, RecordsQuerySchema, StatsQuerySchema } from '../contract';
 import { statsMember } from './facts';
+import { personalRecords } from './records';
 import { calendarMonth, lifetime, memberStats } from './service';
 
 type Viewer = { id: number } | null;
@@ -62,6 +63,16 @@ export function createStatsApi(): Hono<ApiEnv> {
 			const member = await statsMember(deps, viewer, memberIdOf(viewer, query.user));
 			c.header('Cache-Control', 'private, no-cache');
 			return c.json(await lifetime(deps, viewer, member, query.heatmap_year));
+		});
+	}
+
+	for (const path of both('/v7.1/personal_records/')) {
+		app.get(path, validate('query', RecordsQuerySchema), async (c) => {
+			const query = c.req.valid('query');
+			const { deps, viewer } = c.var;
+			const member = await statsMember(deps, viewer, memberIdOf(viewer, query.user));
+			c.header('Cache-Control', 'private, no-cache');
+			return c.json(await personalRecords(deps, viewer, member, query.workout));
 		});
 	}
 
