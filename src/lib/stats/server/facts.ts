@@ -32,6 +32,8 @@ export type StatsMember = {
 	measurementSystem: 'metric' | 'imperial';
 	joined: Date;
 	isSelf: boolean;
+	/** What the viewer is to the member, which decides the workouts they see. */
+	relation: 'self' | 'friend' | 'public';
 };
 
 /**
@@ -53,11 +55,9 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 		.where(eq(users.id, memberId));
 	if (!row) throw new AppError('not_found', 'No such member');
 	const isSelf = viewer?.id === row.id;
-	if (!isSelf) {
-		const isFriend = viewer ? await areFriends(deps.db, viewer.id, row.id) : false;
-		if (!canView(viewer, { ownerId: row.id, privacy: row.workoutPrivacy }, { isFriend }))
-			throw new AppError('not_found', 'No such member');
-	}
+	const isFriend = !isSelf && viewer ? await areFriends(deps.db, viewer.id, row.id) : false;
+	if (!isSelf && !canView(viewer, { ownerId: row.id, privacy: row.workoutPrivacy }, { isFriend }))
+		throw new AppError('not_found', 'No such member');
 	return {
 		id: row.id,
 		username: row.username,
@@ -66,6 +66,7 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 		measurementSystem: row.measurementSystem === 'imperial' ? 'imperial' : 'metric',
 		joined: row.createdAt,
 		isSelf,
+		relation: isSelf ? 'self' : isFriend ? 'friend' : 'public',
 	};
 }
 

@@ -13,6 +13,7 @@ import {
 	RECORD_TARGETS,
 	recordsFrom,
 } from '../records';
+import { cachedFor, workoutsFingerprint } from './cache';
 import type { StatsMember } from './facts';
 import { bestEffortScans, bestEfforts } from './tables';
 
@@ -122,11 +123,26 @@ export async function personalRecords(
 	viewer: Viewer,
 	member: StatsMember,
 	workoutId?: number,
-): Promise<{
+): Promise<PersonalRecords> {
+	const fingerprint = await workoutsFingerprint(deps, member.id);
+	// Looked for once per change of the member's workouts; the answer is kept until the next one.
+	await cachedFor(deps, `scan|${member.id}`, fingerprint, () => scanEfforts(deps, member.id));
+	return cachedFor(deps, `records|${member.id}|${member.relation}|${workoutId ?? ''}`, fingerprint, () =>
+		readRecords(deps, viewer, member, workoutId),
+	);
+}
+
+type PersonalRecords = {
 	records: RecordView[];
 	workout_ranks: { distance: string; label: string; rank: number; text: string }[];
-}> {
-	await scanEfforts(deps, member.id);
+};
+
+async function readRecords(
+	deps: Deps,
+	viewer: Viewer,
+	member: StatsMember,
+	workoutId?: number,
+): Promise<PersonalRecords> {
 	const conditions = [eq(bestEfforts.ownerId, member.id)];
 	if (!member.isSelf) conditions.push(visibleCondition(viewer));
 	const rows = await deps.db

@@ -17,6 +17,7 @@ import {
 	weekOf,
 	yearOf,
 } from '../calendar';
+import { cachedFor, workoutsFingerprint } from './cache';
 import type { StatsMember } from './facts';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -61,6 +62,14 @@ export async function dailyRows(
 		.where(and(...conditions))
 		.groupBy(sql`1`, sql`2`);
 	return rows;
+}
+
+/** Every day's totals of the member as the viewer may see them, kept until a workout changes. */
+async function cachedDailyRows(deps: Deps, viewer: Viewer, member: StatsMember): Promise<DayRow[]> {
+	const fingerprint = await workoutsFingerprint(deps, member.id);
+	return cachedFor(deps, `days|${member.id}|${member.relation}|${member.timeZone}`, fingerprint, () =>
+		dailyRows(deps, viewer, member),
+	);
 }
 
 export type StatsQuery = {
@@ -111,7 +120,7 @@ export async function memberStats(
 ): Promise<StatsAnswer> {
 	const zone = member.timeZone;
 	const today = localDateOf(deps.clock(), zone);
-	const all = await dailyRows(deps, viewer, member);
+	const all = await cachedDailyRows(deps, viewer, member);
 	const wanted = query.groups ? new Set(query.groups) : null;
 	const rows = wanted ? all.filter((row) => wanted.has(activityTypeGroup(row.activityTypeId))) : all;
 	const options = { weekType: query.weekType, weekStartDay: query.weekStartDay, anchor: today };
@@ -351,9 +360,25 @@ export async function lifetime(
 	member: StatsMember,
 	heatmapYear?: number,
 ): Promise<Lifetime> {
+	const today = dateKey(localDateOf(deps.clock(), member.timeZone));
+	const fingerprint = await workoutsFingerprint(deps, member.id);
+	return cachedFor(
+		deps,
+		`lifetime|${member.id}|${member.relation}|${member.timeZone}|${today}|${heatmapYear ?? ''}`,
+		fingerprint,
+		() => computeLifetime(deps, viewer, member, heatmapYear),
+	);
+}
+
+async function computeLifetime(
+	deps: Deps,
+	viewer: Viewer,
+	member: StatsMember,
+	heatmapYear?: number,
+): Promise<Lifetime> {
 	const zone = member.timeZone;
 	const today = localDateOf(deps.clock(), zone);
-	const rows = await dailyRows(deps, viewer, member);
+	const rows = await cachedDailyRows(deps, viewer, member);
 	const byGroup = new Map<ActivityGroup, DayRow[]>();
 	for (const row of rows) {
 		const group = activityTypeGroup(row.activityTypeId);

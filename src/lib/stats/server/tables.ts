@@ -50,3 +50,13 @@ export const bestEffortScans = pgTable('best_effort_scans', {
 	version: integer('version').notNull(),
 	scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * A mark per member that changes with every insert, edit or delete of their workouts (a database
+ * trigger sets a fresh random value), so cached stats know in one lookup whether they still hold.
+ * No foreign key: the trigger also fires while a member and their workouts are being deleted.
+ */
+export const workoutChangeMarks = pgTable('workout_change_marks', {
+	ownerId: integer('owner_id').primaryKey(),
+	mark: text('mark').notNull(),
+});
