@@ -168,30 +168,3 @@ export function isoWeekNumber(date: LocalDate): { year: number; week: number } {
 	const jan1 = { year: thursday.year, month: 1, day: 1 };
 	return { year: thursday.year, week: Math.floor(daysBetween(jan1, thursday) / 7) + 1 };
 }
-
-/** A short label for a local day, such as "Mon 3 Nov". */
-export function shortDayLabel(date: LocalDate): string {
-	return new Date(Date.UTC(date.year, date.month - 1, date.day)).toLocaleDateString('en-GB', {
-		timeZone: 'UTC',
-		weekday: 'short',
-		day: 'numeric',
-		month: 'short',
-	});
-}
-
-/** The date format of the product: 'MMM DD, YYYY'. */
-export function longDayLabel(date: LocalDate): string {
-	const month = new Date(Date.UTC(date.year, date.month - 1, 1)).toLocaleDateString('en-US', {
-		timeZone: 'UTC',
-		month: 'short',
-	});
-	return `${month} ${String(date.day).padStart(2, '0')}, ${date.year}`;
-}
-
-export function monthLabel(year: number, month: number): string {
-	return new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString('en-US', {
-		timeZone: 'UTC',
-		month: 'long',
-		year: 'numeric',
-	});
-}
