@@ -2,7 +2,9 @@
 // tables from their own folder; only lib/db reads this barrel.
 export * from '../account/server/tables';
 export * from '../auth/server/tables';
+export * from '../goals/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';
+export * from '../stats/server/tables';
 export * from '../weather/server/tables';
 export * from '../workouts/server/tables';

@@ -6,6 +6,7 @@ const GUARDED_PREFIXES = [
 	'/dashboard',
 	'/account',
 	'/mobile/account/',
+	'/mobile/workout/',
 	'/workout/',
 	'/workouts/',
 	'/activity_feed',

@@ -1,0 +1,81 @@
+import { addDays, type Period, weekOf, weekStarting } from '../stats/calendar';
+import type { GoalMetric } from './contract';
+
+/** What weekly progress reads from a workout. */
+export type ProgressWorkout = {
+	start: Date;
+	distanceM: number | null;
+	durationS: number | null;
+	energyJ: number | null;
+};
+
+export type WeekProgress = {
+	week: Period;
+	value: number;
+	target: number;
+	met: boolean;
+	workoutCount: number;
+	current: boolean;
+};
+
+export const JOULES_PER_KCAL = 4184;
+
+/** How much one workout adds to a metric. */
+export function contribution(metric: GoalMetric, workout: ProgressWorkout): number {
+	switch (metric) {
+		case 'distance':
+			return workout.distanceM ?? 0;
+		case 'duration':
+			return workout.durationS ?? 0;
+		case 'calories':
+			return (workout.energyJ ?? 0) / JOULES_PER_KCAL;
+		case 'count':
+			return 1;
+	}
+}
+
+/**
+ * A weekly goal's weeks, newest first: from the week the goal started to the week it ended (or the
+ * current week), counting each workout in the week of its start in the member's time zone, so a run
+ * at 23:30 on Sunday evening counts for the week it ends, whatever UTC says.
+ */
+export function weeklyProgress(options: {
+	metric: GoalMetric;
+	target: number;
+	timeZone: string;
+	goalStart: Date;
+	goalEnd: Date | null;
+	now: Date;
+	workouts: readonly ProgressWorkout[];
+	maxWeeks?: number;
+}): WeekProgress[] {
+	const { metric, target, timeZone, now } = options;
+	const current = weekOf(now, timeZone);
+	const last = options.goalEnd && options.goalEnd < now ? weekOf(options.goalEnd, timeZone) : current;
+	const first = weekOf(options.goalStart, timeZone);
+	const weeks: Period[] = [];
+	for (let week = last; ; ) {
+		weeks.push(week);
+		if (week.key <= first.key || weeks.length >= (options.maxWeeks ?? 104)) break;
+		week = weekStarting(addDays(week.first, -7), timeZone);
+	}
+	const sums = new Map<string, { value: number; count: number }>();
+	for (const workout of options.workouts) {
+		const key = weekOf(workout.start, timeZone).key;
+		const sum = sums.get(key) ?? { value: 0, count: 0 };
+		sum.value += contribution(metric, workout);
+		sum.count += 1;
+		sums.set(key, sum);
+	}
+	return weeks.map((week) => {
+		const sum = sums.get(week.key) ?? { value: 0, count: 0 };
+		return {
+			week,
+			value: sum.value,
+			target,
+			met: sum.value >= target,
+			workoutCount: sum.count,
+			current: week.key === current.key,
+		};
+	});
+}

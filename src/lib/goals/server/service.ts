@@ -1,0 +1,166 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import { AppError } from '../../core/errors';
+import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
+import { activityTypeGroup } from '../../workouts/server/activity-types';
+import {
+	type GoalCreateInput,
+	type GoalGroup,
+	type GoalListQuery,
+	type GoalMetric,
+	type GoalStatus,
+	type GoalView,
+	MAX_ACTIVE_GOALS,
+	type WeekProgressView,
+} from '../contract';
+import { type WeekProgress, weeklyProgress } from '../progress';
+import { userGoals } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Viewer = { id: number } | null;
+export type GoalRow = typeof userGoals.$inferSelect;
+
+export type GoalWithWeeks = { goal: GoalRow; weeks: WeekProgress[] };
+
+export async function createGoal(
+	deps: Deps,
+	viewer: { id: number },
+	input: GoalCreateInput,
+): Promise<GoalRow> {
+	const [active] = await deps.db
+		.select({ n: count() })
+		.from(userGoals)
+		.where(and(eq(userGoals.ownerId, viewer.id), eq(userGoals.status, 'active')));
+	if ((active?.n ?? 0) >= MAX_ACTIVE_GOALS)
+		throw new AppError('conflict', `You can have at most ${MAX_ACTIVE_GOALS} goals running; stop one first.`);
+	const now = deps.clock();
+	const [row] = await deps.db
+		.insert(userGoals)
+		.values({
+			ownerId: viewer.id,
+			period: input.period,
+			metric: input.criteria.threshold_metrics.data_type_field,
+			threshold: input.criteria.threshold_metrics.value,
+			activityGroup: input.criteria.activity_group,
+			status: 'active',
+			startDatetime: now,
+			createdAt: now,
+			updatedAt: now,
+		})
+		.returning();
+	return row;
+}
+
+/** The member a goal belongs to; not_found when there is no such goal. */
+export async function findGoalOwner(deps: Deps, id: number): Promise<number> {
+	const [row] = await deps.db
+		.select({ ownerId: userGoals.ownerId })
+		.from(userGoals)
+		.where(eq(userGoals.id, id));
+	if (!row) throw new AppError('not_found', 'No such goal');
+	return row.ownerId;
+}
+
+/** Stops a goal: status abandoned, ended now. Only the owner; others are told it does not exist. */
+export async function abandonGoal(deps: Deps, viewer: { id: number }, id: number): Promise<GoalRow> {
+	const [row] = await deps.db.select().from(userGoals).where(eq(userGoals.id, id));
+	if (!row || row.ownerId !== viewer.id) throw new AppError('not_found', 'No such goal');
+	if (row.status === 'abandoned') return row;
+	const now = deps.clock();
+	const [updated] = await deps.db
+		.update(userGoals)
+		.set({ status: 'abandoned', endDatetime: now, updatedAt: now })
+		.where(eq(userGoals.id, id))
+		.returning();
+	return updated;
+}
+
+/**
+ * A member's goals the viewer may see, newest first, each with its weeks of progress. Goals follow
+ * the member's workout privacy, and only workouts the viewer may see are counted.
+ */
+export async function listGoalsWithProgress(
+	deps: Deps,
+	viewer: Viewer,
+	query: GoalListQuery & { goal?: number; weeks?: number },
+): Promise<{ member: StatsMember; goals: GoalWithWeeks[] }> {
+	const memberId = query.user ?? viewer?.id;
+	if (memberId === undefined)
+		throw new AppError('validation_failed', 'Name the member whose goals to read', {
+			failures: [{ field: 'user', message: 'user is required when not signed in.' }],
+		});
+	const member = await statsMember(deps, viewer, memberId);
+	const conditions = [eq(userGoals.ownerId, member.id)];
+	if (query.status) conditions.push(eq(userGoals.status, query.status));
+	if (query.goal !== undefined) conditions.push(eq(userGoals.id, query.goal));
+	const rows = await deps.db
+		.select()
+		.from(userGoals)
+		.where(and(...conditions))
+		.orderBy(desc(userGoals.startDatetime), desc(userGoals.id));
+	if (query.goal !== undefined && rows.length === 0) throw new AppError('not_found', 'No such goal');
+	if (rows.length === 0) return { member, goals: [] };
+	const now = deps.clock();
+	const earliest = new Date(Math.min(now.getTime(), ...rows.map((row) => row.startDatetime.getTime())));
+	// A week before the earliest start covers the local week it began in, whatever the zone.
+	const facts = await workoutFacts(deps, viewer, member, {
+		from: new Date(earliest.getTime() - 8 * 86_400_000),
+	});
+	const goals = rows.map((goal) => {
+		const group = goal.activityGroup as GoalGroup;
+		const matching =
+			group === 'all' ? facts : facts.filter((fact) => activityTypeGroup(fact.activityTypeId) === group);
+		const end = goal.endDatetime;
+		return {
+			goal,
+			weeks: weeklyProgress({
+				metric: goal.metric as GoalMetric,
+				target: goal.threshold,
+				timeZone: member.timeZone,
+				goalStart: goal.startDatetime,
+				goalEnd: end,
+				now,
+				workouts: end ? matching.filter((fact) => fact.start < end) : matching,
+				maxWeeks: query.weeks,
+			}),
+		};
+	});
+	return { member, goals };
+}
+
+export function representWeek(week: WeekProgress): WeekProgressView {
+	return {
+		week_start: week.week.key,
+		start_datetime: week.week.start.toISOString(),
+		end_datetime: week.week.end.toISOString(),
+		value: Math.round(week.value * 100) / 100,
+		target: week.target,
+		percent: week.target > 0 ? Math.min(999, Math.round((week.value / week.target) * 100)) : 0,
+		met: week.met,
+		workout_count: week.workoutCount,
+		current: week.current,
+	};
+}
+
+export function representGoal(entry: GoalWithWeeks, timeZone: string): GoalView {
+	const { goal, weeks } = entry;
+	const finished = weeks.filter((week) => !week.current);
+	return {
+		id: goal.id,
+		user_id: goal.ownerId,
+		status: goal.status as GoalStatus,
+		period: 'P1W',
+		start_datetime: goal.startDatetime.toISOString(),
+		end_datetime: goal.endDatetime?.toISOString() ?? null,
+		criteria: {
+			threshold_metrics: { data_type_field: goal.metric as GoalMetric, value: goal.threshold },
+			activity_group: goal.activityGroup as GoalGroup,
+		},
+		time_zone: timeZone,
+		progress: goal.status === 'active' && weeks[0]?.current ? representWeek(weeks[0]) : null,
+		performance: {
+			weeks_met: finished.filter((week) => week.met).length,
+			weeks_missed: finished.filter((week) => !week.met).length,
+		},
+	};
+}

@@ -1,0 +1,89 @@
+import * as v from 'valibot';
+import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
+import { WEEK_TYPES } from './aggregate';
+import { parseDateKey } from './calendar';
+
+const MemberId = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'user must be a member id'), v.transform(Number));
+const Year = v.pipe(
+	v.string(),
+	v.regex(/^\d{4}$/, 'year must be a year such as 2026.'),
+	v.transform(Number),
+	v.minValue(1970, 'year must be 1970 or later.'),
+	v.maxValue(2200, 'year must be 2200 or earlier.'),
+);
+const DateText = v.pipe(
+	v.string(),
+	v.check(
+		(text) => parseDateKey(text) !== null && text >= '1970-01-01' && text <= '2200-12-31',
+		'date is a day such as 2026-11-24.',
+	),
+);
+
+/** "all", or a comma-separated list of groups; "all" with others means all. */
+export const ActivityGroupsText = v.pipe(
+	v.string(),
+	v.maxLength(300, 'activity_groups is too long.'),
+	v.check(
+		(text) =>
+			text
+				.split(',')
+				.every((part) => part === 'all' || (ACTIVITY_GROUPS as readonly string[]).includes(part)),
+		'activity_groups lists known groups, or all.',
+	),
+	v.transform((text): ActivityGroup[] | null => {
+		const parts = text.split(',');
+		return parts.includes('all') ? null : ([...new Set(parts)] as ActivityGroup[]);
+	}),
+);
+
+export const StatsQuerySchema = v.object({
+	user: v.optional(MemberId),
+	activity_groups: v.optional(ActivityGroupsText),
+	week_type: v.optional(v.picklist(WEEK_TYPES, 'week_type is week, isoWeek or rolling.')),
+	week_start_day: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^[0-6]$/, 'week_start_day is 0 (Sunday) to 6 (Saturday).'),
+			v.transform(Number),
+		),
+	),
+	year: v.optional(Year),
+	date: v.optional(DateText),
+});
+export type StatsQueryInput = v.InferOutput<typeof StatsQuerySchema>;
+
+export const CalendarQuerySchema = v.object({
+	user: v.optional(MemberId),
+	month: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^(19[7-9]\d|2[01]\d\d|2200)-(0[1-9]|1[0-2])$/, 'month is a month such as 2026-11.'),
+		),
+	),
+});
+
+export const LifetimeQuerySchema = v.object({
+	user: v.optional(MemberId),
+	heatmap_year: v.optional(Year),
+});
+
+/**
+ * What a group toggle does to a selection: choosing "all" clears the others, choosing a group
+ * removes "all", and clearing the last group goes back to all.
+ */
+export function toggleGroup(
+	selection: readonly ActivityGroup[] | null,
+	choice: ActivityGroup | 'all',
+): ActivityGroup[] | null {
+	if (choice === 'all') return null;
+	const current = selection ?? [];
+	const next = current.includes(choice) ? current.filter((group) => group !== choice) : [...current, choice];
+	return next.length === 0 ? null : next;
+}
+
+export const RecordsQuerySchema = v.object({
+	user: v.optional(MemberId),
+	workout: v.optional(
+		v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'workout must be a workout id'), v.transform(Number)),
+	),
+});

@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { AppDeps } from '../../api/context';
+import type { Db } from '../../db/client';
+import { workoutChangeMarks } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+
+/**
+ * What stats derive from a member's workouts, kept while the workouts stay the same. The
+ * fingerprint is the member's change mark, which a trigger renews on every workout added, edited
+ * or deleted, so a stale answer is never served; summing ten years of days again on each page
+ * would cost hundreds of milliseconds on the embedded database.
+ */
+const caches = new WeakMap<Db, LRUCache<string, { fingerprint: string; value: unknown }>>();
+
+function cacheFor(db: Db) {
+	let cache = caches.get(db);
+	if (!cache) {
+		cache = new LRUCache({ max: 400 });
+		caches.set(db, cache);
+	}
+	return cache;
+}
+
+export async function workoutsFingerprint(deps: Deps, ownerId: number): Promise<string> {
+	const [row] = await deps.db
+		.select({ mark: workoutChangeMarks.mark })
+		.from(workoutChangeMarks)
+		.where(eq(workoutChangeMarks.ownerId, ownerId));
+	return row?.mark ?? 'unchanged';
+}
+
+/** The cached value for `key` when the fingerprint still matches, else `compute()`'s, kept. */
+export async function cachedFor<T>(
+	deps: Deps,
+	key: string,
+	fingerprint: string,
+	compute: () => Promise<T>,
+): Promise<T> {
+	const cache = cacheFor(deps.db);
+	const hit = cache.get(key);
+	if (hit && hit.fingerprint === fingerprint) return hit.value as T;
+	const value = await compute();
+	cache.set(key, { fingerprint, value });
+	return value;
+}

@@ -1,0 +1,118 @@
+import { and, asc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import { users } from '../../auth/server/tables';
+import { AppError } from '../../core/errors';
+import { isListedTimeZone } from '../../core/time-zones';
+import { areFriends } from '../../social/server/service';
+import { canView } from '../../workouts/policy';
+import { visibleCondition } from '../../workouts/server/service';
+import { workouts } from '../../workouts/server/tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Viewer = { id: number } | null;
+
+/** What stats, calendars and goals read of a workout: no series, no notes. */
+export type WorkoutFact = {
+	id: number;
+	name: string;
+	activityTypeId: number;
+	start: Date;
+	distanceM: number | null;
+	durationS: number | null;
+	energyJ: number | null;
+	speedMax: number | null;
+};
+
+/** A member as stats see them: who, their zone and units, and whether the viewer may look. */
+export type StatsMember = {
+	id: number;
+	username: string;
+	displayName: string;
+	timeZone: string;
+	measurementSystem: 'metric' | 'imperial';
+	joined: Date;
+	isSelf: boolean;
+	/** What the viewer is to the member, which decides the workouts they see. */
+	relation: 'self' | 'friend' | 'public';
+};
+
+/**
+ * The member whose stats a viewer asks for, or not_found when there is none or their workout
+ * privacy keeps the viewer out (the same answer, so members cannot be probed).
+ */
+export async function statsMember(deps: Deps, viewer: Viewer, memberId: number): Promise<StatsMember> {
+	const [row] = await deps.db
+		.select({
+			id: users.id,
+			username: users.username,
+			displayName: users.displayName,
+			timeZone: users.timeZone,
+			measurementSystem: users.displayMeasurementSystem,
+			workoutPrivacy: users.workoutPrivacy,
+			createdAt: users.createdAt,
+		})
+		.from(users)
+		.where(eq(users.id, memberId));
+	if (!row) throw new AppError('not_found', 'No such member');
+	const isSelf = viewer?.id === row.id;
+	const isFriend = !isSelf && viewer ? await areFriends(deps.db, viewer.id, row.id) : false;
+	if (!isSelf && !canView(viewer, { ownerId: row.id, privacy: row.workoutPrivacy }, { isFriend }))
+		throw new AppError('not_found', 'No such member');
+	return {
+		id: row.id,
+		username: row.username,
+		displayName: row.displayName || row.username,
+		timeZone: isListedTimeZone(row.timeZone) ? row.timeZone : 'UTC',
+		measurementSystem: row.measurementSystem === 'imperial' ? 'imperial' : 'metric',
+		joined: row.createdAt,
+		isSelf,
+		relation: isSelf ? 'self' : isFriend ? 'friend' : 'public',
+	};
+}
+
+/** Finds a member by id or username (profile paths carry either). */
+export async function memberIdFor(deps: Deps, idOrUsername: string): Promise<number | null> {
+	const where = /^\d{1,9}$/.test(idOrUsername)
+		? eq(users.id, Number(idOrUsername))
+		: eq(users.username, idOrUsername.slice(0, 100));
+	const [row] = await deps.db.select({ id: users.id }).from(users).where(where).limit(1);
+	return row?.id ?? null;
+}
+
+/** The member's workouts the viewer may see that started in [from, to), oldest first. */
+export async function workoutFacts(
+	deps: Deps,
+	viewer: Viewer,
+	member: StatsMember,
+	range: { from?: Date; to?: Date } = {},
+): Promise<WorkoutFact[]> {
+	const conditions: SQL[] = [eq(workouts.ownerId, member.id)];
+	if (!member.isSelf) conditions.push(visibleCondition(viewer));
+	if (range.from) conditions.push(gte(workouts.startDatetime, range.from));
+	if (range.to) conditions.push(lt(workouts.startDatetime, range.to));
+	const rows = await deps.db
+		.select({
+			id: workouts.id,
+			name: workouts.name,
+			activityTypeId: workouts.activityTypeId,
+			start: workouts.startDatetime,
+			distanceM: workouts.distanceTotal,
+			active: workouts.activeTimeTotal,
+			elapsed: workouts.elapsedTimeTotal,
+			energyJ: workouts.metabolicEnergyTotal,
+			speedMax: workouts.speedMax,
+		})
+		.from(workouts)
+		.where(and(...conditions))
+		.orderBy(asc(workouts.startDatetime), asc(workouts.id));
+	return rows.map((row) => ({
+		id: row.id,
+		name: row.name,
+		activityTypeId: row.activityTypeId,
+		start: row.start,
+		distanceM: row.distanceM,
+		durationS: row.active ?? row.elapsed,
+		energyJ: row.energyJ,
+		speedMax: row.speedMax,
+	}));
+}

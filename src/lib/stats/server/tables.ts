@@ -1,0 +1,62 @@
+import {
+	doublePrecision,
+	index,
+	integer,
+	pgTable,
+	serial,
+	text,
+	timestamp,
+	uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from '../../auth/server/tables';
+import { workouts } from '../../workouts/server/tables';
+
+/**
+ * Each workout's best effort at each record distance (the fastest stretch of its recording between
+ * 99 and 105 % of the distance, or the whole workout when it has no recording and its distance is
+ * in that window). Personal records and their history are read from these rows.
+ */
+export const bestEfforts = pgTable(
+	'best_efforts',
+	{
+		id: serial('id').primaryKey(),
+		ownerId: integer('owner_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		workoutId: integer('workout_id')
+			.notNull()
+			.references(() => workouts.id, { onDelete: 'cascade' }),
+		activityGroup: text('activity_group').notNull(),
+		distanceKey: text('distance_key').notNull(),
+		seconds: doublePrecision('seconds').notNull(),
+		distanceM: doublePrecision('distance_m').notNull(),
+		startOffsetS: doublePrecision('start_offset_s').notNull().default(0),
+		achievedAt: timestamp('achieved_at', { withTimezone: true }).notNull(),
+	},
+	(t) => [
+		uniqueIndex('best_efforts_workout_distance_idx').on(t.workoutId, t.distanceKey),
+		index('best_efforts_owner_idx').on(t.ownerId, t.activityGroup, t.distanceKey, t.seconds),
+	],
+);
+
+/** Which version of each workout its best efforts were found in, so an edited workout is looked at again. */
+export const bestEffortScans = pgTable('best_effort_scans', {
+	workoutId: integer('workout_id')
+		.primaryKey()
+		.references(() => workouts.id, { onDelete: 'cascade' }),
+	ownerId: integer('owner_id')
+		.notNull()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	version: integer('version').notNull(),
+	scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A mark per member that changes with every insert, edit or delete of their workouts (a database
+ * trigger sets a fresh random value), so cached stats know in one lookup whether they still hold.
+ * No foreign key: the trigger also fires while a member and their workouts are being deleted.
+ */
+export const workoutChangeMarks = pgTable('workout_change_marks', {
+	ownerId: integer('owner_id').primaryKey(),
+	mark: text('mark').notNull(),
+});
