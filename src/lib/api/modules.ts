@@ -6,6 +6,7 @@ import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
+import { createSocialApi } from '../social/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWorkoutsApi } from '../workouts/server/api';
@@ -44,6 +45,7 @@ export async function loadApiModules(
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
+		createSocialApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }
