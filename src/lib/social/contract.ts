@@ -79,6 +79,15 @@ export const BlockParamSchema = v.object({ id: MemberIdText('id') });
 export const STORY_ID_PATTERN = /^(workout|route|comment|like)_(\d{1,9})$/;
 const StoryId = (name: string) => v.pipe(v.string(), v.regex(STORY_ID_PATTERN, `${name} must be a story id`));
 
+/** Microseconds up to the year 3000: later would overflow a timestamp. */
+const MAX_POSITION_MICROS = 32_503_680_000_000_000;
+const FeedPosition = (name: string) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d{1,17}_(workout|route)_\d{1,9}$/, `${name} must come from a story's position`),
+		v.check((text) => Number(text.split('_')[0]) <= MAX_POSITION_MICROS, `${name} is out of range`),
+	);
+
 export const StoryListQuerySchema = v.object({
 	feed_id: v.optional(MemberId('feed_id')),
 	feed_type: v.optional(v.picklist(['user'])),
@@ -86,13 +95,9 @@ export const StoryListQuerySchema = v.object({
 	feed_view: v.optional(v.picklist(['home', 'own'])),
 	limit: v.optional(IntString(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
 	/** The next link's position: epoch milliseconds, type and id of the last story shown. */
-	before: v.optional(
-		v.pipe(v.string(), v.regex(/^\d{1,15}_(workout|route)_\d{1,9}$/, 'before must come from a next link')),
-	),
+	before: v.optional(FeedPosition('before')),
 	/** Stories newer than this story id (polling for new ones). */
-	after: v.optional(
-		v.pipe(v.string(), v.regex(/^\d{1,15}_(workout|route)_\d{1,9}$/, 'after must come from a story')),
-	),
+	after: v.optional(FeedPosition('after')),
 	reply_type: v.optional(v.picklist(['comment', 'like'])),
 	parent_story_id: v.optional(StoryId('parent_story_id')),
 	object_id: v.optional(IntString(1, 999_999_999, 'object_id')),
