@@ -2,6 +2,7 @@ import type { AppDeps } from '../api/context';
 import { signup } from '../auth/server/service';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
+import { seedDemoSocial } from '../social/server/demo';
 import { addFriendship } from '../social/server/service';
 
 /** Printed at start and in the README, so anyone can look around a populated product. */
@@ -55,8 +56,10 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	const friendId = await signUp(DEMO_FRIEND);
 	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
 	const routeIds = await seedDemoRoutes(deps, demoId);
+	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member.`,
+		social,
 		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
 	];
 }

@@ -13,8 +13,9 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const ids = (answer: { json: { _embedded: { user: { id: number }[] } } }) =>
-	answer.json._embedded.user.map((user) => user.id);
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
+const ids = (answer: { json: Record<string, any> }): number[] =>
+	answer.json._embedded.user.map((user: { id: number }) => user.id);
 
 async function friendsOf(member: Member) {
 	return callApi(app, 'GET', `/api/v7.1/user/?friends_with=${member.id}&limit=40&offset=0`, {

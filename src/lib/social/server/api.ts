@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
@@ -12,9 +11,7 @@ import { pageLinks } from '../../routes/server/represent';
 import {
 	BlockCreateSchema,
 	BlockParamSchema,
-	COMMENTS_PER_HOUR,
 	FEED_PAGE_SIZE,
-	FRIEND_REQUESTS_PER_HOUR,
 	FriendshipCreateSchema,
 	FriendshipKeyParamSchema,
 	FriendshipListQuerySchema,
@@ -24,6 +21,7 @@ import {
 	StoryListQuerySchema,
 	UserListQuerySchema,
 } from '../contract';
+import { hourlyBudget, sharedBudgets } from './limits';
 import {
 	acceptFriendship,
 	blockMember,
@@ -69,22 +67,6 @@ function readKey(key: string): [number, number] {
 	return [from, to];
 }
 
-/** A per-member hourly budget for one kind of write; 429 with Retry-After once spent. */
-function hourlyBudget(points: number, what: string) {
-	const limiter = new RateLimiterMemory({ points, duration: 3600 });
-	return async (memberId: number) => {
-		try {
-			await limiter.consume(String(memberId));
-		} catch (refusal) {
-			if (!(refusal instanceof RateLimiterRes)) throw refusal;
-			throw new AppError('rate_limited', `At most ${points} ${what} an hour; try again later.`, {
-				detail: 'too_many_requests',
-				headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))) },
-			});
-		}
-	};
-}
-
 const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
 
 /** Friends, member search and suggestions, the activity feed with likes and comments, blocks and notifications. */
@@ -92,11 +74,14 @@ export function createSocialApi(
 	options: { friendRequestsPerHour?: number; commentsPerHour?: number } = {},
 ): Hono<ApiEnv> {
 	const app = new Hono<ApiEnv>();
-	const spendFriendRequest = hourlyBudget(
-		options.friendRequestsPerHour ?? FRIEND_REQUESTS_PER_HOUR,
-		'friend requests',
-	);
-	const spendComment = hourlyBudget(options.commentsPerHour ?? COMMENTS_PER_HOUR, 'comments');
+	const spendFriendRequest =
+		options.friendRequestsPerHour === undefined
+			? sharedBudgets.friendRequest
+			: hourlyBudget(options.friendRequestsPerHour, 'friend requests');
+	const spendComment =
+		options.commentsPerHour === undefined
+			? sharedBudgets.comment
+			: hourlyBudget(options.commentsPerHour, 'comments');
 
 	// Only the member's own lists: friends, requests sent, requests received, suggestions; or a search.
 	for (const path of both('/v7.1/user/')) {

@@ -1231,3 +1231,29 @@ export async function markNotificationsRead(deps: Deps, viewer: { id: number }):
 		.values({ userId: viewer.id, readAt: now })
 		.onConflictDoUpdate({ target: notificationReads.userId, set: { readAt: now } });
 }
+
+export type LikeView = Awaited<ReturnType<typeof listLikes>>[number];
+export type StoryWithReplies = { story: StoryView; comments: CommentView[]; likes: LikeView[] };
+
+/** A feed page with each story's comments and likers, for the pages that render it whole. */
+export async function feedPageWithReplies(
+	deps: Deps,
+	viewer: { id: number },
+	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
+): Promise<{ items: StoryWithReplies[]; next: string | null }> {
+	const page = await listStories(deps, viewer, options);
+	const items = await Promise.all(page.stories.map((story) => repliesOf(deps, viewer, story)));
+	return { items, next: page.next };
+}
+
+export async function repliesOf(
+	deps: Deps,
+	viewer: { id: number },
+	story: StoryView,
+): Promise<StoryWithReplies> {
+	const [comments, likes] = await Promise.all([
+		listComments(deps, viewer, story.id),
+		listLikes(deps, viewer, story.id),
+	]);
+	return { story, comments, likes };
+}
