@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 import type { CommentView, StoryView } from '../../lib/social/contract';
 import { StoryThumbnail } from './StoryThumbnail';
@@ -76,6 +76,16 @@ export default function ActivityFeed(props: ActivityFeedProps) {
 	const [loadingMore, setLoadingMore] = useState(false);
 	const itemsRef = useRef(items);
 	itemsRef.current = items;
+	/** The story the reader is looking at when new ones are put above it, and where it was on screen. */
+	const anchor = useRef<{ id: string; top: number } | null>(null);
+
+	useLayoutEffect(() => {
+		const held = anchor.current;
+		if (!held) return;
+		anchor.current = null;
+		const element = document.getElementById(held.id);
+		if (element) window.scrollBy(0, element.getBoundingClientRect().top - held.top);
+	});
 
 	const feedQuery = { feed_id: props.feedId, feed_type: 'user', feed_view: props.view };
 
@@ -161,6 +171,13 @@ export default function ActivityFeed(props: ActivityFeedProps) {
 				);
 				if (fresh.length === 0) return;
 				const loaded = await Promise.all(fresh.map(loadReplies));
+				// A reader further down keeps their place; one at the top sees the new stories.
+				if (window.scrollY > 0) {
+					const visible = itemsRef.current
+						.map((item) => document.getElementById(item.story.id))
+						.find((element) => element && element.getBoundingClientRect().bottom > 0);
+					if (visible) anchor.current = { id: visible.id, top: visible.getBoundingClientRect().top };
+				}
 				setItems((current) => [
 					...loaded.filter((item) => !current.some((old) => old.story.id === item.story.id)),
 					...current,
