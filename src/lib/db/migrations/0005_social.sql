@@ -47,4 +47,8 @@ CREATE INDEX "member_blocks_blocked_idx" ON "member_blocks" USING btree ("blocke
 CREATE UNIQUE INDEX "removed_stories_object_idx" ON "removed_stories" USING btree ("object_type","object_id");--> statement-breakpoint
 CREATE INDEX "story_comments_object_idx" ON "story_comments" USING btree ("object_type","object_id","id");--> statement-breakpoint
 CREATE INDEX "story_comments_parent_idx" ON "story_comments" USING btree ("parent_comment_id");--> statement-breakpoint
-CREATE UNIQUE INDEX "story_likes_object_user_idx" ON "story_likes" USING btree ("object_type","object_id","user_id");
+CREATE UNIQUE INDEX "story_likes_object_user_idx" ON "story_likes" USING btree ("object_type","object_id","user_id");--> statement-breakpoint
+CREATE INDEX "users_display_name_prefix_idx" ON "users" USING btree (lower("display_name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_first_name_prefix_idx" ON "users" USING btree (lower("first_name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_last_name_prefix_idx" ON "users" USING btree (lower("last_name") text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_username_prefix_idx" ON "users" USING btree (lower("username") text_pattern_ops);

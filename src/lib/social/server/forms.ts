@@ -4,11 +4,13 @@ import { isAcceptableText } from '../../core/text';
 import { MAX_COMMENT_LENGTH } from '../contract';
 import {
 	acceptFriendship,
+	blockMember,
 	createReaction,
 	deleteStory,
 	endFriendshipWith,
 	removeFriendship,
 	requestFriendship,
+	unblockMember,
 } from './service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -55,6 +57,12 @@ export async function handleFriendsForm(
 			case 'remove':
 				if (!(await endFriendshipWith(deps, viewer, other))) throw new AppError('not_found', 'Not friends.');
 				return { ok: true, message: `${name} is no longer your friend.` };
+			case 'block':
+				await blockMember(deps, viewer, other);
+				return { ok: true, message: `${name} is blocked: neither of you sees the other.` };
+			case 'unblock':
+				await unblockMember(deps, viewer, other);
+				return { ok: true, message: `${name} is no longer blocked.` };
 			default:
 				return { ok: false, message: 'Unknown action.' };
 		}

@@ -7,20 +7,12 @@ import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { Db } from '../../db/client';
-import {
-	decodePath,
-	getVisibleRoute,
-	listableCondition as listableRoute,
-	type RouteWithOwner,
-} from '../../routes/server/service';
+import { canList as canListRoute } from '../../routes/policy';
+import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
 import { routes } from '../../routes/server/tables';
+import { canView as canViewWorkout } from '../../workouts/policy';
 import { recordingForViewer } from '../../workouts/server/recording';
-import {
-	getVisibleWorkout,
-	getWorkoutSeries,
-	visibleCondition as visibleWorkout,
-	type WorkoutWithOwner,
-} from '../../workouts/server/service';
+import { getVisibleWorkout, getWorkoutSeries, type WorkoutWithOwner } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
 import {
 	type CommentView,
@@ -420,7 +412,7 @@ async function statusesFor(db: Db, viewerId: number, ids: number[]): Promise<Map
 }
 
 /**
- * Finds members by name or username (any word's start), or by exact email for members who let
+ * Finds members by the start of their name, first or last name or username, or by exact email for members who let
  * themselves be found that way. Leaves out the viewer, anyone with a request pending either way,
  * blocked members and private profiles.
  */
@@ -435,12 +427,11 @@ export async function searchMembers(
 	const term = text.trim().toLowerCase();
 	if (term.length === 0) return { people: [], totalCount: 0, limit, offset };
 	const like = `${escapeLike(term)}%`;
+	// Each is the start of an indexed name: display name, first name, last name or username.
 	const nameMatch = or(
 		sql`lower(${users.displayName}) like ${like}`,
-		sql`lower(${users.displayName}) like ${`% ${like}`}`,
 		sql`lower(${users.firstName}) like ${like}`,
 		sql`lower(${users.lastName}) like ${like}`,
-		sql`lower(${users.firstName} || ' ' || ${users.lastName}) like ${like}`,
 		sql`lower(${users.username}) like ${like}`,
 	) as SQL;
 	const emailMatch = term.includes('@')
@@ -613,23 +604,59 @@ function notRemoved(type: StoryObjectType, idColumn: AnyPgColumn): SQL {
 	return sql`not exists (select 1 from ${removedStories} where ${removedStories.objectType} = ${type} and ${removedStories.objectId} = ${idColumn})`;
 }
 
-type WorkoutStoryRow = WorkoutWithOwner & { micros: string };
-type RouteStoryRow = RouteWithOwner & { micros: string };
+type WorkoutStoryRow = WorkoutWithOwner;
+type RouteStoryRow = RouteWithOwner;
 type FeedEntry =
 	| { type: 'workout'; position: Position; row: WorkoutStoryRow }
 	| { type: 'route'; position: Position; row: RouteStoryRow };
 
 export type FeedPage = { stories: StoryView[]; next: string | null };
 
-/** The active friends of a member, as a subquery of ids. */
-function friendIdsOf(memberId: number): SQL {
-	return sql`(select case when f.from_user_id = ${memberId} then f.to_user_id else f.from_user_id end from ${friendships} f where f.status = 'active' and (f.from_user_id = ${memberId} or f.to_user_id = ${memberId}))`;
+/** The ids of a member's active friends. */
+async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
+	const rows = await db
+		.select({ from: friendships.fromUserId, to: friendships.toUserId })
+		.from(friendships)
+		.where(
+			and(
+				eq(friendships.status, 'active'),
+				or(eq(friendships.fromUserId, memberId), eq(friendships.toUserId, memberId)),
+			),
+		);
+	return rows.map((row) => (row.from === memberId ? row.to : row.from));
+}
+
+/**
+ * SQL for "owned by one of these actors, at a privacy level the viewer may see": the actors are
+ * grouped by what the policy allows each (the viewer, friends, others), so the query can use the
+ * owner index. The policy itself decides each group's levels.
+ */
+function actorsCondition(
+	ownerColumn: AnyPgColumn,
+	privacyColumn: AnyPgColumn,
+	levels: readonly number[],
+	actors: { id: number; isFriend: boolean }[],
+	allowed: (actor: { id: number; isFriend: boolean }, privacy: number) => boolean,
+): SQL {
+	const groups = new Map<string, number[]>();
+	for (const actor of actors) {
+		const visible = levels.filter((privacy) => allowed(actor, privacy));
+		if (visible.length === 0) continue;
+		const key = visible.join(',');
+		groups.set(key, [...(groups.get(key) ?? []), actor.id]);
+	}
+	if (groups.size === 0) return sql`false`;
+	return or(
+		...[...groups].map(([key, ids]) =>
+			and(inArray(ownerColumn, ids), inArray(privacyColumn, key.split(',').map(Number))),
+		),
+	) as SQL;
 }
 
 /**
  * A feed page. `home` is the viewer's own feed: their stories and their friends'. `own` is one
  * member's stories, for a viewer allowed to see that member's profile. Each story is a workout or a
- * route the viewer may see now, through the same SQL the workouts and routes lists use.
+ * route the viewer may see now, as the workouts and routes privacy policies decide.
  */
 export async function listStories(
 	deps: Deps,
@@ -637,33 +664,42 @@ export async function listStories(
 	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
 ): Promise<FeedPage> {
 	if (options.view === 'home' && options.feedId !== viewer.id) throw notFound('No such feed.');
-	if (options.view === 'own' && !(await getProfile(deps, viewer, options.feedId)))
-		throw notFound(PRIVATE_PROFILE_MESSAGE);
+	let actors: { id: number; isFriend: boolean }[];
+	if (options.view === 'home') {
+		actors = [
+			{ id: viewer.id, isFriend: false },
+			...(await friendIdsOf(deps.db, viewer.id)).map((id) => ({ id, isFriend: true })),
+		];
+	} else {
+		const profile = await getProfile(deps, viewer, options.feedId);
+		if (!profile) throw notFound(PRIVATE_PROFILE_MESSAGE);
+		actors = [{ id: profile.id, isFriend: profile.status === 'friend' }];
+	}
 	const before = options.before ? parsePosition(options.before) : null;
 	const after = options.after ? parsePosition(options.after) : null;
 	const take = options.limit + 1;
-	const workoutActors =
-		options.view === 'home'
-			? or(eq(workouts.ownerId, viewer.id), sql`${workouts.ownerId} in ${friendIdsOf(viewer.id)}`)
-			: eq(workouts.ownerId, options.feedId);
-	const routeActors =
-		options.view === 'home'
-			? or(eq(routes.ownerId, viewer.id), sql`${routes.ownerId} in ${friendIdsOf(viewer.id)}`)
-			: eq(routes.ownerId, options.feedId);
-	const [workoutRows, routeRows] = await Promise.all([
+	const workoutActors = actorsCondition(
+		workouts.ownerId,
+		workouts.privacy,
+		[0, 1, 3],
+		actors,
+		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, { isFriend: actor.isFriend }),
+	);
+	const routeActors = actorsCondition(
+		routes.ownerId,
+		routes.privacy,
+		[0, 1, 3, 6],
+		actors,
+		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor.isFriend),
+	);
+	// Only ids and times are sorted; the chosen stories' rows and owners are read afterwards.
+	const [workoutKeys, routeKeys] = await Promise.all([
 		deps.db
-			.select({
-				...getTableColumns(workouts),
-				ownerDisplayName: users.displayName,
-				ownerUsername: users.username,
-				micros: microsOf(workouts.startDatetime),
-			})
+			.select({ id: workouts.id, micros: microsOf(workouts.startDatetime) })
 			.from(workouts)
-			.innerJoin(users, eq(users.id, workouts.ownerId))
 			.where(
 				and(
 					workoutActors,
-					visibleWorkout(viewer),
 					notRemoved('workout', workouts.id),
 					...positionCondition('workout', workouts.startDatetime, workouts.id, before, after),
 				),
@@ -674,18 +710,11 @@ export async function listStories(
 			)
 			.limit(take),
 		deps.db
-			.select({
-				...getTableColumns(routes),
-				ownerDisplayName: users.displayName,
-				ownerUsername: users.username,
-				micros: microsOf(routes.createdAt),
-			})
+			.select({ id: routes.id, micros: microsOf(routes.createdAt) })
 			.from(routes)
-			.innerJoin(users, eq(users.id, routes.ownerId))
 			.where(
 				and(
 					routeActors,
-					listableRoute(viewer),
 					notRemoved('route', routes.id),
 					...positionCondition('route', routes.createdAt, routes.id, before, after),
 				),
@@ -696,29 +725,63 @@ export async function listStories(
 			)
 			.limit(take),
 	]);
-	const entries: FeedEntry[] = [
-		...workoutRows.map(
-			(row): FeedEntry => ({
-				type: 'workout',
-				row,
-				position: { micros: BigInt(row.micros), type: 'workout', id: row.id },
-			}),
-		),
-		...routeRows.map(
-			(row): FeedEntry => ({
-				type: 'route',
-				row,
-				position: { micros: BigInt(row.micros), type: 'route', id: row.id },
-			}),
-		),
+	const positions: Position[] = [
+		...workoutKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'workout', id: key.id })),
+		...routeKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'route', id: key.id })),
 	];
-	entries.sort((a, b) => comparePositions(a.position, b.position));
+	positions.sort(comparePositions);
 	// Newer-than polling takes the oldest of the newer ones first, so none is skipped.
-	const chosen = after ? entries.slice(-options.limit) : entries.slice(0, options.limit);
-	const hasMore = after ? false : entries.length > options.limit;
-	const stories = await representStories(deps, viewer, chosen);
+	const chosen = after ? positions.slice(-options.limit) : positions.slice(0, options.limit);
+	const hasMore = after ? false : positions.length > options.limit;
+	const entries = await entriesAt(deps, chosen);
+	const stories = await representStories(deps, viewer, entries);
 	const last = chosen.at(-1);
-	return { stories, next: hasMore && last ? positionText(last.position) : null };
+	return { stories, next: hasMore && last ? positionText(last) : null };
+}
+
+/** The workouts and routes at these feed positions, with their owners, in the same order. */
+async function entriesAt(deps: Deps, positions: Position[]): Promise<FeedEntry[]> {
+	const workoutIds = positions
+		.filter((position) => position.type === 'workout')
+		.map((position) => position.id);
+	const routeIds = positions.filter((position) => position.type === 'route').map((position) => position.id);
+	const [workoutRows, routeRows] = await Promise.all([
+		workoutIds.length === 0
+			? []
+			: deps.db
+					.select({
+						...getTableColumns(workouts),
+						ownerDisplayName: users.displayName,
+						ownerUsername: users.username,
+					})
+					.from(workouts)
+					.innerJoin(users, eq(users.id, workouts.ownerId))
+					.where(inArray(workouts.id, workoutIds)),
+		routeIds.length === 0
+			? []
+			: deps.db
+					.select({
+						...getTableColumns(routes),
+						ownerDisplayName: users.displayName,
+						ownerUsername: users.username,
+					})
+					.from(routes)
+					.innerJoin(users, eq(users.id, routes.ownerId))
+					.where(inArray(routes.id, routeIds)),
+	]);
+	const workoutById = new Map(workoutRows.map((row) => [row.id, row]));
+	const routeById = new Map(routeRows.map((row) => [row.id, row]));
+	const entries: FeedEntry[] = [];
+	for (const position of positions) {
+		if (position.type === 'workout') {
+			const row = workoutById.get(position.id);
+			if (row) entries.push({ type: 'workout', row, position });
+		} else {
+			const row = routeById.get(position.id);
+			if (row) entries.push({ type: 'route', row, position });
+		}
+	}
+	return entries;
 }
 
 /** Likes and comments counted for a set of stories. */
