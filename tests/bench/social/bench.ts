@@ -100,11 +100,18 @@ async function run(label: string, db: Db) {
 		next = (await listStories(deps, viewer, { feedId: 1, view: 'home', limit: 20, before: next })).next;
 	}
 	const later = await timed(RUNS, (index) =>
-		listStories(deps, viewer, { feedId: 1, view: 'home', limit: 20, before: positions[index % positions.length] }),
+		listStories(deps, viewer, {
+			feedId: 1,
+			view: 'home',
+			limit: 20,
+			before: positions[index % positions.length],
+		}),
 	);
 	console.log(`  next feed pages (2–${positions.length + 1}): ${summary(later)}`);
 	const terms = ['Member 12', 'member99', 'Member 5', 'N4321', 'member100'];
-	const search = await timed(RUNS, (index) => searchMembers(deps, viewer, terms[index % terms.length], { limit: 20 }));
+	const search = await timed(RUNS, (index) =>
+		searchMembers(deps, viewer, terms[index % terms.length], { limit: 20 }),
+	);
 	console.log(`  friend search: ${summary(search)}   goal p95 ≤ 20 ms`);
 }
 
@@ -118,7 +125,9 @@ const pgliteClient = await PGlite.create();
 const url = process.env.BENCH_DATABASE_URL;
 if (url) {
 	const pool = new pg.Pool({ connectionString: url, max: 8 });
-	await pool.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+	await pool.query(
+		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
+	);
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	await run('PostgreSQL', db);
