@@ -152,9 +152,9 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	await expect(wren.page.getByRole('button', { name: 'Add Friend' })).toHaveCount(0);
 	const stranger = await signUp(browser, baseURL as string, `Zinnia${stamp}`, stamp);
 	const hidden = await wren.page.goto(`/profile/${stranger.member.id}/activity_feed`);
-	const hiddenText = await wren.page.locator('main').innerText();
+	const hiddenText = await wren.page.locator('main').textContent();
 	const missing = await wren.page.goto('/profile/999999999/activity_feed');
-	const missingText = await wren.page.locator('main').innerText();
+	const missingText = await wren.page.locator('main').textContent();
 	expect(hidden?.status()).toBe(404);
 	expect(missing?.status()).toBe(404);
 	expect(hiddenText).toContain(PRIVATE_PROFILE_MESSAGE);
