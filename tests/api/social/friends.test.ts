@@ -230,3 +230,44 @@ describe('abuse limits and blocking', () => {
 		]);
 	});
 });
+
+describe('profiles and notifications', () => {
+	test('a friends-only profile opens to friends and answers 404 to everyone else', async () => {
+		const owner = await addMember(deps, 'profile-owner');
+		const pal = await addMember(deps, 'profile-pal');
+		const other = await addMember(deps, 'profile-other');
+		await callApi(app, 'POST', '/api/v7.1/friendship/', { token: pal.token, body: { to_user: owner.id } });
+		// Pending is not friends yet.
+		expect((await callApi(app, 'GET', `/api/v7.1/user/${owner.id}/`, { token: pal.token })).status).toBe(404);
+		await callApi(app, 'PATCH', `/api/v7.1/friendship/${pal.id}_${owner.id}/`, {
+			token: owner.token,
+			body: { status: 'active' },
+		});
+		const seen = await callApi(app, 'GET', `/api/v7.1/user/${owner.id}/`, { token: pal.token });
+		expect(seen.status).toBe(200);
+		expect(seen.json.username).toBe('profile-owner');
+		const hidden = await callApi(app, 'GET', `/api/v7.1/user/${owner.id}/`, { token: other.token });
+		const missing = await callApi(app, 'GET', '/api/v7.1/user/999999/', { token: other.token });
+		expect(hidden.status).toBe(404);
+		expect(hidden.text).toBe(missing.text);
+	});
+
+	test('a friend request is an unread notification until the list is marked read', async () => {
+		const asker = await addMember(deps, 'note-asker');
+		const asked = await addMember(deps, 'note-asked');
+		await callApi(app, 'POST', '/api/v7.1/friendship/', { token: asker.token, body: { to_user: asked.id } });
+		const before = await callApi(app, 'GET', '/api/v7.1/notification/', { token: asked.token });
+		expect(before.json.unread).toBe(1);
+		expect(before.json.notifications[0]).toMatchObject({ kind: 'friend_request', actor: { id: asker.id } });
+		expect((await callApi(app, 'GET', '/api/v7.1/notification/', { token: asker.token })).json.unread).toBe(
+			0,
+		);
+		expect((await callApi(app, 'POST', '/api/v7.1/notification/read/', { token: asked.token })).status).toBe(
+			204,
+		);
+		(deps.clock as unknown as { advance: (seconds: number) => void }).advance(1);
+		expect((await callApi(app, 'GET', '/api/v7.1/notification/', { token: asked.token })).json.unread).toBe(
+			0,
+		);
+	});
+});
