@@ -693,37 +693,39 @@ export async function listStories(
 		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor.isFriend),
 	);
 	// Only ids and times are sorted; the chosen stories' rows and owners are read afterwards.
+	const workoutTop = deps.db
+		.select({ id: workouts.id, at: workouts.startDatetime })
+		.from(workouts)
+		.where(
+			and(
+				workoutActors,
+				notRemoved('workout', workouts.id),
+				...positionCondition('workout', workouts.startDatetime, workouts.id, before, after),
+			),
+		)
+		.orderBy(
+			after ? asc(workouts.startDatetime) : desc(workouts.startDatetime),
+			after ? asc(workouts.id) : desc(workouts.id),
+		)
+		.limit(take)
+		.as('workout_top');
+	const routeTop = deps.db
+		.select({ id: routes.id, at: routes.createdAt })
+		.from(routes)
+		.where(
+			and(
+				routeActors,
+				notRemoved('route', routes.id),
+				...positionCondition('route', routes.createdAt, routes.id, before, after),
+			),
+		)
+		.orderBy(after ? asc(routes.createdAt) : desc(routes.createdAt), after ? asc(routes.id) : desc(routes.id))
+		.limit(take)
+		.as('route_top');
+	// The exact time is worked out only for the few rows kept, not for every candidate.
 	const [workoutKeys, routeKeys] = await Promise.all([
-		deps.db
-			.select({ id: workouts.id, micros: microsOf(workouts.startDatetime) })
-			.from(workouts)
-			.where(
-				and(
-					workoutActors,
-					notRemoved('workout', workouts.id),
-					...positionCondition('workout', workouts.startDatetime, workouts.id, before, after),
-				),
-			)
-			.orderBy(
-				after ? asc(workouts.startDatetime) : desc(workouts.startDatetime),
-				after ? asc(workouts.id) : desc(workouts.id),
-			)
-			.limit(take),
-		deps.db
-			.select({ id: routes.id, micros: microsOf(routes.createdAt) })
-			.from(routes)
-			.where(
-				and(
-					routeActors,
-					notRemoved('route', routes.id),
-					...positionCondition('route', routes.createdAt, routes.id, before, after),
-				),
-			)
-			.orderBy(
-				after ? asc(routes.createdAt) : desc(routes.createdAt),
-				after ? asc(routes.id) : desc(routes.id),
-			)
-			.limit(take),
+		deps.db.select({ id: workoutTop.id, micros: microsOf(workoutTop.at) }).from(workoutTop),
+		deps.db.select({ id: routeTop.id, micros: microsOf(routeTop.at) }).from(routeTop),
 	]);
 	const positions: Position[] = [
 		...workoutKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'workout', id: key.id })),
