@@ -11,7 +11,8 @@
  *   npm run bench:feed
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_feed npm run bench:feed
  *
- * BENCH_MEMBERS, BENCH_STORIES and BENCH_RUNS scale it down for a quick look.
+ * BENCH_MEMBERS, BENCH_STORIES and BENCH_RUNS scale it down for a quick look; BENCH_POSTGRES_ONLY=1 skips
+ * PGlite, and BENCH_REUSE=1 measures a PostgreSQL database an earlier run already filled.
  * Goals: first and next pages p95 ≤ 30 ms on PostgreSQL and ≤ 60 ms on PGlite; search p95 ≤ 20 ms.
  * Figures only; nothing passes or fails on speed.
  */
@@ -85,9 +86,10 @@ async function load(db: Db) {
 	);
 }
 
-async function run(label: string, db: Db) {
+async function run(label: string, db: Db, reuse = false) {
 	console.log(`\n${label}`);
-	await load(db);
+	if (reuse) console.log('  reusing the members and stories already loaded');
+	else await load(db);
 	const deps = createTestDeps(db);
 	const viewer = { id: 1 };
 	const first = await timed(RUNS, () => listStories(deps, viewer, { feedId: 1, view: 'home', limit: 20 }));
@@ -115,8 +117,8 @@ async function run(label: string, db: Db) {
 	console.log(`  friend search: ${summary(search)}   goal p95 ≤ 20 ms`);
 }
 
-const pgliteClient = await PGlite.create();
-{
+if (!process.env.BENCH_POSTGRES_ONLY) {
+	const pgliteClient = await PGlite.create();
 	const db = drizzlePglite(pgliteClient, { schema }) as unknown as Db;
 	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	await run('PGlite (embedded)', db);
@@ -125,11 +127,14 @@ const pgliteClient = await PGlite.create();
 const url = process.env.BENCH_DATABASE_URL;
 if (url) {
 	const pool = new pg.Pool({ connectionString: url, max: 8 });
-	await pool.query(
-		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-	);
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
-	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	await run('PostgreSQL', db);
+	const reuse = process.env.BENCH_REUSE === '1';
+	if (!reuse) {
+		await pool.query(
+			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
+		);
+		await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
+	}
+	await run('PostgreSQL', db, reuse);
 	await pool.end();
 }

@@ -572,7 +572,7 @@ const epochPlus = (micros: bigint) =>
 
 /**
  * SQL for the rows of one object type strictly after (older than) `before` or strictly before
- * (newer than) `after` in feed order.
+ * (newer than) `after` in feed order. The plain bound on the time lets the index start there.
  */
 function positionCondition(
 	type: StoryObjectType,
@@ -586,13 +586,13 @@ function positionCondition(
 		const at = epochPlus(before.micros);
 		if (type < before.type) out.push(sql`${time} <= ${at}`);
 		else if (type > before.type) out.push(sql`${time} < ${at}`);
-		else out.push(sql`(${time} < ${at} or (${time} = ${at} and ${idColumn} < ${before.id}))`);
+		else out.push(sql`${time} <= ${at} and (${time} < ${at} or ${idColumn} < ${before.id})`);
 	}
 	if (after) {
 		const at = epochPlus(after.micros);
 		if (type > after.type) out.push(sql`${time} >= ${at}`);
 		else if (type < after.type) out.push(sql`${time} > ${at}`);
-		else out.push(sql`(${time} > ${at} or (${time} = ${at} and ${idColumn} > ${after.id}))`);
+		else out.push(sql`${time} >= ${at} and (${time} > ${at} or ${idColumn} > ${after.id})`);
 	}
 	return out;
 }
