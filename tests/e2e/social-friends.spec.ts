@@ -129,11 +129,17 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 
 	// Quill replies from his own feed; Wren sees it and deletes her comment, reply and all.
 	await quill.page.goto('/activity_feed/');
+	// The comment is a new notification the first time the feed is opened, and read after that.
+	const notices = quill.page.getByTestId('notifications');
+	await expect(notices).toContainText(`Wren${stamp} Social commented on your story`);
+	await expect(notices.locator('summary')).toHaveText('Notifications (1 new)');
 	const ownStory = quill.page.getByTestId('story').filter({ hasText: `Quill lunch run ${stamp}` });
 	await ownStory.getByText('Reply', { exact: true }).click();
 	await ownStory.getByLabel(`Reply to Wren${stamp} Social`).fill('Thanks!');
 	await ownStory.getByRole('button', { name: 'Post reply' }).click();
 	await expect(ownStory.locator('.comment__replies .comment__text')).toHaveText('Thanks!');
+	await quill.page.reload();
+	await expect(notices.locator('summary')).toHaveText('Notifications');
 	await wren.page.reload();
 	const again = wren.page.getByTestId('story').filter({ hasText: `Quill lunch run ${stamp}` });
 	await expect(again.getByText('Thanks!')).toBeVisible();
