@@ -156,6 +156,7 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	await expect(wren.page.getByRole('heading', { level: 1 })).toHaveText(`Quill${stamp} Social`);
 	await expect(wren.page.getByText(/^Member Since \d{4}$/)).toBeVisible();
 	await expect(wren.page.getByRole('button', { name: 'Add Friend' })).toHaveCount(0);
+	await expectNoSeriousA11yIssues(wren.page);
 	const stranger = await signUp(browser, baseURL as string, `Zinnia${stamp}`, stamp);
 	const hidden = await wren.page.goto(`/profile/${stranger.member.id}/activity_feed`);
 	const hiddenText = await wren.page.locator('main').textContent();
