@@ -217,6 +217,9 @@ describe('abuse limits and blocking', () => {
 		).toBe(204);
 		expect((await friendsOf(a)).json.total_count).toBe(0);
 		expect((await friendsOf(b)).json.total_count).toBe(0);
+		const blocked = await callApi(app, 'GET', '/api/v7.1/block/', { token: a.token });
+		expect(blocked.json._embedded.blocked.map((row: { id: number }) => row.id)).toEqual([b.id]);
+		expect((await callApi(app, 'GET', '/api/v7.1/block/', { token: b.token })).json.total_count).toBe(0);
 		expect(ids(await callApi(app, 'GET', '/api/v7.1/user/?q=blocker-qq', { token: b.token }))).toEqual([]);
 		expect(ids(await callApi(app, 'GET', '/api/v7.1/user/?q=blocked-qq', { token: a.token }))).toEqual([]);
 		const asks = await callApi(app, 'POST', '/api/v7.1/friendship/', {

@@ -67,6 +67,9 @@ function readKey(key: string): [number, number] {
 	return [from, to];
 }
 
+/** Operations that take no input still name their (empty) query, so /api/openapi.json lists them. */
+const NoQuery = v.object({});
+
 const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
 
 /** Friends, member search and suggestions, the activity feed with likes and comments, blocks and notifications. */
@@ -217,7 +220,7 @@ export function createSocialApi(
 	}
 
 	for (const path of both('/v7.1/block/')) {
-		app.get(path, requireViewer, async (c) => {
+		app.get(path, requireViewer, validate('query', NoQuery), async (c) => {
 			const rows = await listBlocked(c.var.deps, viewerOf(c));
 			return c.json({
 				_embedded: {
@@ -243,12 +246,12 @@ export function createSocialApi(
 	}
 
 	for (const path of both('/v7.1/notification/')) {
-		app.get(path, requireViewer, validate('query', v.object({})), async (c) =>
+		app.get(path, requireViewer, validate('query', NoQuery), async (c) =>
 			c.json(await listNotifications(c.var.deps, viewerOf(c))),
 		);
 	}
 	for (const path of both('/v7.1/notification/read/')) {
-		app.post(path, requireViewer, async (c) => {
+		app.post(path, requireViewer, validate('query', NoQuery), async (c) => {
 			await markNotificationsRead(c.var.deps, viewerOf(c));
 			return c.body(null, 204);
 		});
