@@ -16,6 +16,7 @@ const all = [
 	'planner',
 	'workouts',
 	'stats',
+	'social',
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {

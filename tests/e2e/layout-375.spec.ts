@@ -128,6 +128,9 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/routes/search/',
 		'/routes/my_routes/',
 		'/routes/my_routes/bookmarks/',
+		'/activity_feed/',
+		'/people/friends/',
+		'/people/friends/find/?q=ana',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
 			await expectNoOverflow(page, path);

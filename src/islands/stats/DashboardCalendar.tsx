@@ -1,9 +1,9 @@
 import { type MouseEvent, useEffect, useState } from 'react';
 import { api, ensureSession } from '../../lib/api/client';
 import type { Totals } from '../../lib/stats/aggregate';
+import type { CalendarMonth, CalendarWorkout } from '../../lib/stats/contract';
 import { formatDayKey, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
-import type { CalendarMonth, CalendarWorkout } from '../../lib/stats/server/service';
 import './stats.scss';
 
 export type CalendarViewMode = 'calendar' | 'list';

@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, ensureSession } from '../../lib/api/client';
 import type { Totals, WeekType } from '../../lib/stats/aggregate';
+import type { StatsAnswer } from '../../lib/stats/contract';
 import { toggleGroup } from '../../lib/stats/contract';
 import {
 	formatDayKey,
@@ -10,7 +11,6 @@ import {
 	type Unit,
 } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
-import type { StatsAnswer } from '../../lib/stats/server/service';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
 import StatsChart, { CHART_METRICS, type ChartMetric } from './StatsChart';
 import './stats.scss';

@@ -8,6 +8,7 @@ import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createStatsApi } from '../stats/server/api';
+import { createSocialApi } from '../social/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
@@ -50,6 +51,7 @@ export async function loadApiModules(
 		createWeatherApi(),
 		createGoalsApi(),
 		createStatsApi(),
+		createSocialApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

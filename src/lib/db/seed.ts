@@ -2,6 +2,7 @@ import type { AppDeps } from '../api/context';
 import { signup } from '../auth/server/service';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
+import { seedDemoSocial } from '../social/server/demo';
 import { addFriendship } from '../social/server/service';
 import { DEMO_OUTINGS, DEMO_WEEKS, seedDemoWorkouts } from '../workouts/server/demo';
 
@@ -58,8 +59,10 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	const routeIds = await seedDemoRoutes(deps, demoId);
 	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
+	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
+		social,
 		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
 	];
 }

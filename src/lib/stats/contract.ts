@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
-import { WEEK_TYPES } from './aggregate';
-import { parseDateKey } from './calendar';
+import { type Bucket, type Totals, WEEK_TYPES, type WeekType } from './aggregate';
+import { parseDateKey, type WeekDay } from './calendar';
 
 const MemberId = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'user must be a member id'), v.transform(Number));
 const Year = v.pipe(
@@ -87,3 +87,46 @@ export const RecordsQuerySchema = v.object({
 		v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'workout must be a workout id'), v.transform(Number)),
 	),
 });
+
+export type StatsAnswer = {
+	time_zone: string;
+	measurement_system: 'metric' | 'imperial';
+	year: number;
+	date: string;
+	week_type: WeekType;
+	week_start_day: WeekDay;
+	activity_groups: ActivityGroup[] | 'all';
+	week: { first: string; last: string; totals: Totals };
+	month: { first: string; last: string; totals: Totals };
+	year_totals: Totals;
+	weeks: Bucket[];
+	months: Bucket[];
+	years: Bucket[];
+	averages: { per_week: Totals; per_month: Totals };
+};
+
+export type CalendarWorkout = {
+	id: number;
+	name: string;
+	activity_type: number;
+	activity_name: string;
+	group: ActivityGroup;
+	day: string;
+	time: string;
+	distance_m: number | null;
+	duration_s: number | null;
+	calories: number | null;
+};
+
+export type CalendarMonth = {
+	time_zone: string;
+	measurement_system: 'metric' | 'imperial';
+	month: string;
+	today: string;
+	/** Monday-first weeks covering the month, each with its seven days and totals. */
+	weeks: { first: string; days: string[]; totals: Totals }[];
+	workouts: CalendarWorkout[];
+	totals: Totals;
+	previous: string;
+	next: string;
+};

@@ -11,6 +11,7 @@ import { heartRateZones, profilePhotos, promotionalPreferences, users } from '..
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { areFriends } from '../../social/server/service';
 import {
 	PHOTO_MAX_BYTES,
 	PHOTO_MAX_PIXELS,
@@ -57,7 +58,8 @@ export async function getUser(deps: Deps, viewer: Viewer | null, id: number) {
 	const row = await findRow(deps, id);
 	if (!row) throw notFound();
 	if (viewer?.id === row.id) return presentSelfUser(row, deps.clock());
-	if (!canView(viewer?.id, row.id, row.profilePrivacy, false)) throw notFound();
+	const isFriend = viewer && row.profilePrivacy === 1 ? await areFriends(deps.db, viewer.id, row.id) : false;
+	if (!canView(viewer?.id, row.id, row.profilePrivacy, isFriend)) throw notFound();
 	return presentPublicUser(row);
 }
 
@@ -309,7 +311,9 @@ export async function findProfilePhoto(
 		.from(users)
 		.innerJoin(profilePhotos, eq(profilePhotos.userId, users.id))
 		.where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
-	if (!row || !canView(viewerId, row.userId, row.privacy, false)) return null;
+	const isFriend =
+		row && viewerId && row.privacy === 1 ? await areFriends(deps.db, viewerId, row.userId) : false;
+	if (!row || !canView(viewerId, row.userId, row.privacy, isFriend)) return null;
 	const name = size === 'Small' ? row.smallFile : row.mediumFile;
 	return { file: path.join(photoFolder(deps.config), path.basename(name)), updatedAt: row.updatedAt };
 }

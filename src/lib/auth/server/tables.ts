@@ -61,6 +61,11 @@ export const users = pgTable(
 	(t) => [
 		uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
 		uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+		// Member search matches the start of a name or username (LIKE 'text%'), any collation.
+		index('users_display_name_prefix_idx').on(sql`lower(${t.displayName}) text_pattern_ops`),
+		index('users_first_name_prefix_idx').on(sql`lower(${t.firstName}) text_pattern_ops`),
+		index('users_last_name_prefix_idx').on(sql`lower(${t.lastName}) text_pattern_ops`),
+		index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
 	],
 );
 

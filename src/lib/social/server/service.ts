@@ -1,6 +1,40 @@
-import { and, eq, or } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { canView as canViewProfile } from '../../account/privacy';
+import { pictureHref } from '../../account/server/presenter';
+import type { AppDeps } from '../../api/context';
+import { users } from '../../auth/server/tables';
+import { formatApiDateTime } from '../../core/dates';
+import { AppError } from '../../core/errors';
 import type { Db } from '../../db/client';
-import { friendships } from './tables';
+import { canList as canListRoute } from '../../routes/policy';
+import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
+import { routes } from '../../routes/server/tables';
+import { canView as canViewWorkout } from '../../workouts/policy';
+import { recordingForViewer } from '../../workouts/server/recording';
+import { getVisibleWorkout, getWorkoutSeries, type WorkoutWithOwner } from '../../workouts/server/service';
+import { workouts } from '../../workouts/server/tables';
+import {
+	type CommentView,
+	FRIENDS_PAGE_SIZE,
+	type FriendshipStatus,
+	type PersonView,
+	PRIVATE_PROFILE_MESSAGE,
+	SEARCH_PAGE_SIZE,
+	STORY_ID_PATTERN,
+	type StoryCreate,
+	type StoryObjectType,
+	type StoryView,
+	SUGGESTED_PAGE_SIZE,
+} from '../contract';
+import {
+	friendships,
+	memberBlocks,
+	notificationReads,
+	removedStories,
+	storyComments,
+	storyLikes,
+} from './tables';
 
 /** True when the two members have an accepted friendship, whoever asked first. */
 export async function areFriends(db: Db, a: number, b: number): Promise<boolean> {
@@ -32,4 +66,1259 @@ export async function addFriendship(
 		.insert(friendships)
 		.values({ fromUserId, toUserId, status })
 		.onConflictDoUpdate({ target: [friendships.fromUserId, friendships.toUserId], set: { status } });
+}
+
+// ---------------------------------------------------------------- members, blocks, friendships
+
+type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Viewer = { id: number } | null;
+type UserRow = typeof users.$inferSelect;
+
+const notFound = (message = 'Not found.') => new AppError('not_found', message, { detail: 'not_found' });
+
+/** True when either member blocked the other. */
+export async function isBlockedEitherWay(db: Db, a: number, b: number): Promise<boolean> {
+	const rows = await db
+		.select({ a: memberBlocks.blockerId })
+		.from(memberBlocks)
+		.where(
+			or(
+				and(eq(memberBlocks.blockerId, a), eq(memberBlocks.blockedId, b)),
+				and(eq(memberBlocks.blockerId, b), eq(memberBlocks.blockedId, a)),
+			),
+		)
+		.limit(1);
+	return rows.length > 0;
+}
+
+/** SQL: the member in `column` neither blocked nor was blocked by `viewerId`. */
+function notBlockedWith(viewerId: number, column: AnyPgColumn): SQL {
+	return sql`not exists (select 1 from ${memberBlocks} where (${memberBlocks.blockerId} = ${viewerId} and ${memberBlocks.blockedId} = ${column}) or (${memberBlocks.blockedId} = ${viewerId} and ${memberBlocks.blockerId} = ${column}))`;
+}
+
+type FriendshipRow = typeof friendships.$inferSelect;
+
+/** The friendship row between two members in either direction, if any. */
+export async function friendshipBetween(db: Db, a: number, b: number): Promise<FriendshipRow | null> {
+	const [row] = await db
+		.select()
+		.from(friendships)
+		.where(
+			or(
+				and(eq(friendships.fromUserId, a), eq(friendships.toUserId, b)),
+				and(eq(friendships.fromUserId, b), eq(friendships.toUserId, a)),
+			),
+		)
+		.limit(1);
+	return row ?? null;
+}
+
+export type FriendStatus = 'self' | 'friend' | 'sent' | 'received' | 'none';
+
+export function friendStatusOf(viewerId: number, otherId: number, row: FriendshipRow | null): FriendStatus {
+	if (viewerId === otherId) return 'self';
+	if (!row) return 'none';
+	if (row.status === 'active') return 'friend';
+	return row.fromUserId === viewerId ? 'sent' : 'received';
+}
+
+async function findMember(db: Db, id: number): Promise<UserRow | null> {
+	const [row] = await db.select().from(users).where(eq(users.id, id));
+	return row ?? null;
+}
+
+export function displayNameOf(
+	row: Pick<UserRow, 'displayName' | 'firstName' | 'lastName' | 'username'>,
+): string {
+	return (
+		row.displayName ||
+		`${row.firstName} ${row.lastName ? `${row.lastName.slice(0, 1)}.` : ''}`.trim() ||
+		row.username
+	);
+}
+
+/**
+ * Asks `toId` to be friends. Asking someone who already asked the viewer accepts their request; asking
+ * again answers the existing request. A blocked or missing member is "not found" either way.
+ */
+export async function requestFriendship(
+	deps: Deps,
+	viewer: { id: number },
+	toId: number,
+): Promise<FriendshipRow> {
+	if (toId === viewer.id)
+		throw new AppError('bad_request', 'You cannot befriend yourself.', { detail: 'self' });
+	const target = await findMember(deps.db, toId);
+	if (!target || (await isBlockedEitherWay(deps.db, viewer.id, toId))) throw notFound('No such member.');
+	const existing = await friendshipBetween(deps.db, viewer.id, toId);
+	if (existing) {
+		if (existing.status === 'pending' && existing.toUserId === viewer.id) {
+			const [accepted] = await deps.db
+				.update(friendships)
+				.set({ status: 'active' })
+				.where(eq(friendships.id, existing.id))
+				.returning();
+			return accepted;
+		}
+		return existing;
+	}
+	const [created] = await deps.db
+		.insert(friendships)
+		.values({ fromUserId: viewer.id, toUserId: toId, status: 'pending', createdAt: deps.clock() })
+		.onConflictDoNothing()
+		.returning();
+	return created ?? ((await friendshipBetween(deps.db, viewer.id, toId)) as FriendshipRow);
+}
+
+/** The friendship `fromId`→`toId` as one of the two members sees it; anyone else gets 404. */
+export async function getFriendship(
+	deps: Deps,
+	viewer: { id: number },
+	fromId: number,
+	toId: number,
+): Promise<FriendshipRow> {
+	if (viewer.id !== fromId && viewer.id !== toId) throw notFound('No such friendship.');
+	const [row] = await deps.db
+		.select()
+		.from(friendships)
+		.where(and(eq(friendships.fromUserId, fromId), eq(friendships.toUserId, toId)));
+	if (!row) throw notFound('No such friendship.');
+	return row;
+}
+
+/** Only the member asked accepts a request. */
+export async function acceptFriendship(
+	deps: Deps,
+	viewer: { id: number },
+	fromId: number,
+	toId: number,
+): Promise<FriendshipRow> {
+	const row = await getFriendship(deps, viewer, fromId, toId);
+	if (row.status === 'active') return row;
+	if (viewer.id !== toId)
+		throw new AppError('forbidden', 'Only the member asked can accept a request.', { detail: 'forbidden' });
+	const [accepted] = await deps.db
+		.update(friendships)
+		.set({ status: 'active' })
+		.where(eq(friendships.id, row.id))
+		.returning();
+	return accepted;
+}
+
+/** Denying, withdrawing a request and unfriending are the same: the row goes. */
+export async function removeFriendship(
+	deps: Deps,
+	viewer: { id: number },
+	fromId: number,
+	toId: number,
+): Promise<void> {
+	const row = await getFriendship(deps, viewer, fromId, toId);
+	await deps.db.delete(friendships).where(eq(friendships.id, row.id));
+}
+
+/** Unfriends whoever the viewer is friends with or has a request with, whichever direction. */
+export async function endFriendshipWith(
+	deps: Deps,
+	viewer: { id: number },
+	otherId: number,
+): Promise<boolean> {
+	const row = await friendshipBetween(deps.db, viewer.id, otherId);
+	if (!row) return false;
+	await deps.db.delete(friendships).where(eq(friendships.id, row.id));
+	return true;
+}
+
+/** The viewer's friendship rows, optionally narrowed; never anyone else's. */
+export async function listFriendships(
+	deps: Deps,
+	viewer: { id: number },
+	query: { from_user?: number; to_user?: number; status?: FriendshipStatus; limit?: number; offset?: number },
+) {
+	if (
+		(query.from_user !== undefined && query.from_user !== viewer.id && query.to_user !== viewer.id) ||
+		(query.to_user !== undefined && query.to_user !== viewer.id && query.from_user !== viewer.id)
+	)
+		throw new AppError('forbidden', 'You can only list your own friendships.', { detail: 'forbidden' });
+	const conditions: SQL[] = [
+		or(eq(friendships.fromUserId, viewer.id), eq(friendships.toUserId, viewer.id)) as SQL,
+	];
+	if (query.from_user !== undefined) conditions.push(eq(friendships.fromUserId, query.from_user));
+	if (query.to_user !== undefined) conditions.push(eq(friendships.toUserId, query.to_user));
+	if (query.status) conditions.push(eq(friendships.status, query.status));
+	const where = and(...conditions);
+	const limit = query.limit ?? FRIENDS_PAGE_SIZE;
+	const offset = query.offset ?? 0;
+	const [rows, [{ count }]] = await Promise.all([
+		deps.db
+			.select()
+			.from(friendships)
+			.where(where)
+			.orderBy(desc(friendships.createdAt), desc(friendships.id))
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(friendships).where(where),
+	]);
+	return { rows, totalCount: count, limit, offset };
+}
+
+export async function blockMember(deps: Deps, viewer: { id: number }, otherId: number): Promise<void> {
+	if (otherId === viewer.id)
+		throw new AppError('bad_request', 'You cannot block yourself.', { detail: 'self' });
+	if (!(await findMember(deps.db, otherId))) throw notFound('No such member.');
+	await deps.db.transaction(async (tx) => {
+		await tx
+			.insert(memberBlocks)
+			.values({ blockerId: viewer.id, blockedId: otherId, createdAt: deps.clock() })
+			.onConflictDoNothing();
+		await tx
+			.delete(friendships)
+			.where(
+				or(
+					and(eq(friendships.fromUserId, viewer.id), eq(friendships.toUserId, otherId)),
+					and(eq(friendships.fromUserId, otherId), eq(friendships.toUserId, viewer.id)),
+				),
+			);
+	});
+}
+
+export async function unblockMember(deps: Deps, viewer: { id: number }, otherId: number): Promise<void> {
+	const removed = await deps.db
+		.delete(memberBlocks)
+		.where(and(eq(memberBlocks.blockerId, viewer.id), eq(memberBlocks.blockedId, otherId)))
+		.returning({ id: memberBlocks.blockedId });
+	if (removed.length === 0) throw notFound('You have not blocked this member.');
+}
+
+export async function listBlocked(deps: Deps, viewer: { id: number }) {
+	return deps.db
+		.select({
+			id: users.id,
+			username: users.username,
+			displayName: users.displayName,
+			firstName: users.firstName,
+			lastName: users.lastName,
+		})
+		.from(memberBlocks)
+		.innerJoin(users, eq(users.id, memberBlocks.blockedId))
+		.where(eq(memberBlocks.blockerId, viewer.id))
+		.orderBy(asc(users.id));
+}
+
+// ---------------------------------------------------------------- people lists
+
+export type Person = {
+	row: Pick<
+		UserRow,
+		'id' | 'username' | 'displayName' | 'firstName' | 'lastName' | 'locality' | 'region' | 'profilePrivacy'
+	>;
+	status: FriendStatus;
+};
+
+const personColumns = {
+	id: users.id,
+	username: users.username,
+	displayName: users.displayName,
+	firstName: users.firstName,
+	lastName: users.lastName,
+	locality: users.locality,
+	region: users.region,
+	profilePrivacy: users.profilePrivacy,
+};
+
+/** A person as a list shows them; where they live only when the viewer may see their profile. */
+export function representPerson(person: Person): PersonView {
+	const { row, status } = person;
+	const showsProfile =
+		status === 'self' || row.profilePrivacy === 3 || (status === 'friend' && row.profilePrivacy === 1);
+	return {
+		id: row.id,
+		username: row.username,
+		display_name: displayNameOf(row),
+		...(showsProfile ? { location: { locality: row.locality, region: row.region } } : {}),
+		friend_status: status,
+		_links: {
+			self: [{ href: `/v7.1/user/${row.id}/` }],
+			image: [
+				{ href: pictureHref(row.username, 'Small'), name: 'small' },
+				{ href: pictureHref(row.username, 'Medium'), name: 'medium' },
+			],
+		},
+	};
+}
+
+export type PeoplePage = { people: Person[]; totalCount: number; limit: number; offset: number };
+
+/**
+ * The viewer's friends (`active`), the people they asked (`pending`, sent) or the people who asked
+ * them (`received`), newest first.
+ */
+export async function listConnections(
+	deps: Deps,
+	viewer: { id: number },
+	kind: 'active' | 'sent' | 'received',
+	page: { limit?: number; offset?: number },
+): Promise<PeoplePage> {
+	const limit = page.limit ?? FRIENDS_PAGE_SIZE;
+	const offset = page.offset ?? 0;
+	const other = sql`case when ${friendships.fromUserId} = ${viewer.id} then ${friendships.toUserId} else ${friendships.fromUserId} end`;
+	const where =
+		kind === 'active'
+			? and(
+					eq(friendships.status, 'active'),
+					or(eq(friendships.fromUserId, viewer.id), eq(friendships.toUserId, viewer.id)),
+				)
+			: kind === 'sent'
+				? and(eq(friendships.status, 'pending'), eq(friendships.fromUserId, viewer.id))
+				: and(eq(friendships.status, 'pending'), eq(friendships.toUserId, viewer.id));
+	const [rows, [{ count }]] = await Promise.all([
+		deps.db
+			.select(personColumns)
+			.from(friendships)
+			.innerJoin(users, eq(users.id, other))
+			.where(where)
+			.orderBy(
+				kind === 'active' ? asc(sql`lower(${users.displayName})`) : desc(friendships.createdAt),
+				asc(users.id),
+			)
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(friendships).where(where),
+	]);
+	const status: FriendStatus = kind === 'active' ? 'friend' : kind;
+	return { people: rows.map((row) => ({ row, status })), totalCount: count, limit, offset };
+}
+
+function escapeLike(text: string): string {
+	return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** SQL: no request either way between the viewer and the member in `users.id`. */
+function noPendingWith(viewerId: number): SQL {
+	return sql`not exists (select 1 from ${friendships} where ${friendships.status} = 'pending' and ((${friendships.fromUserId} = ${viewerId} and ${friendships.toUserId} = ${users.id}) or (${friendships.toUserId} = ${viewerId} and ${friendships.fromUserId} = ${users.id})))`;
+}
+
+async function statusesFor(db: Db, viewerId: number, ids: number[]): Promise<Map<number, FriendshipRow>> {
+	if (ids.length === 0) return new Map();
+	const rows = await db
+		.select()
+		.from(friendships)
+		.where(
+			or(
+				and(eq(friendships.fromUserId, viewerId), inArray(friendships.toUserId, ids)),
+				and(eq(friendships.toUserId, viewerId), inArray(friendships.fromUserId, ids)),
+			),
+		);
+	return new Map(rows.map((row) => [row.fromUserId === viewerId ? row.toUserId : row.fromUserId, row]));
+}
+
+/**
+ * Finds members by the start of their name, first or last name or username, or by exact email for members who let
+ * themselves be found that way. Leaves out the viewer, anyone with a request pending either way,
+ * blocked members and private profiles.
+ */
+export async function searchMembers(
+	deps: Deps,
+	viewer: { id: number },
+	text: string,
+	page: { limit?: number; offset?: number },
+): Promise<PeoplePage> {
+	const limit = page.limit ?? SEARCH_PAGE_SIZE;
+	const offset = page.offset ?? 0;
+	const term = text.trim().toLowerCase();
+	if (term.length === 0) return { people: [], totalCount: 0, limit, offset };
+	const like = `${escapeLike(term)}%`;
+	// Each is the start of an indexed name: display name, first name, last name or username.
+	const nameMatch = or(
+		sql`lower(${users.displayName}) like ${like}`,
+		sql`lower(${users.firstName}) like ${like}`,
+		sql`lower(${users.lastName}) like ${like}`,
+		sql`lower(${users.username}) like ${like}`,
+	) as SQL;
+	const emailMatch = term.includes('@')
+		? and(sql`lower(${users.email}) = ${term}`, sql`${users.emailSearchPrivacy} <> 0`)
+		: undefined;
+	const where = and(
+		ne(users.id, viewer.id),
+		ne(users.profilePrivacy, 0),
+		emailMatch ? (or(nameMatch, emailMatch) as SQL) : nameMatch,
+		noPendingWith(viewer.id),
+		notBlockedWith(viewer.id, users.id),
+	);
+	const [rows, [{ count }]] = await Promise.all([
+		deps.db
+			.select(personColumns)
+			.from(users)
+			.where(where)
+			.orderBy(asc(sql`lower(${users.displayName})`), asc(users.id))
+			.limit(limit)
+			.offset(offset),
+		deps.db.select({ count: sql<number>`count(*)::int` }).from(users).where(where),
+	]);
+	const statuses = await statusesFor(
+		deps.db,
+		viewer.id,
+		rows.map((row) => row.id),
+	);
+	return {
+		people: rows.map((row) => ({
+			row,
+			status: friendStatusOf(viewer.id, row.id, statuses.get(row.id) ?? null),
+		})),
+		totalCount: count,
+		limit,
+		offset,
+	};
+}
+
+/**
+ * People the viewer may know: friends of friends first (most friends in common), then people in the
+ * same town, then the same region, then the newest members. Never the viewer, friends, anyone with a
+ * pending request either way, blocked members or private profiles.
+ */
+export async function suggestFriends(
+	deps: Deps,
+	viewer: { id: number },
+	page: { limit?: number; offset?: number },
+): Promise<PeoplePage> {
+	const limit = page.limit ?? SUGGESTED_PAGE_SIZE;
+	const offset = page.offset ?? 0;
+	const me = await findMember(deps.db, viewer.id);
+	if (!me) throw notFound();
+	const myFriends = sql`(select case when f.from_user_id = ${viewer.id} then f.to_user_id else f.from_user_id end from ${friendships} f where f.status = 'active' and (f.from_user_id = ${viewer.id} or f.to_user_id = ${viewer.id}))`;
+	const mutual = sql<number>`(select count(*)::int from ${friendships} g where g.status = 'active' and ((g.from_user_id = ${users.id} and g.to_user_id in ${myFriends}) or (g.to_user_id = ${users.id} and g.from_user_id in ${myFriends})))`;
+	const sameTown = sql<number>`case when ${me.locality} <> '' and lower(${users.locality}) = ${me.locality.toLowerCase()} and lower(${users.region}) = ${me.region.toLowerCase()} then 1 else 0 end`;
+	const sameRegion = sql<number>`case when ${me.region} <> '' and lower(${users.region}) = ${me.region.toLowerCase()} and lower(${users.country}) = ${me.country.toLowerCase()} then 1 else 0 end`;
+	const where = and(
+		ne(users.id, viewer.id),
+		ne(users.profilePrivacy, 0),
+		sql`not exists (select 1 from ${friendships} h where (h.from_user_id = ${viewer.id} and h.to_user_id = ${users.id}) or (h.to_user_id = ${viewer.id} and h.from_user_id = ${users.id}))`,
+		notBlockedWith(viewer.id, users.id),
+	);
+	const rows = await deps.db
+		.select(personColumns)
+		.from(users)
+		.where(where)
+		.orderBy(desc(mutual), desc(sameTown), desc(sameRegion), desc(users.createdAt), desc(users.id))
+		.limit(limit)
+		.offset(offset);
+	return {
+		people: rows.map((row) => ({ row, status: 'none' as const })),
+		totalCount: offset + rows.length,
+		limit,
+		offset,
+	};
+}
+
+// ---------------------------------------------------------------- profiles
+
+export type Profile = {
+	id: number;
+	username: string;
+	displayName: string;
+	locality: string;
+	region: string;
+	memberSince: number;
+	status: FriendStatus;
+};
+
+/**
+ * A member's profile header as the viewer may see it, or null — for a missing member, a private
+ * profile or a block alike, so the answer never tells whether the member exists.
+ */
+export async function getProfile(deps: Deps, viewer: Viewer, id: number): Promise<Profile | null> {
+	const row = await findMember(deps.db, id);
+	if (!row) return null;
+	let status: FriendStatus = 'none';
+	if (viewer) {
+		if (viewer.id !== id && (await isBlockedEitherWay(deps.db, viewer.id, id))) return null;
+		status = friendStatusOf(viewer.id, id, await friendshipBetween(deps.db, viewer.id, id));
+	}
+	if (!canViewProfile(viewer?.id, id, row.profilePrivacy, status === 'friend')) return null;
+	return {
+		id: row.id,
+		username: row.username,
+		displayName: displayNameOf(row),
+		locality: row.locality,
+		region: row.region,
+		memberSince: row.createdAt.getUTCFullYear(),
+		status,
+	};
+}
+
+// ---------------------------------------------------------------- stories
+
+type StoryKey = { type: StoryObjectType; id: number };
+/** A position in the feed: microseconds since the epoch, then type and id, newest first. */
+type Position = { micros: bigint; type: StoryObjectType; id: number };
+
+export function parsePosition(text: string): Position {
+	const [micros, type, id] = text.split('_');
+	return { micros: BigInt(micros), type: type as StoryObjectType, id: Number(id) };
+}
+
+function positionText(position: Position): string {
+	return `${position.micros}_${position.type}_${position.id}`;
+}
+
+/** -1 when `a` comes before `b` in the feed (newer first). */
+function comparePositions(a: Position, b: Position): number {
+	if (a.micros !== b.micros) return a.micros > b.micros ? -1 : 1;
+	if (a.type !== b.type) return a.type > b.type ? -1 : 1;
+	return b.id - a.id;
+}
+
+const epochPlus = (micros: bigint) =>
+	sql`(timestamp with time zone 'epoch' + ${micros.toString()}::bigint * interval '1 microsecond')`;
+
+/**
+ * SQL for the rows of one object type strictly after (older than) `before` or strictly before
+ * (newer than) `after` in feed order. The plain bound on the time lets the index start there.
+ */
+function positionCondition(
+	type: StoryObjectType,
+	time: AnyPgColumn,
+	idColumn: AnyPgColumn,
+	before: Position | null,
+	after: Position | null,
+): SQL[] {
+	const out: SQL[] = [];
+	if (before) {
+		const at = epochPlus(before.micros);
+		if (type < before.type) out.push(sql`${time} <= ${at}`);
+		else if (type > before.type) out.push(sql`${time} < ${at}`);
+		else out.push(sql`${time} <= ${at} and (${time} < ${at} or ${idColumn} < ${before.id})`);
+	}
+	if (after) {
+		const at = epochPlus(after.micros);
+		if (type > after.type) out.push(sql`${time} >= ${at}`);
+		else if (type < after.type) out.push(sql`${time} > ${at}`);
+		else out.push(sql`${time} >= ${at} and (${time} > ${at} or ${idColumn} > ${after.id})`);
+	}
+	return out;
+}
+
+const microsOf = (column: AnyPgColumn) =>
+	sql<string>`(extract(epoch from ${column}) * 1000000)::bigint::text`;
+
+function notRemoved(type: StoryObjectType, idColumn: AnyPgColumn): SQL {
+	return sql`not exists (select 1 from ${removedStories} where ${removedStories.objectType} = ${type} and ${removedStories.objectId} = ${idColumn})`;
+}
+
+type WorkoutStoryRow = WorkoutWithOwner;
+type RouteStoryRow = RouteWithOwner;
+type FeedEntry =
+	| { type: 'workout'; position: Position; row: WorkoutStoryRow }
+	| { type: 'route'; position: Position; row: RouteStoryRow };
+
+export type FeedPage = { stories: StoryView[]; next: string | null };
+
+/** The ids of a member's active friends. */
+async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
+	const rows = await db
+		.select({ from: friendships.fromUserId, to: friendships.toUserId })
+		.from(friendships)
+		.where(
+			and(
+				eq(friendships.status, 'active'),
+				or(eq(friendships.fromUserId, memberId), eq(friendships.toUserId, memberId)),
+			),
+		);
+	return rows.map((row) => (row.from === memberId ? row.to : row.from));
+}
+
+/**
+ * SQL for "owned by one of these actors, at a privacy level the viewer may see": the actors are
+ * grouped by what the policy allows each (the viewer, friends, others), so the query can use the
+ * owner index. The policy itself decides each group's levels.
+ */
+function actorsCondition(
+	ownerColumn: AnyPgColumn,
+	privacyColumn: AnyPgColumn,
+	levels: readonly number[],
+	actors: { id: number; isFriend: boolean }[],
+	allowed: (actor: { id: number; isFriend: boolean }, privacy: number) => boolean,
+): SQL {
+	const groups = new Map<string, number[]>();
+	for (const actor of actors) {
+		const visible = levels.filter((privacy) => allowed(actor, privacy));
+		if (visible.length === 0) continue;
+		const key = visible.join(',');
+		groups.set(key, [...(groups.get(key) ?? []), actor.id]);
+	}
+	if (groups.size === 0) return sql`false`;
+	return or(
+		...[...groups].map(([key, ids]) =>
+			and(inArray(ownerColumn, ids), inArray(privacyColumn, key.split(',').map(Number))),
+		),
+	) as SQL;
+}
+
+/**
+ * A feed page. `home` is the viewer's own feed: their stories and their friends'. `own` is one
+ * member's stories, for a viewer allowed to see that member's profile. Each story is a workout or a
+ * route the viewer may see now, as the workouts and routes privacy policies decide.
+ */
+export async function listStories(
+	deps: Deps,
+	viewer: { id: number },
+	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
+): Promise<FeedPage> {
+	if (options.view === 'home' && options.feedId !== viewer.id) throw notFound('No such feed.');
+	let actors: { id: number; isFriend: boolean }[];
+	if (options.view === 'home') {
+		actors = [
+			{ id: viewer.id, isFriend: false },
+			...(await friendIdsOf(deps.db, viewer.id)).map((id) => ({ id, isFriend: true })),
+		];
+	} else {
+		const profile = await getProfile(deps, viewer, options.feedId);
+		if (!profile) throw notFound(PRIVATE_PROFILE_MESSAGE);
+		actors = [{ id: profile.id, isFriend: profile.status === 'friend' }];
+	}
+	const before = options.before ? parsePosition(options.before) : null;
+	const after = options.after ? parsePosition(options.after) : null;
+	const take = options.limit + 1;
+	const workoutActors = actorsCondition(
+		workouts.ownerId,
+		workouts.privacy,
+		[0, 1, 3],
+		actors,
+		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, { isFriend: actor.isFriend }),
+	);
+	const routeActors = actorsCondition(
+		routes.ownerId,
+		routes.privacy,
+		[0, 1, 3, 6],
+		actors,
+		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor.isFriend),
+	);
+	// Only ids and times are sorted; the chosen stories' rows and owners are read afterwards.
+	const workoutTop = deps.db
+		.select({ id: workouts.id, at: workouts.startDatetime })
+		.from(workouts)
+		.where(
+			and(
+				workoutActors,
+				notRemoved('workout', workouts.id),
+				...positionCondition('workout', workouts.startDatetime, workouts.id, before, after),
+			),
+		)
+		.orderBy(
+			after ? asc(workouts.startDatetime) : desc(workouts.startDatetime),
+			after ? asc(workouts.id) : desc(workouts.id),
+		)
+		.limit(take)
+		.as('workout_top');
+	const routeTop = deps.db
+		.select({ id: routes.id, at: routes.createdAt })
+		.from(routes)
+		.where(
+			and(
+				routeActors,
+				notRemoved('route', routes.id),
+				...positionCondition('route', routes.createdAt, routes.id, before, after),
+			),
+		)
+		.orderBy(after ? asc(routes.createdAt) : desc(routes.createdAt), after ? asc(routes.id) : desc(routes.id))
+		.limit(take)
+		.as('route_top');
+	// The exact time is worked out only for the few rows kept, not for every candidate.
+	const [workoutKeys, routeKeys] = await Promise.all([
+		deps.db.select({ id: workoutTop.id, micros: microsOf(workoutTop.at) }).from(workoutTop),
+		deps.db.select({ id: routeTop.id, micros: microsOf(routeTop.at) }).from(routeTop),
+	]);
+	const positions: Position[] = [
+		...workoutKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'workout', id: key.id })),
+		...routeKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'route', id: key.id })),
+	];
+	positions.sort(comparePositions);
+	// Newer-than polling takes the oldest of the newer ones first, so none is skipped.
+	const chosen = after ? positions.slice(-options.limit) : positions.slice(0, options.limit);
+	const hasMore = after ? false : positions.length > options.limit;
+	const entries = await entriesAt(deps, chosen);
+	const stories = await representStories(deps, viewer, entries);
+	const last = chosen.at(-1);
+	return { stories, next: hasMore && last ? positionText(last) : null };
+}
+
+/** The workouts and routes at these feed positions, with their owners, in the same order. */
+async function entriesAt(deps: Deps, positions: Position[]): Promise<FeedEntry[]> {
+	const workoutIds = positions
+		.filter((position) => position.type === 'workout')
+		.map((position) => position.id);
+	const routeIds = positions.filter((position) => position.type === 'route').map((position) => position.id);
+	const [workoutRows, routeRows] = await Promise.all([
+		workoutIds.length === 0
+			? []
+			: deps.db
+					.select({
+						...getTableColumns(workouts),
+						ownerDisplayName: users.displayName,
+						ownerUsername: users.username,
+					})
+					.from(workouts)
+					.innerJoin(users, eq(users.id, workouts.ownerId))
+					.where(inArray(workouts.id, workoutIds)),
+		routeIds.length === 0
+			? []
+			: deps.db
+					.select({
+						...getTableColumns(routes),
+						ownerDisplayName: users.displayName,
+						ownerUsername: users.username,
+					})
+					.from(routes)
+					.innerJoin(users, eq(users.id, routes.ownerId))
+					.where(inArray(routes.id, routeIds)),
+	]);
+	const workoutById = new Map(workoutRows.map((row) => [row.id, row]));
+	const routeById = new Map(routeRows.map((row) => [row.id, row]));
+	const entries: FeedEntry[] = [];
+	for (const position of positions) {
+		if (position.type === 'workout') {
+			const row = workoutById.get(position.id);
+			if (row) entries.push({ type: 'workout', row, position });
+		} else {
+			const row = routeById.get(position.id);
+			if (row) entries.push({ type: 'route', row, position });
+		}
+	}
+	return entries;
+}
+
+/** Likes and comments counted for a set of stories. */
+async function countsFor(deps: Deps, viewer: { id: number }, keys: StoryKey[]) {
+	const likes = new Map<string, { count: number; mine: number | null }>();
+	const comments = new Map<string, number>();
+	if (keys.length === 0) return { likes, comments };
+	const match = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
+		or(
+			...(['workout', 'route'] as const)
+				.map((type) => {
+					const ids = keys.filter((key) => key.type === type).map((key) => key.id);
+					return ids.length > 0 ? and(eq(typeColumn, type), inArray(idColumn, ids)) : undefined;
+				})
+				.filter((condition): condition is NonNullable<typeof condition> => condition !== undefined),
+		);
+	const [likeRows, commentRows] = await Promise.all([
+		deps.db
+			.select({
+				type: storyLikes.objectType,
+				id: storyLikes.objectId,
+				count: sql<number>`count(*)::int`,
+				mine: sql<
+					number | null
+				>`max(case when ${storyLikes.userId} = ${viewer.id} then ${storyLikes.id} end)`,
+			})
+			.from(storyLikes)
+			.where(
+				and(match(storyLikes.objectType, storyLikes.objectId), notBlockedWith(viewer.id, storyLikes.userId)),
+			)
+			.groupBy(storyLikes.objectType, storyLikes.objectId),
+		deps.db
+			.select({
+				type: storyComments.objectType,
+				id: storyComments.objectId,
+				count: sql<number>`count(*)::int`,
+			})
+			.from(storyComments)
+			.where(
+				and(
+					match(storyComments.objectType, storyComments.objectId),
+					notBlockedWith(viewer.id, storyComments.authorId),
+				),
+			)
+			.groupBy(storyComments.objectType, storyComments.objectId),
+	]);
+	for (const row of likeRows) likes.set(`${row.type}_${row.id}`, { count: row.count, mine: row.mine });
+	for (const row of commentRows) comments.set(`${row.type}_${row.id}`, row.count);
+	return { likes, comments };
+}
+
+/** At most this many points draw a card's thumbnail. */
+const THUMBNAIL_POINTS = 64;
+
+function thin(points: [number, number][]): [number, number][] {
+	if (points.length <= THUMBNAIL_POINTS) return points;
+	const step = (points.length - 1) / (THUMBNAIL_POINTS - 1);
+	return Array.from({ length: THUMBNAIL_POINTS }, (_, index) => points[Math.round(index * step)]);
+}
+
+const round5 = (value: number) => Math.round(value * 1e5) / 1e5;
+
+async function representStories(
+	deps: Deps,
+	viewer: { id: number },
+	entries: FeedEntry[],
+): Promise<StoryView[]> {
+	const { likes, comments } = await countsFor(
+		deps,
+		viewer,
+		entries.map((entry) => ({ type: entry.type, id: entry.row.id })),
+	);
+	return Promise.all(
+		entries.map(async (entry): Promise<StoryView> => {
+			const key = `${entry.type}_${entry.row.id}`;
+			const like = likes.get(key);
+			const common = {
+				id: key,
+				object_id: entry.row.id,
+				position: positionText(entry.position),
+				actor: {
+					id: entry.row.ownerId,
+					title: entry.row.ownerDisplayName || entry.row.ownerUsername,
+					username: entry.row.ownerUsername,
+				},
+				title: entry.row.name,
+				activity_type: entry.row.activityTypeId,
+				privacy: entry.row.privacy,
+				likes: {
+					count: like?.count ?? 0,
+					liked_by_me: like?.mine != null,
+					like_id: like?.mine != null ? `like_${like.mine}` : null,
+				},
+				comments: { count: comments.get(key) ?? 0 },
+				can_delete: entry.row.ownerId === viewer.id,
+			};
+			if (entry.type === 'workout') {
+				const workout = entry.row;
+				let thumbnail: [number, number][] = [];
+				if (workout.sampleCount > 0) {
+					const stored = await getWorkoutSeries(deps, workout.id);
+					if (stored) {
+						// Every non-owner view goes through the trimmed recording: privacy zones and hidden ends apply.
+						const recording = await recordingForViewer(deps, workout, stored, viewer);
+						thumbnail = thin(
+							recording.samples
+								.filter(
+									(sample, index) =>
+										!recording.hidden[index] && sample.lat !== undefined && sample.lng !== undefined,
+								)
+								.map((sample) => [round5(sample.lat as number), round5(sample.lng as number)]),
+						);
+					}
+				}
+				return {
+					...common,
+					object_type: 'workout',
+					published: formatApiDateTime(workout.startDatetime),
+					figures: {
+						distance_m: workout.distanceTotal,
+						duration_s: workout.activeTimeTotal ?? workout.elapsedTimeTotal,
+						ascent_m: null,
+						energy_j: workout.metabolicEnergyTotal,
+					},
+					thumbnail,
+					href: `/workout/${workout.id}`,
+				};
+			}
+			const route = entry.row;
+			return {
+				...common,
+				object_type: 'route',
+				published: formatApiDateTime(route.createdAt),
+				figures: { distance_m: route.distanceM, duration_s: null, ascent_m: route.ascentM, energy_j: null },
+				thumbnail: thin(decodePath(route).map(([lat, lng]) => [round5(lat), round5(lng)])),
+				href: `/routes/view/${route.id}`,
+			};
+		}),
+	);
+}
+
+/** The workout or route behind a story, if the viewer may see it now and its owner has not removed it. */
+async function visibleObject(
+	deps: Deps,
+	viewer: { id: number },
+	key: StoryKey,
+): Promise<{ ownerId: number }> {
+	try {
+		const object =
+			key.type === 'workout'
+				? await getVisibleWorkout(deps, viewer, key.id)
+				: await getVisibleRoute(deps, viewer, key.id);
+		if (object.ownerId !== viewer.id && (await isBlockedEitherWay(deps.db, viewer.id, object.ownerId)))
+			throw notFound('No such story.');
+		const [removed] = await deps.db
+			.select({ id: removedStories.objectId })
+			.from(removedStories)
+			.where(and(eq(removedStories.objectType, key.type), eq(removedStories.objectId, key.id)));
+		if (removed) throw notFound('No such story.');
+		return object;
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') throw notFound('No such story.');
+		throw error;
+	}
+}
+
+/** What a story id names; comments and likes lead to the story they belong to. */
+async function resolveStory(
+	deps: Deps,
+	id: string,
+): Promise<{ story: StoryKey; comment: typeof storyComments.$inferSelect | null } | null> {
+	const match = STORY_ID_PATTERN.exec(id);
+	if (!match) return null;
+	const kind = match[1];
+	const number = Number(match[2]);
+	if (kind === 'workout' || kind === 'route') return { story: { type: kind, id: number }, comment: null };
+	if (kind === 'comment') {
+		const [comment] = await deps.db.select().from(storyComments).where(eq(storyComments.id, number));
+		return comment ? { story: { type: comment.objectType, id: comment.objectId }, comment } : null;
+	}
+	const [like] = await deps.db.select().from(storyLikes).where(eq(storyLikes.id, number));
+	return like ? { story: { type: like.objectType, id: like.objectId }, comment: null } : null;
+}
+
+/** One story by its object, for GET activity_story/?object_type=&object_id=. */
+export async function getStory(deps: Deps, viewer: { id: number }, key: StoryKey): Promise<StoryView> {
+	await visibleObject(deps, viewer, key);
+	const rows =
+		key.type === 'workout'
+			? (
+					await deps.db
+						.select({
+							...getTableColumns(workouts),
+							ownerDisplayName: users.displayName,
+							ownerUsername: users.username,
+							micros: microsOf(workouts.startDatetime),
+						})
+						.from(workouts)
+						.innerJoin(users, eq(users.id, workouts.ownerId))
+						.where(eq(workouts.id, key.id))
+				).map(
+					(row): FeedEntry => ({
+						type: 'workout',
+						row,
+						position: { micros: BigInt(row.micros), type: 'workout', id: row.id },
+					}),
+				)
+			: (
+					await deps.db
+						.select({
+							...getTableColumns(routes),
+							ownerDisplayName: users.displayName,
+							ownerUsername: users.username,
+							micros: microsOf(routes.createdAt),
+						})
+						.from(routes)
+						.innerJoin(users, eq(users.id, routes.ownerId))
+						.where(eq(routes.id, key.id))
+				).map(
+					(row): FeedEntry => ({
+						type: 'route',
+						row,
+						position: { micros: BigInt(row.micros), type: 'route', id: row.id },
+					}),
+				);
+	if (rows.length === 0) throw notFound('No such story.');
+	const [story] = await representStories(deps, viewer, rows);
+	return story;
+}
+
+const actorColumns = {
+	id: users.id,
+	username: users.username,
+	displayName: users.displayName,
+	firstName: users.firstName,
+	lastName: users.lastName,
+};
+
+/** Comments and replies on a story, oldest first, from members the viewer has not blocked. */
+export async function listComments(
+	deps: Deps,
+	viewer: { id: number },
+	parentStoryId: string,
+): Promise<CommentView[]> {
+	const resolved = await resolveStory(deps, parentStoryId);
+	if (!resolved) throw notFound('No such story.');
+	const owner = await visibleObject(deps, viewer, resolved.story);
+	const rows = await deps.db
+		.select({ comment: storyComments, actor: actorColumns })
+		.from(storyComments)
+		.innerJoin(users, eq(users.id, storyComments.authorId))
+		.where(
+			and(
+				eq(storyComments.objectType, resolved.story.type),
+				eq(storyComments.objectId, resolved.story.id),
+				notBlockedWith(viewer.id, storyComments.authorId),
+				resolved.comment ? eq(storyComments.parentCommentId, resolved.comment.id) : undefined,
+			),
+		)
+		.orderBy(asc(storyComments.id))
+		.limit(500);
+	const storyId = `${resolved.story.type}_${resolved.story.id}`;
+	return rows.map(({ comment, actor }) => ({
+		id: `comment_${comment.id}`,
+		parent_story_id: storyId,
+		reply_to: comment.parentCommentId === null ? null : `comment_${comment.parentCommentId}`,
+		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
+		text: comment.text,
+		published: formatApiDateTime(comment.createdAt),
+		can_delete: comment.authorId === viewer.id || owner.ownerId === viewer.id,
+	}));
+}
+
+/** Who liked a story. */
+export async function listLikes(deps: Deps, viewer: { id: number }, parentStoryId: string) {
+	const resolved = await resolveStory(deps, parentStoryId);
+	if (!resolved) throw notFound('No such story.');
+	await visibleObject(deps, viewer, resolved.story);
+	const rows = await deps.db
+		.select({ like: storyLikes, actor: actorColumns })
+		.from(storyLikes)
+		.innerJoin(users, eq(users.id, storyLikes.userId))
+		.where(
+			and(
+				eq(storyLikes.objectType, resolved.story.type),
+				eq(storyLikes.objectId, resolved.story.id),
+				notBlockedWith(viewer.id, storyLikes.userId),
+			),
+		)
+		.orderBy(asc(storyLikes.id))
+		.limit(500);
+	return rows.map(({ like, actor }) => ({
+		id: `like_${like.id}`,
+		verb: 'like' as const,
+		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
+		published: formatApiDateTime(like.createdAt),
+	}));
+}
+
+/** Likes a story (once; liking again answers the same like) or comments on it or on a comment. */
+export async function createReaction(deps: Deps, viewer: { id: number }, input: StoryCreate) {
+	const resolved = await resolveStory(deps, input.parent_story_id);
+	if (!resolved) throw notFound('No such story.');
+	await visibleObject(deps, viewer, resolved.story);
+	if (input.verb === 'like') {
+		if (resolved.comment)
+			throw new AppError('bad_request', 'Only stories can be liked.', { detail: 'like_comment' });
+		await deps.db
+			.insert(storyLikes)
+			.values({
+				objectType: resolved.story.type,
+				objectId: resolved.story.id,
+				userId: viewer.id,
+				createdAt: deps.clock(),
+			})
+			.onConflictDoNothing();
+		const [like] = await deps.db
+			.select()
+			.from(storyLikes)
+			.where(
+				and(
+					eq(storyLikes.objectType, resolved.story.type),
+					eq(storyLikes.objectId, resolved.story.id),
+					eq(storyLikes.userId, viewer.id),
+				),
+			);
+		return {
+			id: `like_${like.id}`,
+			verb: 'like' as const,
+			parent_story_id: `${resolved.story.type}_${resolved.story.id}`,
+		};
+	}
+	if (!input.text)
+		throw new AppError('validation_failed', 'A comment needs some text.', {
+			failures: [{ field: 'text', message: 'A comment needs some text.' }],
+		});
+	const [comment] = await deps.db
+		.insert(storyComments)
+		.values({
+			objectType: resolved.story.type,
+			objectId: resolved.story.id,
+			parentCommentId: resolved.comment?.id ?? null,
+			authorId: viewer.id,
+			text: input.text,
+			createdAt: deps.clock(),
+		})
+		.returning();
+	return {
+		id: `comment_${comment.id}`,
+		verb: 'comment' as const,
+		parent_story_id: `${resolved.story.type}_${resolved.story.id}`,
+		reply_to: resolved.comment ? `comment_${resolved.comment.id}` : null,
+		text: comment.text,
+	};
+}
+
+/**
+ * Deletes what the id names: one's own story (it leaves every feed; the workout or route stays), one's
+ * own like (unlike), one's own comment, or any comment on one's own story. Replies go with their comment.
+ */
+export async function deleteStory(deps: Deps, viewer: { id: number }, id: string): Promise<void> {
+	const match = STORY_ID_PATTERN.exec(id);
+	if (!match) throw notFound('No such story.');
+	const kind = match[1];
+	const number = Number(match[2]);
+	if (kind === 'workout' || kind === 'route') {
+		const owner = await visibleObject(deps, viewer, { type: kind, id: number });
+		if (owner.ownerId !== viewer.id) throw notFound('No such story.');
+		await deps.db
+			.insert(removedStories)
+			.values({ objectType: kind, objectId: number, ownerId: viewer.id })
+			.onConflictDoNothing();
+		return;
+	}
+	if (kind === 'like') {
+		const removed = await deps.db
+			.delete(storyLikes)
+			.where(and(eq(storyLikes.id, number), eq(storyLikes.userId, viewer.id)))
+			.returning({ id: storyLikes.id });
+		if (removed.length === 0) throw notFound('No such like.');
+		return;
+	}
+	const [comment] = await deps.db.select().from(storyComments).where(eq(storyComments.id, number));
+	if (!comment) throw notFound('No such comment.');
+	let mayDelete = comment.authorId === viewer.id;
+	if (!mayDelete) {
+		try {
+			const owner = await visibleObject(deps, viewer, { type: comment.objectType, id: comment.objectId });
+			mayDelete = owner.ownerId === viewer.id;
+		} catch {
+			mayDelete = false;
+		}
+	}
+	if (!mayDelete) throw notFound('No such comment.');
+	await deps.db
+		.delete(storyComments)
+		.where(or(eq(storyComments.id, comment.id), eq(storyComments.parentCommentId, comment.id)));
+}
+
+// ---------------------------------------------------------------- notifications
+
+export type NotificationView = {
+	kind: 'friend_request' | 'like' | 'comment';
+	actor: { id: number; title: string; username: string };
+	href: string;
+	published: string;
+	unread: boolean;
+};
+
+/**
+ * Friend requests received, and likes and comments others left on the member's workouts and routes,
+ * newest first; those after the member last opened the list are unread.
+ */
+export async function listNotifications(deps: Deps, viewer: { id: number }, limit = 20) {
+	const [read] = await deps.db
+		.select()
+		.from(notificationReads)
+		.where(eq(notificationReads.userId, viewer.id));
+	const readAt = read?.readAt ?? new Date(0);
+	const ownsObject = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
+		sql`((${typeColumn} = 'workout' and exists (select 1 from ${workouts} where ${workouts.id} = ${idColumn} and ${workouts.ownerId} = ${viewer.id})) or (${typeColumn} = 'route' and exists (select 1 from ${routes} where ${routes.id} = ${idColumn} and ${routes.ownerId} = ${viewer.id})))`;
+	const [requests, likes, comments] = await Promise.all([
+		deps.db
+			.select({ at: friendships.createdAt, actor: actorColumns })
+			.from(friendships)
+			.innerJoin(users, eq(users.id, friendships.fromUserId))
+			.where(and(eq(friendships.toUserId, viewer.id), eq(friendships.status, 'pending')))
+			.orderBy(desc(friendships.createdAt))
+			.limit(limit),
+		deps.db
+			.select({
+				at: storyLikes.createdAt,
+				type: storyLikes.objectType,
+				id: storyLikes.objectId,
+				actor: actorColumns,
+			})
+			.from(storyLikes)
+			.innerJoin(users, eq(users.id, storyLikes.userId))
+			.where(
+				and(
+					ne(storyLikes.userId, viewer.id),
+					ownsObject(storyLikes.objectType, storyLikes.objectId),
+					notBlockedWith(viewer.id, storyLikes.userId),
+				),
+			)
+			.orderBy(desc(storyLikes.createdAt))
+			.limit(limit),
+		deps.db
+			.select({
+				at: storyComments.createdAt,
+				type: storyComments.objectType,
+				id: storyComments.objectId,
+				actor: actorColumns,
+			})
+			.from(storyComments)
+			.innerJoin(users, eq(users.id, storyComments.authorId))
+			.where(
+				and(
+					ne(storyComments.authorId, viewer.id),
+					ownsObject(storyComments.objectType, storyComments.objectId),
+					notBlockedWith(viewer.id, storyComments.authorId),
+				),
+			)
+			.orderBy(desc(storyComments.createdAt))
+			.limit(limit),
+	]);
+	const hrefOf = (type: StoryObjectType, id: number) =>
+		type === 'workout' ? `/workout/${id}` : `/routes/view/${id}`;
+	const actorOf = (actor: (typeof requests)[number]['actor']) => ({
+		id: actor.id,
+		title: displayNameOf(actor),
+		username: actor.username,
+	});
+	const items = [
+		...requests.map((row) => ({
+			kind: 'friend_request' as const,
+			at: row.at,
+			actor: actorOf(row.actor),
+			href: '/people/friends/',
+		})),
+		...likes.map((row) => ({
+			kind: 'like' as const,
+			at: row.at,
+			actor: actorOf(row.actor),
+			href: hrefOf(row.type, row.id),
+		})),
+		...comments.map((row) => ({
+			kind: 'comment' as const,
+			at: row.at,
+			actor: actorOf(row.actor),
+			href: hrefOf(row.type, row.id),
+		})),
+	]
+		.sort((a, b) => b.at.getTime() - a.at.getTime())
+		.slice(0, limit);
+	const notifications: NotificationView[] = items.map((item) => ({
+		kind: item.kind,
+		actor: item.actor,
+		href: item.href,
+		published: formatApiDateTime(item.at),
+		unread: item.at > readAt,
+	}));
+	return { notifications, unread: notifications.filter((item) => item.unread).length };
+}
+
+export async function markNotificationsRead(deps: Deps, viewer: { id: number }): Promise<void> {
+	const now = deps.clock();
+	await deps.db
+		.insert(notificationReads)
+		.values({ userId: viewer.id, readAt: now })
+		.onConflictDoUpdate({ target: notificationReads.userId, set: { readAt: now } });
+}
+
+export type LikeView = Awaited<ReturnType<typeof listLikes>>[number];
+export type StoryWithReplies = { story: StoryView; comments: CommentView[]; likes: LikeView[] };
+
+/** A feed page with each story's comments and likers, for the pages that render it whole. */
+export async function feedPageWithReplies(
+	deps: Deps,
+	viewer: { id: number },
+	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
+): Promise<{ items: StoryWithReplies[]; next: string | null }> {
+	const page = await listStories(deps, viewer, options);
+	const items = await Promise.all(page.stories.map((story) => repliesOf(deps, viewer, story)));
+	return { items, next: page.next };
+}
+
+export async function repliesOf(
+	deps: Deps,
+	viewer: { id: number },
+	story: StoryView,
+): Promise<StoryWithReplies> {
+	const [comments, likes] = await Promise.all([
+		listComments(deps, viewer, story.id),
+		listLikes(deps, viewer, story.id),
+	]);
+	return { story, comments, likes };
 }

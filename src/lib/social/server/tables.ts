@@ -26,3 +26,88 @@ export const friendships = pgTable(
 		check('friendships_not_self_check', sql`${t.fromUserId} <> ${t.toUserId}`),
 	],
 );
+
+/** A member who will not see, or be seen by, another; blocking ends any friendship between them. */
+export const memberBlocks = pgTable(
+	'member_blocks',
+	{
+		blockerId: integer('blocker_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		blockedId: integer('blocked_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('member_blocks_pair_idx').on(t.blockerId, t.blockedId),
+		index('member_blocks_blocked_idx').on(t.blockedId),
+		check('member_blocks_not_self_check', sql`${t.blockerId} <> ${t.blockedId}`),
+	],
+);
+
+/**
+ * Stories are the members' workouts and routes themselves, so a story always obeys its object's
+ * privacy at read time. Likes, comments and removals point at the object by type and id.
+ */
+export const storyLikes = pgTable(
+	'story_likes',
+	{
+		id: serial('id').primaryKey(),
+		objectType: text('object_type').$type<'workout' | 'route'>().notNull(),
+		objectId: integer('object_id').notNull(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		uniqueIndex('story_likes_object_user_idx').on(t.objectType, t.objectId, t.userId),
+		check('story_likes_type_check', sql`${t.objectType} in ('workout', 'route')`),
+	],
+);
+
+/** A comment on a story; a reply names the comment it answers. */
+export const storyComments = pgTable(
+	'story_comments',
+	{
+		id: serial('id').primaryKey(),
+		objectType: text('object_type').$type<'workout' | 'route'>().notNull(),
+		objectId: integer('object_id').notNull(),
+		parentCommentId: integer('parent_comment_id'),
+		authorId: integer('author_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		text: text('text').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(t) => [
+		index('story_comments_object_idx').on(t.objectType, t.objectId, t.id),
+		index('story_comments_parent_idx').on(t.parentCommentId),
+		check('story_comments_type_check', sql`${t.objectType} in ('workout', 'route')`),
+	],
+);
+
+/** Stories their owner took out of every feed; the workout or route itself stays. */
+export const removedStories = pgTable(
+	'removed_stories',
+	{
+		objectType: text('object_type').$type<'workout' | 'route'>().notNull(),
+		objectId: integer('object_id').notNull(),
+		ownerId: integer('owner_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+	},
+	(t) => [uniqueIndex('removed_stories_object_idx').on(t.objectType, t.objectId)],
+);
+
+/**
+ * Notifications are read from what happened (requests, likes and comments); a member's row says
+ * up to when they have seen them.
+ */
+export const notificationReads = pgTable('notification_reads', {
+	userId: integer('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+});

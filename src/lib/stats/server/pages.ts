@@ -3,9 +3,10 @@ import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
+import type { CalendarMonth, StatsAnswer } from '../contract';
 import { StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
-import { type CalendarMonth, calendarMonth, memberStats, type StatsAnswer } from './service';
+import { calendarMonth, memberStats } from './service';
 
 type Viewer = { id: number } | null;
 

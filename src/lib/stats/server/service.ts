@@ -17,6 +17,7 @@ import {
 	weekOf,
 	yearOf,
 } from '../calendar';
+import type { CalendarMonth, CalendarWorkout, StatsAnswer } from '../contract';
 import { cachedFor, workoutsFingerprint } from './cache';
 import type { StatsMember } from './facts';
 
@@ -78,23 +79,6 @@ export type StatsQuery = {
 	weekStartDay: WeekDay;
 	year: number;
 	date: LocalDate;
-};
-
-export type StatsAnswer = {
-	time_zone: string;
-	measurement_system: 'metric' | 'imperial';
-	year: number;
-	date: string;
-	week_type: WeekType;
-	week_start_day: WeekDay;
-	activity_groups: ActivityGroup[] | 'all';
-	week: { first: string; last: string; totals: Totals };
-	month: { first: string; last: string; totals: Totals };
-	year_totals: Totals;
-	weeks: Bucket[];
-	months: Bucket[];
-	years: Bucket[];
-	averages: { per_week: Totals; per_month: Totals };
 };
 
 function divide(totals: Totals, by: number): Totals {
@@ -199,32 +183,6 @@ export async function memberStats(
 function dayOfYear(day: LocalDate): number {
 	return (Date.UTC(day.year, day.month - 1, day.day) - Date.UTC(day.year, 0, 1)) / 86_400_000 + 1;
 }
-
-export type CalendarWorkout = {
-	id: number;
-	name: string;
-	activity_type: number;
-	activity_name: string;
-	group: ActivityGroup;
-	day: string;
-	time: string;
-	distance_m: number | null;
-	duration_s: number | null;
-	calories: number | null;
-};
-
-export type CalendarMonth = {
-	time_zone: string;
-	measurement_system: 'metric' | 'imperial';
-	month: string;
-	today: string;
-	/** Monday-first weeks covering the month, each with its seven days and totals. */
-	weeks: { first: string; days: string[]; totals: Totals }[];
-	workouts: CalendarWorkout[];
-	totals: Totals;
-	previous: string;
-	next: string;
-};
 
 const timeFormatters = new Map<string, Intl.DateTimeFormat>();
 function localTime(instant: Date, timeZone: string): string {
