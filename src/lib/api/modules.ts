@@ -1,6 +1,7 @@
 import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
+import { createChallengesApi } from '../challenges/server/api';
 import { createLocationsApi } from '../locations/server/api';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
@@ -44,6 +45,7 @@ export async function loadApiModules(
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
+		createChallengesApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }
