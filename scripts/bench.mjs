@@ -5,7 +5,18 @@ import path from 'node:path';
 
 // Benchmarks print figures; they never pass or fail on speed. Name some to run only those.
 const root = path.resolve(import.meta.dirname, '..');
-const all = ['http', 'routing', 'workout-files', 'routes', 'auth', 'uploads', 'tiles', 'planner', 'workouts', 'challenges'];
+const all = [
+	'http',
+	'routing',
+	'workout-files',
+	'routes',
+	'auth',
+	'uploads',
+	'tiles',
+	'planner',
+	'workouts',
+	'challenges',
+];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {
 	const script = ['bench.ts', 'login.bench.ts']

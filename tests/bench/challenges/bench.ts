@@ -87,9 +87,12 @@ async function run(label: string, db: Db, goal: number) {
 	const [sample] = await db
 		.select()
 		.from(challengeParticipants)
-		.where(eq(challengeParticipants.userId, 4242));
-	await refreshChallengeProgress(deps, 4242);
-	const [again] = await db.select().from(challengeParticipants).where(eq(challengeParticipants.userId, 4242));
+		.where(eq(challengeParticipants.userId, Math.min(4242, PARTICIPANTS)));
+	await refreshChallengeProgress(deps, Math.min(4242, PARTICIPANTS));
+	const [again] = await db
+		.select()
+		.from(challengeParticipants)
+		.where(eq(challengeParticipants.userId, Math.min(4242, PARTICIPANTS)));
 	if (Math.abs(sample.progress - again.progress) > 1e-6) throw new Error('bulk and hook progress differ');
 
 	const viewer = (id: number) => ({
