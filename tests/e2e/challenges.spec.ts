@@ -60,6 +60,12 @@ test('a member joins a challenge, logs a run that counts, climbs the board and l
 	await expect(page.getByTestId('my-awards').locator('[data-earned="true"]').first()).toContainText('25%');
 	await expect(page.getByTestId('board-me')).toContainText('Cleo');
 
+	// Hiding the name saves at once, and the page drawn again remembers it.
+	await page.getByTestId('name-choice').uncheck();
+	await expect(page.getByTestId('name-choice-status')).toHaveText('Saved.');
+	await page.reload();
+	await expect(page.getByTestId('name-choice')).not.toBeChecked();
+
 	await page.getByTestId('full-leaderboard').click();
 	await expect(page.getByRole('heading', { name: 'Leaderboard' })).toBeVisible();
 	await expect(page.getByTestId('board-me')).toContainText('(you)');

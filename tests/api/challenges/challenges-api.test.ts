@@ -69,6 +69,11 @@ describe('joining and leaving', () => {
 			false,
 			false,
 		]);
+		expect(joined.json.stats.participants).toBe(1);
+		// Joining again only changes the name choice: still one participant, progress kept.
+		const again = await join(alice, { show_name: true });
+		expect(again.json.stats.participants).toBe(1);
+		expect(again.json.progress).toMatchObject({ value: 6000, showName: true });
 		const left = await callApi(made.app, 'DELETE', `/api/challenges/${june.id}/users/${alice.id}/`, {
 			token: alice.token,
 		});
@@ -77,6 +82,7 @@ describe('joining and leaving', () => {
 		const after = await details(alice);
 		expect(after.json.joined).toBe(false);
 		expect(after.json.progress).toBeNull();
+		expect(after.json.stats.participants).toBe(0);
 	});
 
 	test('nobody can take another member out, join without signing in, or join a finished challenge', async () => {

@@ -10,7 +10,7 @@
  *   npm run bench:challenges
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_challenges npm run bench:challenges
  *
- * BENCH_PARTICIPANTS and BENCH_WORKOUTS_EACH change the size. Goals: pages and rank p95 ≤ 20 ms on
+ * BENCH_PARTICIPANTS and BENCH_WORKOUTS_EACH change the size; BENCH_ONLY=postgres skips PGlite. Goals: pages and rank p95 ≤ 20 ms on
  * PostgreSQL and ≤ 50 ms on PGlite; saving updates progress and rank in ≤ 20 ms.
  * Figures only; nothing passes or fails on speed.
  */
@@ -80,7 +80,12 @@ async function run(label: string, db: Db, goal: number) {
 		select ${challenge.id}, owner_id, 'UTC', owner_id % 2 = 0, sum(distance_total),
 			max(start_datetime + elapsed_time_total * interval '1 second'), count(*), timestamptz '2026-06-01 00:00:00+00'
 		from workouts group by owner_id`);
-	await db.execute(sql`analyze`);
+	await db.execute(
+		sql`update challenges set participant_count = (select count(*) from challenge_participants where challenge_id = ${challenge.id}) where id = ${challenge.id}`,
+	);
+	challenge.participantCount = PARTICIPANTS;
+	// What autovacuum does on a server after a bulk load: statistics, and the visibility map index-only scans need.
+	await db.execute(sql`vacuum analyze`);
 	console.log(`  joined everyone in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 	// The hook's own count agrees with the bulk one.
@@ -168,7 +173,7 @@ async function run(label: string, db: Db, goal: number) {
 	console.log(`  progress update + rank alone: ${summary(updateTimes)}   goal p95 ≤ 20 ms`);
 }
 
-{
+if (process.env.BENCH_ONLY !== 'postgres') {
 	const client = await PGlite.create();
 	const db = drizzlePglite(client, { schema }) as unknown as Db;
 	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });

@@ -22,6 +22,7 @@ const DONE_MESSAGES = {
 	joined: 'You joined this challenge.',
 	left: 'You left this challenge.',
 	confirmed: 'Confirmed: the workout counts now.',
+	named: 'Saved your name choice.',
 } as const;
 type Done = keyof typeof DONE_MESSAGES;
 
@@ -45,6 +46,10 @@ export async function handleChallengePost(
 		if (action === 'join') {
 			await joinChallenge(deps, viewer, ref, form?.get('show_name') === 'on');
 			return { ok: true, done: 'joined' };
+		}
+		if (action === 'name') {
+			await joinChallenge(deps, viewer, ref, form?.get('show_name') === 'on');
+			return { ok: true, done: 'named' };
 		}
 		if (action === 'leave') {
 			await leaveChallenge(deps, viewer, ref, viewer.id);

@@ -317,17 +317,12 @@ export async function listChallenges(deps: Deps, viewer: Viewer | null, query: C
 	const now = deps.clock();
 	const zone = await viewerZone(deps, viewer, query.timezone);
 	const rows = await deps.db.select().from(challenges).orderBy(asc(challenges.endsOn), asc(challenges.id));
-	const counts = await deps.db
-		.select({ challengeId: challengeParticipants.challengeId, count: sql<number>`count(*)::int` })
-		.from(challengeParticipants)
-		.groupBy(challengeParticipants.challengeId);
 	const mine = viewer
 		? await deps.db
 				.select({ challengeId: challengeParticipants.challengeId, progress: challengeParticipants.progress })
 				.from(challengeParticipants)
 				.where(eq(challengeParticipants.userId, viewer.id))
 		: [];
-	const countOf = new Map(counts.map((row) => [row.challengeId, Number(row.count)]));
 	const progressOf = new Map(mine.map((row) => [row.challengeId, row.progress]));
 	const lists: { joinable: ChallengeSummary[]; joined: ChallengeSummary[]; past: ChallengeSummary[] } = {
 		joinable: [],
@@ -339,7 +334,7 @@ export async function listChallenges(deps: Deps, viewer: Viewer | null, query: C
 		const summary: ChallengeSummary = {
 			...representChallenge(row, now, zone),
 			joined: progressOf.has(row.id),
-			participants: countOf.get(row.id) ?? 0,
+			participants: row.participantCount,
 			myProgress: progressOf.get(row.id) ?? null,
 		};
 		if (summary.status === 'past') lists.past.push(summary);
@@ -406,14 +401,25 @@ export async function leaderboard(
 		eq(challengeParticipants.challengeId, challenge.id),
 		options.friends && viewer ? friendsCondition(viewer.id) : undefined,
 	);
-	const [{ total }] = await deps.db
-		.select({ total: sql<number>`count(*)::int` })
+	// Everyone: the count join and leave keep. Friends: a few rows, counted.
+	const total = options.friends
+		? Number(
+				(
+					await deps.db.select({ total: sql<number>`count(*)::int` }).from(challengeParticipants).where(where)
+				)[0].total,
+			)
+		: challenge.participantCount;
+	// The page is read along the board index first; names are looked up for its rows alone.
+	const onPage = deps.db
+		.select({
+			participantId: challengeParticipants.id,
+			userId: challengeParticipants.userId,
+			progress: challengeParticipants.progress,
+			reachedAt: challengeParticipants.reachedAt,
+			workoutCount: challengeParticipants.workoutCount,
+			showName: challengeParticipants.showName,
+		})
 		.from(challengeParticipants)
-		.where(where);
-	const rows = await deps.db
-		.select(boardColumns)
-		.from(challengeParticipants)
-		.innerJoin(users, eq(users.id, challengeParticipants.userId))
 		.where(where)
 		.orderBy(
 			desc(challengeParticipants.progress),
@@ -421,7 +427,22 @@ export async function leaderboard(
 			asc(challengeParticipants.userId),
 		)
 		.limit(pageSize)
-		.offset((page - 1) * pageSize);
+		.offset((page - 1) * pageSize)
+		.as('on_page');
+	const rows = await deps.db
+		.select({
+			participantId: onPage.participantId,
+			userId: onPage.userId,
+			progress: onPage.progress,
+			reachedAt: onPage.reachedAt,
+			workoutCount: onPage.workoutCount,
+			showName: onPage.showName,
+			displayName: users.displayName,
+			username: users.username,
+		})
+		.from(onPage)
+		.innerJoin(users, eq(users.id, onPage.userId))
+		.orderBy(desc(onPage.progress), asc(onPage.reachedAt), asc(onPage.userId));
 	const metric = challenge.metric as ChallengeMetric;
 	const toRow = (row: (typeof rows)[number], rank: number): LeaderboardRow => ({
 		rank,
@@ -434,21 +455,25 @@ export async function leaderboard(
 	});
 	const results = rows.map((row, index) => toRow(row, (page - 1) * pageSize + index + 1));
 	let me: LeaderboardRow | null = null;
-	const own = viewer ? await participantOf(deps, challenge.id, viewer.id) : null;
-	if (own && viewer) {
-		const rank = options.friends ? await friendsRankOf(deps, viewer.id, own) : await rankOf(deps, own);
-		const [mine] = await deps.db
-			.select(boardColumns)
-			.from(challengeParticipants)
-			.innerJoin(users, eq(users.id, challengeParticipants.userId))
-			.where(eq(challengeParticipants.id, own.id));
-		me = toRow(mine, rank);
+	const shown = viewer ? results.find((row) => row.isMe) : undefined;
+	if (shown) me = shown;
+	else if (viewer) {
+		const own = await participantOf(deps, challenge.id, viewer.id);
+		if (own) {
+			const rank = options.friends ? await friendsRankOf(deps, viewer.id, own) : await rankOf(deps, own);
+			const [mine] = await deps.db
+				.select(boardColumns)
+				.from(challengeParticipants)
+				.innerJoin(users, eq(users.id, challengeParticipants.userId))
+				.where(eq(challengeParticipants.id, own.id));
+			me = toRow(mine, rank);
+		}
 	}
 	return {
 		currentPage: page,
 		pageSize,
-		totalPages: Math.max(1, Math.ceil(Number(total) / pageSize)),
-		totalCount: Number(total),
+		totalPages: Math.max(1, Math.ceil(total / pageSize)),
+		totalCount: total,
 		results,
 		me,
 	};
@@ -520,14 +545,16 @@ export async function challengeDetails(
 		page: rank ? Math.ceil(rank / excerptSize) : 1,
 		pageSize: excerptSize,
 	});
+	// Finishers are a range at the top of the board index.
 	const [stats] = await deps.db
-		.select({
-			participants: sql<number>`count(*)::int`,
-			finishers: sql<number>`count(*) filter (where ${challengeParticipants.progress} >= ${challenge.target})::int`,
-			total: sql<number>`coalesce(sum(${challengeParticipants.progress}), 0)::float8`,
-		})
+		.select({ finishers: sql<number>`count(*)::int` })
 		.from(challengeParticipants)
-		.where(eq(challengeParticipants.challengeId, challenge.id));
+		.where(
+			and(
+				eq(challengeParticipants.challengeId, challenge.id),
+				sql`${challengeParticipants.progress} >= ${challenge.target}`,
+			),
+		);
 	const metric = challenge.metric as ChallengeMetric;
 	return {
 		challenge: representChallenge(challenge, now, zone),
@@ -558,10 +585,8 @@ export async function challengeDetails(
 				}
 			: null,
 		stats: {
-			participants: Number(stats.participants),
+			participants: challenge.participantCount,
 			finishers: Number(stats.finishers),
-			total: Number(stats.total),
-			totalText: formatMetric(metric, Number(stats.total)),
 		},
 		leaderboard: {
 			currentPage: board.currentPage,
@@ -588,21 +613,31 @@ export async function joinChallenge(
 	if (challengeStatus(challenge, deps.clock(), timeZone) === 'past')
 		throw new AppError('conflict', 'This challenge is over.', { detail: 'challenge_over' });
 	const now = deps.clock();
-	const [participant] = await deps.db
-		.insert(challengeParticipants)
-		.values({
-			challengeId: challenge.id,
-			userId: viewer.id,
-			timeZone,
-			showName,
-			reachedAt: now,
-			joinedAt: now,
-		})
-		.onConflictDoUpdate({
-			target: [challengeParticipants.challengeId, challengeParticipants.userId],
-			set: { showName },
-		})
-		.returning();
+	const mine = and(
+		eq(challengeParticipants.challengeId, challenge.id),
+		eq(challengeParticipants.userId, viewer.id),
+	);
+	const participant = await deps.db.transaction(async (tx) => {
+		const [inserted] = await tx
+			.insert(challengeParticipants)
+			.values({
+				challengeId: challenge.id,
+				userId: viewer.id,
+				timeZone,
+				showName,
+				reachedAt: now,
+				joinedAt: now,
+			})
+			.onConflictDoNothing()
+			.returning();
+		if (!inserted)
+			return (await tx.update(challengeParticipants).set({ showName }).where(mine).returning())[0];
+		await tx
+			.update(challenges)
+			.set({ participantCount: sql`${challenges.participantCount} + 1` })
+			.where(eq(challenges.id, challenge.id));
+		return inserted;
+	});
 	await recompute(deps, viewer.id, [{ participant, challenge }]);
 	return challenge;
 }
@@ -616,11 +651,19 @@ export async function leaveChallenge(
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to leave a challenge');
 	if (userId !== viewer.id) throw new AppError('forbidden', 'You can take only yourself out of a challenge.');
 	const challenge = await findChallenge(deps, ref);
-	await deps.db
-		.delete(challengeParticipants)
-		.where(
-			and(eq(challengeParticipants.challengeId, challenge.id), eq(challengeParticipants.userId, viewer.id)),
-		);
+	await deps.db.transaction(async (tx) => {
+		const removed = await tx
+			.delete(challengeParticipants)
+			.where(
+				and(eq(challengeParticipants.challengeId, challenge.id), eq(challengeParticipants.userId, viewer.id)),
+			)
+			.returning({ id: challengeParticipants.id });
+		if (removed.length > 0)
+			await tx
+				.update(challenges)
+				.set({ participantCount: sql`${challenges.participantCount} - 1` })
+				.where(eq(challenges.id, challenge.id));
+	});
 	return challenge;
 }
 

@@ -37,6 +37,8 @@ export const challenges = pgTable(
 		target: doublePrecision('target').notNull(),
 		mode: text('mode').notNull().default('solo'),
 		prizes: jsonb('prizes').$type<string[]>().notNull().default([]),
+		/** Kept by join and leave, so a leaderboard page never counts everyone. */
+		participantCount: integer('participant_count').notNull().default(0),
 		awardThresholds: jsonb('award_thresholds').$type<number[]>().notNull().default([0.25, 0.5, 0.75, 1]),
 		createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -30,6 +30,7 @@ CREATE TABLE "challenges" (
 	"target" double precision NOT NULL,
 	"mode" text DEFAULT 'solo' NOT NULL,
 	"prizes" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"participant_count" integer DEFAULT 0 NOT NULL,
 	"award_thresholds" jsonb DEFAULT '[0.25,0.5,0.75,1]'::jsonb NOT NULL,
 	"created_by" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
