@@ -241,28 +241,24 @@ async function participantOf(
 	return row ?? null;
 }
 
-/** A participant's place: one more than those ahead of them, counted along the board index. */
-export async function rankOf(deps: Deps, participant: ParticipantRow): Promise<number> {
+/**
+ * A participant's place: one more than those ahead of them, counted as two ranges of the board
+ * index — everyone with more, and those with as much who got there earlier.
+ */
+export async function rankOf(
+	deps: Deps,
+	participant: ParticipantRow,
+	onlyFriendsOf?: number,
+): Promise<number> {
 	const p = challengeParticipants;
-	const [row] = await deps.db
-		.select({ ahead: sql<number>`count(*)::int` })
-		.from(p)
-		.where(
-			and(
-				eq(p.challengeId, participant.challengeId),
-				or(
-					sql`${p.progress} > ${participant.progress}`,
-					and(
-						sql`${p.progress} = ${participant.progress}`,
-						or(
-							lt(p.reachedAt, participant.reachedAt),
-							and(eq(p.reachedAt, participant.reachedAt), lt(p.userId, participant.userId)),
-						),
-					),
-				),
-			),
-		);
-	return Number(row.ahead) + 1;
+	const friends = onlyFriendsOf === undefined ? sql`true` : friendsCondition(onlyFriendsOf);
+	const result = await deps.db.execute<{ ahead: number }>(sql`select
+		(select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.progress} > ${participant.progress} and ${friends})
+		+ (select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.progress} = ${participant.progress}
+			and (${p.reachedAt}, ${p.userId}) < (${participant.reachedAt.toISOString()}::timestamptz, ${participant.userId}) and ${friends})
+		as ahead`);
+	const rows = (result as unknown as { rows: { ahead: number | string }[] }).rows;
+	return Number(rows[0].ahead) + 1;
 }
 
 export type Award = { threshold: number; name: string; goal: number; earned: boolean };
@@ -410,14 +406,13 @@ export async function leaderboard(
 			)
 		: challenge.participantCount;
 	// The page is read along the board index first; names are looked up for its rows alone.
+	// The page is read from the board index alone (an index-only scan past the skipped rows); the
+	// rest of each row and the names are looked up for the page's rows only.
 	const onPage = deps.db
 		.select({
-			participantId: challengeParticipants.id,
 			userId: challengeParticipants.userId,
 			progress: challengeParticipants.progress,
 			reachedAt: challengeParticipants.reachedAt,
-			workoutCount: challengeParticipants.workoutCount,
-			showName: challengeParticipants.showName,
 		})
 		.from(challengeParticipants)
 		.where(where)
@@ -430,17 +425,15 @@ export async function leaderboard(
 		.offset((page - 1) * pageSize)
 		.as('on_page');
 	const rows = await deps.db
-		.select({
-			participantId: onPage.participantId,
-			userId: onPage.userId,
-			progress: onPage.progress,
-			reachedAt: onPage.reachedAt,
-			workoutCount: onPage.workoutCount,
-			showName: onPage.showName,
-			displayName: users.displayName,
-			username: users.username,
-		})
+		.select(boardColumns)
 		.from(onPage)
+		.innerJoin(
+			challengeParticipants,
+			and(
+				eq(challengeParticipants.challengeId, challenge.id),
+				eq(challengeParticipants.userId, onPage.userId),
+			),
+		)
 		.innerJoin(users, eq(users.id, onPage.userId))
 		.orderBy(desc(onPage.progress), asc(onPage.reachedAt), asc(onPage.userId));
 	const metric = challenge.metric as ChallengeMetric;
@@ -460,7 +453,7 @@ export async function leaderboard(
 	else if (viewer) {
 		const own = await participantOf(deps, challenge.id, viewer.id);
 		if (own) {
-			const rank = options.friends ? await friendsRankOf(deps, viewer.id, own) : await rankOf(deps, own);
+			const rank = options.friends ? await rankOf(deps, own, viewer.id) : await rankOf(deps, own);
 			const [mine] = await deps.db
 				.select(boardColumns)
 				.from(challengeParticipants)
@@ -477,30 +470,6 @@ export async function leaderboard(
 		results,
 		me,
 	};
-}
-
-async function friendsRankOf(deps: Deps, viewerId: number, participant: ParticipantRow): Promise<number> {
-	const p = challengeParticipants;
-	const [row] = await deps.db
-		.select({ ahead: sql<number>`count(*)::int` })
-		.from(p)
-		.where(
-			and(
-				eq(p.challengeId, participant.challengeId),
-				friendsCondition(viewerId),
-				or(
-					sql`${p.progress} > ${participant.progress}`,
-					and(
-						sql`${p.progress} = ${participant.progress}`,
-						or(
-							lt(p.reachedAt, participant.reachedAt),
-							and(eq(p.reachedAt, participant.reachedAt), lt(p.userId, participant.userId)),
-						),
-					),
-				),
-			),
-		);
-	return Number(row.ahead) + 1;
 }
 
 /** The viewer's workouts in the window kept off the board for a pace faster than the world record. */

@@ -87,7 +87,8 @@ export const challengeParticipants = pgTable(
 		uniqueIndex('challenge_participants_pair_idx').on(t.challengeId, t.userId),
 		index('challenge_participants_board_idx').on(
 			t.challengeId,
-			t.progress.desc(),
+			// DESC NULLS FIRST is what `order by progress desc` reads; the index must match it exactly.
+			t.progress.desc().nullsFirst(),
 			t.reachedAt.asc(),
 			t.userId.asc(),
 		),

@@ -46,7 +46,7 @@ ALTER TABLE "challenge_participants" ADD CONSTRAINT "challenge_participants_chal
 ALTER TABLE "challenge_participants" ADD CONSTRAINT "challenge_participants_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "challenges" ADD CONSTRAINT "challenges_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "challenge_participants_pair_idx" ON "challenge_participants" USING btree ("challenge_id","user_id");--> statement-breakpoint
-CREATE INDEX "challenge_participants_board_idx" ON "challenge_participants" USING btree ("challenge_id","progress" DESC NULLS LAST,"reached_at","user_id");--> statement-breakpoint
+CREATE INDEX "challenge_participants_board_idx" ON "challenge_participants" USING btree ("challenge_id","progress" DESC NULLS FIRST,"reached_at","user_id");--> statement-breakpoint
 CREATE INDEX "challenge_participants_user_idx" ON "challenge_participants" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "challenges_slug_idx" ON "challenges" USING btree ("slug");--> statement-breakpoint
 CREATE INDEX "challenges_ends_on_idx" ON "challenges" USING btree ("ends_on");
