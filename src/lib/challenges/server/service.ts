@@ -347,7 +347,6 @@ export type LeaderboardRow = {
 	progress: number;
 	progressText: string;
 	workoutCount: number;
-	reachedAt: string;
 	isMe: boolean;
 };
 
@@ -443,7 +442,6 @@ export async function leaderboard(
 		progress: row.progress,
 		progressText: formatMetric(metric, row.progress),
 		workoutCount: row.workoutCount,
-		reachedAt: row.reachedAt.toISOString(),
 		isMe: viewer !== null && row.userId === viewer.id,
 	});
 	const results = rows.map((row, index) => toRow(row, (page - 1) * pageSize + index + 1));
