@@ -242,6 +242,48 @@ describe('what counts', () => {
 	});
 });
 
+describe('climbing', () => {
+	test('a climb challenge adds up the recorded climb of rides, and nothing else', async () => {
+		const climb = await createChallenge(made.deps, {
+			name: 'June Climb',
+			description: '',
+			metric: 'climb',
+			activity_groups: ['ride'],
+			starts_on: '2026-06-01',
+			ends_on: '2026-06-30',
+			target: 1000,
+			mode: 'solo',
+			prizes: [],
+		});
+		await join(alice, undefined, climb.id);
+		// A ride that rises steadily by 150 m over 30 samples, one a minute.
+		const position = Array.from({ length: 31 }, (_, i) => [
+			i * 60,
+			{ lat: 46.05 + i * 0.002, lng: 14.5, elevation: 300 + i * 5 },
+		]);
+		const base = {
+			start_locale_timezone: 'UTC',
+			aggregates: { distance_total: 6700, active_time_total: 1800, elapsed_time_total: 1800 },
+			time_series: { position },
+		};
+		const ride = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
+			token: alice.token,
+			body: { ...base, name: 'Hill ride', activity_type: 11, start_datetime: '2026-06-02T07:00:00Z' },
+		});
+		expect(ride.status).toBe(201);
+		const run = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
+			token: alice.token,
+			body: { ...base, name: 'Hill run', activity_type: 16, start_datetime: '2026-06-03T07:00:00Z' },
+		});
+		expect(run.status).toBe(201);
+		const seen = await details(alice, climb.id);
+		expect(seen.json.progress.workoutCount).toBe(1);
+		expect(seen.json.progress.value).toBeGreaterThan(120);
+		expect(seen.json.progress.value).toBeLessThanOrEqual(150);
+		expect(seen.json.progress.text).toMatch(/^\d+ m$/);
+	});
+});
+
 describe('leaderboard', () => {
 	test('ties go to whoever got there first; names show only when chosen', async () => {
 		const carol = await addMember(made.deps, 'carol');
