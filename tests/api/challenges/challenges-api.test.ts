@@ -281,6 +281,15 @@ describe('climbing', () => {
 		expect(seen.json.progress.value).toBeGreaterThan(120);
 		expect(seen.json.progress.value).toBeLessThanOrEqual(150);
 		expect(seen.json.progress.text).toMatch(/^\d+ m$/);
+		// Cutting the ride to its first half leaves about half the climb.
+		const cut = await callApi(made.app, 'POST', `/api/internal/cutWorkout/${ride.json.id}/`, {
+			token: alice.token,
+			body: { start_offset_s: 0, end_offset_s: 900 },
+		});
+		expect(cut.status).toBe(200);
+		const after = (await details(alice, climb.id)).json.progress.value;
+		expect(after).toBeGreaterThan(40);
+		expect(after).toBeLessThan(seen.json.progress.value - 40);
 	});
 });
 

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
 import { createChallengesApi } from '../../../src/lib/challenges/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
+import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 import type { Member } from '../routes/helpers';
@@ -11,7 +12,9 @@ export { addMember, befriend, type Member } from '../routes/helpers';
 
 export function createChallengesTestApp(database: TestDatabase) {
 	const deps = createTestDeps(database.db);
-	const app = createTestApi(deps, { routes: [createWorkoutsApi(), createChallengesApi()] });
+	const app = createTestApi(deps, {
+		routes: [createWorkoutsApi(), createWorkoutDetailApi(), createChallengesApi()],
+	});
 	return { deps, app };
 }
 
