@@ -17,6 +17,7 @@ const all = [
 	'workouts',
 	'stats',
 	'social',
+	'challenges',
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {

@@ -91,6 +91,10 @@ test.describe('visitor pages at 375 px @small-screen-layout', () => {
 		'/no/such/page',
 		'/error/notfound',
 		'/dev/mailbox',
+		'/challenges/',
+		'/challenges/yvty2025',
+		'/challenges/yvty2025/leaderboard',
+		'/mobile/challenges/yvty2025',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
 			await expectNoOverflow(page, path);
@@ -124,6 +128,8 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/account/connected_apps',
 		'/account/delete',
 		'/mobile/account/delete',
+		'/challenges/',
+		'/challenges/yvty2025',
 		'/account/personalization/',
 		'/routes/search/',
 		'/routes/my_routes/',

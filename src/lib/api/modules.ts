@@ -1,14 +1,15 @@
 import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
+import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { createLocationsApi } from '../locations/server/api';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
-import { createStatsApi } from '../stats/server/api';
 import { createSocialApi } from '../social/server/api';
+import { createStatsApi } from '../stats/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
@@ -52,6 +53,7 @@ export async function loadApiModules(
 		createGoalsApi(),
 		createStatsApi(),
 		createSocialApi(),
+		createChallengesApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

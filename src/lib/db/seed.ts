@@ -1,5 +1,6 @@
 import type { AppDeps } from '../api/context';
 import { signup } from '../auth/server/service';
+import { seedDemoChallenges } from '../challenges/server/seed';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
@@ -27,6 +28,8 @@ const DEMO_FRIEND = {
  * the demo member already exists.
  */
 export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
+	// Challenges come first: a database seeded before challenges existed gets them on its next start.
+	await seedDemoChallenges(deps);
 	const context = { ip: '127.0.0.1', userAgent: 'demo seed' };
 	const signUp = async (person: {
 		email: string;

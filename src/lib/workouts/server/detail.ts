@@ -3,6 +3,7 @@ import { gunzip } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
+import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
@@ -116,6 +117,7 @@ export async function cutWorkout(
 		await tx.update(workoutSeries).set({ series, laps }).where(eq(workoutSeries.workoutId, workout.id));
 		return true;
 	});
+	if (done) await refreshChallengeProgressQuietly(deps, workout.ownerId);
 	const fresh = await getVisibleWorkout(deps, viewer, id);
 	return done ? { ok: true, workout: fresh } : { ok: false, current: fresh };
 }

@@ -5,6 +5,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
+import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import { cleanText, truncateText } from '../../core/text';
 import { areFriends } from '../../social/server/service';
@@ -152,6 +153,8 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
 		return row.id;
 	});
+	// Challenge standings follow every saved, edited, cut or deleted workout.
+	if (id !== null) await refreshChallengeProgressQuietly(deps, ownerId);
 	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
 	const [existing] = await deps.db
 		.select({ id: workouts.id })
@@ -355,6 +358,7 @@ export async function updateWorkout(
 		.set({ ...changes, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
 		.where(and(...conditions))
 		.returning({ id: workouts.id });
+	if (updated.length > 0) await refreshChallengeProgressQuietly(deps, current.ownerId);
 	const fresh = (await findWorkout(deps, id)) as WorkoutWithOwner;
 	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };
 }
@@ -362,6 +366,7 @@ export async function updateWorkout(
 export async function deleteWorkout(deps: Deps, viewer: Viewer, id: number): Promise<void> {
 	const workout = await getOwnWorkout(deps, viewer, id);
 	await deps.db.delete(workouts).where(and(eq(workouts.id, id), eq(workouts.ownerId, workout.ownerId)));
+	await refreshChallengeProgressQuietly(deps, workout.ownerId);
 }
 
 /**
