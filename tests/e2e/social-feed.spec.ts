@@ -14,7 +14,8 @@ test('new stories arrive without a reload and the reader keeps their place', asy
 	await logIn(page.request, baseURL as string, DEMO_LOGIN);
 	await page.goto('/activity_feed/');
 	const stories = page.getByTestId('story');
-	await expect(stories.filter({ hasText: 'Riverfront tempo run' })).toBeVisible();
+	// Ana's recorded demo workouts and Ben's rides.
+	await expect(stories.filter({ hasText: 'Ana Runner' }).first()).toBeVisible();
 	await expect(stories.filter({ hasText: 'Susquehanna ride' })).toBeVisible();
 	const before = await stories.count();
 
