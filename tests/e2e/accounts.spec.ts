@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expectNoSeriousA11yIssues, open } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
@@ -227,4 +228,25 @@ test('ending another sign-in from "Where you\'re logged in" removes it and signs
 		await laptop.close();
 		await phone.close();
 	}
+});
+
+test('what a person types into the login form before its script has loaded is kept', async ({ page }) => {
+	// The page's script arrives only after both fields are filled, as on a slow phone.
+	let release: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route('**/_astro/*.js', async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+	await page.goto('/auth/login?next=%2Fworkout%2Fcreate%2F', { waitUntil: 'commit' });
+	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
+	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
+	release();
+	// Astro takes the `ssr` mark off an island once its script has taken over.
+	await expect(page.locator('astro-island:has(form.auth-form)')).not.toHaveAttribute('ssr', /.*/);
+	await expect(page.getByRole('textbox', { name: 'Email' })).toHaveValue(DEMO_LOGIN.email);
+	await page.getByRole('button', { name: 'Log in' }).click();
+	await page.waitForURL('**/workout/create/');
 });

@@ -1,11 +1,13 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { api, errorCode } from '../../lib/api/client';
 import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
-import { EmailField, FormAlert } from './ui';
+import { EmailField, FormAlert, useValuesTypedEarly } from './ui';
 import './forms.scss';
 
 export default function ForgotPasswordForm() {
 	const [email, setEmail] = useState('');
+	const form = useRef<HTMLFormElement>(null);
+	useValuesTypedEarly(form, { email: setEmail });
 	const [error, setError] = useState('');
 	const [alert, setAlert] = useState('');
 	const [sent, setSent] = useState(false);
@@ -46,7 +48,7 @@ export default function ForgotPasswordForm() {
 			</p>
 		);
 	return (
-		<form className="auth-form" onSubmit={submit} noValidate>
+		<form ref={form} className="auth-form" onSubmit={submit} noValidate>
 			<FormAlert>{alert}</FormAlert>
 			<EmailField value={email} onChange={setEmail} error={error} />
 			<button className="primary" type="submit" disabled={busy}>

@@ -1,8 +1,8 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
-import { EmailField, FormAlert, fieldErrors, PasswordField } from './ui';
+import { EmailField, FormAlert, fieldErrors, PasswordField, useValuesTypedEarly } from './ui';
 import './forms.scss';
 
 function nextPath(): string {
@@ -17,6 +17,8 @@ export default function LoginForm() {
 			: (new URLSearchParams(window.location.search).get('email') ?? '').slice(0, 254),
 	);
 	const [password, setPassword] = useState('');
+	const form = useRef<HTMLFormElement>(null);
+	useValuesTypedEarly(form, { email: setEmail, password: setPassword });
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState('');
 	const [busy, setBusy] = useState(false);
@@ -57,7 +59,7 @@ export default function LoginForm() {
 	const signupHref = next ? `/auth/signup?next=${encodeURIComponent(safeNextPath(next))}` : '/auth/signup';
 
 	return (
-		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
+		<form ref={form} className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
 			<FormAlert>{alert}</FormAlert>
 			<EmailField value={email} onChange={setEmail} error={errors.email} />
 			<PasswordField

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { api, errorCode, errorData } from '../../lib/api/client';
 import { birthYears, MESSAGES, requiredMessage, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
@@ -12,6 +12,7 @@ import {
 	GENDER_CHOICES,
 	PasswordField,
 	SelectField,
+	useValuesTypedEarly,
 } from './ui';
 import './forms.scss';
 
@@ -47,6 +48,20 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 		country: '',
 	});
 	const [terms, setTerms] = useState(false);
+	const form = useRef<HTMLFormElement>(null);
+	const early = (key: keyof typeof values) => (value: string) =>
+		setValues((now) => ({ ...now, [key]: value }));
+	useValuesTypedEarly(form, {
+		first_name: early('first_name'),
+		last_name: early('last_name'),
+		email: early('email'),
+		password: early('password'),
+		birth_day: early('day'),
+		birth_month: early('month'),
+		birth_year: early('year'),
+		gender: early('gender'),
+		country: early('country'),
+	});
 	const [promotions, setPromotions] = useState(false);
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState<React.ReactNode>('');
@@ -130,7 +145,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 	);
 
 	return (
-		<form className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
+		<form ref={form} className="auth-form" onSubmit={submit} noValidate aria-busy={busy}>
 			<FormAlert>{alert}</FormAlert>
 			{text('first_name', 'First name', 'given-name')}
 			{text('last_name', 'Last name', 'family-name')}

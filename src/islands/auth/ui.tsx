@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useState } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../lib/auth/contract';
 import type { PasswordProblem } from '../../lib/auth/password-rules';
 
@@ -234,4 +234,25 @@ export function fieldErrors(data: { fields?: { field: string; message: string }[
 		errors[key] ??= failure.message;
 	}
 	return errors;
+}
+
+/**
+ * What a person typed or chose in a form before its script took over (it was plain HTML until then),
+ * handed to each field's state on the first render: controlled fields would otherwise be reset to
+ * their empty state at the next render, and the keys typed early would be lost.
+ */
+export function useValuesTypedEarly(
+	form: RefObject<HTMLFormElement | null>,
+	fields: Record<string, (value: string) => void>,
+): void {
+	// biome-ignore lint/correctness/useExhaustiveDependencies: once, on the first render only
+	useLayoutEffect(() => {
+		const element = form.current;
+		if (!element) return;
+		for (const [name, set] of Object.entries(fields)) {
+			const field = element.elements.namedItem(name);
+			if ((field instanceof HTMLInputElement || field instanceof HTMLSelectElement) && field.value !== '')
+				set(field.value);
+		}
+	}, []);
 }
