@@ -1,13 +1,13 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { api, errorCode } from '../../lib/api/client';
 import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
-import { EmailField, FormAlert, useValuesTypedEarly } from './ui';
+import { EmailField, FormAlert, useFormTakeover } from './ui';
 import './forms.scss';
 
 export default function ForgotPasswordForm() {
 	const [email, setEmail] = useState('');
 	const form = useRef<HTMLFormElement>(null);
-	useValuesTypedEarly(form, { email: setEmail });
+	const awake = useFormTakeover(form, { email: setEmail });
 	const [error, setError] = useState('');
 	const [alert, setAlert] = useState('');
 	const [sent, setSent] = useState(false);
@@ -51,7 +51,7 @@ export default function ForgotPasswordForm() {
 		<form ref={form} className="auth-form" onSubmit={submit} noValidate>
 			<FormAlert>{alert}</FormAlert>
 			<EmailField value={email} onChange={setEmail} error={error} />
-			<button className="primary" type="submit" disabled={busy}>
+			<button className="primary" type="submit" disabled={busy || !awake}>
 				Send reset link
 			</button>
 			<a href="/auth/login">Back to log in</a>

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
-import { EmailField, FormAlert, fieldErrors, PasswordField, useValuesTypedEarly } from './ui';
+import { EmailField, FormAlert, fieldErrors, PasswordField, useFormTakeover } from './ui';
 import './forms.scss';
 
 function nextPath(): string {
@@ -18,7 +18,7 @@ export default function LoginForm() {
 	);
 	const [password, setPassword] = useState('');
 	const form = useRef<HTMLFormElement>(null);
-	useValuesTypedEarly(form, { email: setEmail, password: setPassword });
+	const awake = useFormTakeover(form, { email: setEmail, password: setPassword });
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState('');
 	const [busy, setBusy] = useState(false);
@@ -69,7 +69,7 @@ export default function LoginForm() {
 				autoComplete="current-password"
 				error={errors.password}
 			/>
-			<button className="primary" type="submit" disabled={busy}>
+			<button className="primary" type="submit" disabled={busy || !awake}>
 				{busy ? 'Logging in…' : 'Log in'}
 			</button>
 			<div className="form-links">

@@ -12,7 +12,7 @@ import {
 	GENDER_CHOICES,
 	PasswordField,
 	SelectField,
-	useValuesTypedEarly,
+	useFormTakeover,
 } from './ui';
 import './forms.scss';
 
@@ -51,7 +51,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 	const form = useRef<HTMLFormElement>(null);
 	const early = (key: keyof typeof values) => (value: string) =>
 		setValues((now) => ({ ...now, [key]: value }));
-	useValuesTypedEarly(form, {
+	const awake = useFormTakeover(form, {
 		first_name: early('first_name'),
 		last_name: early('last_name'),
 		email: early('email'),
@@ -261,7 +261,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 				/>
 				<span>Send me news, training tips and offers by email. You can change this at any time.</span>
 			</label>
-			<button className="primary" type="submit" disabled={busy}>
+			<button className="primary" type="submit" disabled={busy || !awake}>
 				{busy ? 'Creating your account…' : 'Sign up'}
 			</button>
 			<p>

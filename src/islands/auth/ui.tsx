@@ -237,22 +237,28 @@ export function fieldErrors(data: { fields?: { field: string; message: string }[
 }
 
 /**
- * What a person typed or chose in a form before its script took over (it was plain HTML until then),
- * handed to each field's state on the first render: controlled fields would otherwise be reset to
- * their empty state at the next render, and the keys typed early would be lost.
+ * Takes a form over from its plain HTML: what a person typed or chose before the script arrived is
+ * handed to each field's state on the first render (controlled fields would otherwise be reset to
+ * empty at the next render, losing the keys typed early). Answers whether the script is in charge:
+ * until it is, the submit button stays disabled, because the browser would send the form itself as
+ * a GET, with the password in the address and the history.
  */
-export function useValuesTypedEarly(
+export function useFormTakeover(
 	form: RefObject<HTMLFormElement | null>,
 	fields: Record<string, (value: string) => void>,
-): void {
+): boolean {
+	const [awake, setAwake] = useState(false);
 	// biome-ignore lint/correctness/useExhaustiveDependencies: once, on the first render only
 	useLayoutEffect(() => {
 		const element = form.current;
-		if (!element) return;
-		for (const [name, set] of Object.entries(fields)) {
-			const field = element.elements.namedItem(name);
-			if ((field instanceof HTMLInputElement || field instanceof HTMLSelectElement) && field.value !== '')
-				set(field.value);
+		if (element) {
+			for (const [name, set] of Object.entries(fields)) {
+				const field = element.elements.namedItem(name);
+				if ((field instanceof HTMLInputElement || field instanceof HTMLSelectElement) && field.value !== '')
+					set(field.value);
+			}
 		}
+		setAwake(true);
 	}, []);
+	return awake;
 }
