@@ -101,6 +101,8 @@ export default defineConfig({
 					ROLLOUTS: JSON.stringify({ alternate_maps_type: { percent: 0, members: ['alternatemaps'] } }),
 					// Every browser test signs in as the same demo member, on parallel workers.
 					API_RATE_LIMIT: '6000',
+					// Every new member of the browser tests signs up from 127.0.0.1.
+					SIGNUPS_PER_HOUR: '1000',
 					// A test-only secret: `astro build` runs with NODE_ENV=production, where the default is refused.
 					SESSION_SECRET: process.env.SESSION_SECRET ?? 'e2e-only-session-secret-not-for-production-0000',
 					ASTRO_TELEMETRY_DISABLED: '1',

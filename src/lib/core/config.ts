@@ -132,6 +132,17 @@ const EnvSchema = v.object({
 		),
 		'600',
 	),
+	SIGNUPS_PER_HOUR: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(
+				/^[1-9]\d{0,5}$/,
+				'SIGNUPS_PER_HOUR must be a whole number of signups an hour from one address',
+			),
+			v.transform(Number),
+		),
+		'30',
+	),
 	LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 
@@ -164,6 +175,8 @@ export type Config = {
 	logLevel: string;
 	/** API requests a minute per caller (member, or address for visitors); 0 turns the limit off. */
 	apiRateLimitPerMinute: number;
+	/** Signups an hour from one address before 429. */
+	signupsPerHour: number;
 };
 
 export class ConfigError extends Error {}
@@ -208,6 +221,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		supportEmail: e.SUPPORT_EMAIL,
 		logLevel: e.LOG_LEVEL,
 		apiRateLimitPerMinute: e.API_RATE_LIMIT,
+		signupsPerHour: e.SIGNUPS_PER_HOUR,
 	};
 }
 

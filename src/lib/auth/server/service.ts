@@ -230,7 +230,10 @@ async function uniqueUsername(deps: Pick<AppDeps, 'db'>, email: string): Promise
  */
 export async function signup(deps: Deps, body: SignupBody, context: RequestContext): Promise<SignedIn> {
 	const now = deps.clock();
-	await limitRequests(deps, addressKey('signup', context.ip), REQUESTS_PER_HOUR);
+	await limitRequests(deps, addressKey('signup', context.ip), {
+		...REQUESTS_PER_HOUR,
+		max: deps.config.signupsPerHour,
+	});
 	const failures = validateSignup(body, now);
 	if (failures.length) refuse(failures);
 	const email = (body.email as string).trim();
