@@ -35,6 +35,21 @@ export async function loadCalendarPage(
 	};
 }
 
+/** Whether the viewer may open the member's calendar (their workout privacy allows it). */
+export async function canSeeCalendar(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	viewer: Viewer,
+	memberId: number,
+): Promise<boolean> {
+	try {
+		await statsMember(deps, viewer, memberId);
+		return true;
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') return false;
+		throw error;
+	}
+}
+
 /**
  * What the stats pages render first, from the filter form's query (activity_groups may repeat, as
  * checkboxes send it); anything unreadable falls back to the defaults rather than failing the page.
