@@ -1,5 +1,5 @@
 import type { AppDeps } from '../api/context';
-import { signup } from '../auth/server/service';
+import { setAdmin, signup } from '../auth/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
@@ -15,6 +15,9 @@ export const DEMO_FRIEND_LOGIN = {
 	email: 'ana.runner@mapstride.example',
 	password: 'ana-runs-harrisburg-2026',
 };
+
+/** The demo world's operator, who may open /admin (challenges, refunds). */
+export const DEMO_ADMIN_LOGIN = { email: 'admin@mapstride.example', password: 'stride-admin-2026' };
 
 const DEMO_FRIEND = {
 	...DEMO_FRIEND_LOGIN,
@@ -55,8 +58,15 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 			throw error;
 		}
 	};
+	// The operator comes before the members: a database seeded before /admin existed gets one too.
+	await signUp({ ...DEMO_ADMIN_LOGIN, first_name: 'Ola', last_name: 'Operator' });
+	await setAdmin(deps, DEMO_ADMIN_LOGIN.email, true);
+	const logins = [
+		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+		`Admin login (/admin): ${DEMO_ADMIN_LOGIN.email} / ${DEMO_ADMIN_LOGIN.password}`,
+	];
 	const demoId = await signUp({ ...DEMO_LOGIN, first_name: 'Dana', last_name: 'Demo' });
-	if (demoId === null) return [`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`];
+	if (demoId === null) return logins;
 	const friendId = await signUp(DEMO_FRIEND);
 	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
 	const routeIds = await seedDemoRoutes(deps, demoId);
@@ -66,6 +76,6 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		social,
-		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+		...logins,
 	];
 }

@@ -3,6 +3,7 @@
  * `/`; the promo landing pages under /premium stay open.
  */
 const GUARDED_PREFIXES = [
+	'/admin',
 	'/dashboard',
 	'/account',
 	'/mobile/account/',
