@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { compress } from 'hono/compress';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
+import { authorizationServerMetadata } from './lib/connected-apps/server/service';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { getConfig } from './lib/core/config';
 import { isGuardedPath, loginPathFor } from './lib/site/guards';
@@ -65,6 +66,12 @@ app.use(async (c, next) => {
 });
 
 app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
+// RFC 8414 puts the OAuth server's metadata at the root, not under /api.
+app.get('/.well-known/oauth-authorization-server', (c) =>
+	c.json(authorizationServerMetadata(getConfig().publicUrl), 200, {
+		'Cache-Control': 'public, max-age=3600',
+	}),
+);
 app.all('/tiles/*', (c) => fetchTiles(c.req.raw));
 
 // Guards run before page routing, so a guarded path redirects a visitor even before its page exists.
