@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
-import { createConnectedAppsApi } from '../../../src/lib/connected-apps/server/api';
 import type { AppScope } from '../../../src/lib/connected-apps/contract';
+import { createConnectedAppsApi } from '../../../src/lib/connected-apps/server/api';
 import {
 	checkAuthorizationRequest,
 	decideAuthorization,
