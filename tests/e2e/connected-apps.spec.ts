@@ -193,6 +193,11 @@ test('an app registers, a member allows it, the app calls the API, refreshes, is
 	await expect(listed.getByRole('heading', { name: 'E2E Tracker' })).toBeVisible();
 	await expect(listed).toContainText('See your routes and where they go');
 	await expect(listed).toContainText('last used');
+	// The routes and workouts the app read are in the member's data-access log.
+	await expect(page.getByTestId('app-data-access')).toContainText(
+		'E2E Tracker · GET /v7.1/route/ with routes:read',
+	);
+	await expect(page.getByTestId('app-data-access')).toContainText('GET /v7.1/workout/ with workouts:read');
 	await expectNoSeriousA11yIssues(page);
 	await page.getByRole('button', { name: 'Revoke access for E2E Tracker' }).click();
 	await expect(page.getByTestId('connected-apps-notice')).toHaveText('E2E Tracker no longer has access.');
