@@ -1,11 +1,17 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildSecurityHeaders } from '../../../src/lib/api/security-headers';
+import { readAppRegistrationForm } from '../../../src/lib/connected-apps/server/forms';
 import {
 	checkAuthorizationRequest,
 	decideAuthorization,
+	deleteDeveloperApp,
+	listDeveloperApps,
+	registerApp,
 	revokeConnectedApp,
 	signConsentRequest,
 } from '../../../src/lib/connected-apps/server/service';
+import { oauthClients } from '../../../src/lib/connected-apps/server/tables';
 import { callApi, createTestClock } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {
@@ -52,6 +58,61 @@ async function tokensFor(member: Member, scope = 'profile:read workouts:read') {
 	expect(answer.status).toBe(200);
 	return answer.json as { access_token: string; refresh_token: string; scope: string; expires_in: number };
 }
+
+describe('registering an app', () => {
+	const form = (fields: Record<string, string | string[]>) => {
+		const data = new FormData();
+		for (const [name, value] of Object.entries(fields))
+			for (const one of Array.isArray(value) ? value : [value]) data.append(name, one);
+		return data;
+	};
+
+	test.each([
+		['https://app.test/cb#frag', 'fragment'],
+		['http://app.test/cb', 'plain http off loopback'],
+		['https://user:pw@app.test/cb', 'userinfo'],
+		['https://app.test/a/../cb', 'a path that is not in its plain form'],
+		['javascript:alert(1)', 'another scheme'],
+	])('refuses %s (%s)', (uri) => {
+		const read = readAppRegistrationForm(form({ name: 'X', redirect_uris: uri, scopes: 'profile:read' }));
+		expect(read.input).toBeNull();
+	});
+
+	test('keeps only the hash of a secret, and lists apps to their developer only', async () => {
+		const read = readAppRegistrationForm(
+			form({
+				name: ' Route Printer ',
+				redirect_uris: 'https://printer.test/cb\nhttp://127.0.0.1/cb',
+				scopes: ['routes:read', 'admin'],
+			}),
+		);
+		expect(read.input).toBeNull();
+		const ok = readAppRegistrationForm(
+			form({
+				name: ' Route Printer ',
+				redirect_uris: 'https://printer.test/cb\nhttp://127.0.0.1/cb',
+				scopes: ['routes:read'],
+			}),
+		);
+		if (!ok.input) throw new Error(JSON.stringify(ok.errors));
+		expect(ok.input.name).toBe('Route Printer');
+		const { app, clientSecret } = await registerApp(made.deps, developer, ok.input);
+		expect(clientSecret).toMatch(/^[\w-]{43}$/);
+		const [row] = await made.deps.db
+			.select()
+			.from(oauthClients)
+			.where(eq(oauthClients.clientId, app.clientId));
+		expect(row.secretHash).not.toContain(clientSecret as string);
+		expect(JSON.stringify(await listDeveloperApps(made.deps, developer))).not.toContain(
+			clientSecret as string,
+		);
+		expect((await listDeveloperApps(made.deps, developer)).map((entry) => entry.name)).toContain(
+			'Route Printer',
+		);
+		expect(await listDeveloperApps(made.deps, ana)).toEqual([]);
+		await expect(deleteDeveloperApp(made.deps, ana, app.clientId)).rejects.toThrow(/No such app/);
+	});
+});
 
 describe('1. redirect URIs match exactly', () => {
 	test.each([

@@ -23,6 +23,7 @@ export const APP_ENDPOINTS: AppEndpoint[] = [
 	{ method: 'GET', path: '/v7.1/user/self/', scopes: ['profile:read'] },
 	{ method: 'GET', path: '/v7.1/user/{id}/', scopes: ['profile:read'] },
 	{ method: 'GET', path: '/v7.1/friendship/', scopes: ['friends:read'] },
+	{ method: 'GET', path: '/v7.1/user/', scopes: ['friends:read'] },
 	{ method: 'GET', path: '/v7.1/activity_type/', scopes: APP_SCOPES },
 	{ method: 'GET', path: '/v7.1/activity_type/{id}/', scopes: APP_SCOPES },
 	{ method: 'GET', path: '/v7.1/workout/', scopes: READ_WORKOUTS, logs: true },
