@@ -486,6 +486,15 @@ describe('8. scopes, revocation and client authentication', () => {
 			);
 			expect(wrong.status).toBe(401);
 		}
+		const broken = await made.app.request('/api/oauth2/token', {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/x-www-form-urlencoded',
+				authorization: `Basic ${Buffer.from(`${client.clientId}:%E0%A4%A`).toString('base64')}`,
+			},
+			body: 'grant_type=refresh_token&refresh_token=x',
+		});
+		expect(broken.status).toBe(401);
 		// The code was never spent by those attempts.
 		expect((await exchangeCode(made.app, client, grant)).status).toBe(200);
 	});

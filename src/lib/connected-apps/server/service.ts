@@ -347,10 +347,13 @@ export async function authenticateClient(
 		const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
 		const colon = decoded.indexOf(':');
 		if (colon < 0) throw oauthError('invalid_client', 'The Basic credentials are malformed.');
-		const basicId = decodeURIComponent(decoded.slice(0, colon));
+		const basicId = formDecode(decoded.slice(0, colon));
+		const basicSecret = formDecode(decoded.slice(colon + 1));
+		if (basicId === null || basicSecret === null)
+			throw oauthError('invalid_client', 'The Basic credentials are malformed.');
 		if (clientId && clientId !== basicId) throw oauthError('invalid_client', 'Two different client ids.');
 		clientId = basicId;
-		secret = decodeURIComponent(decoded.slice(colon + 1));
+		secret = basicSecret;
 	}
 	const client = clientId ? await findClient(deps, clientId) : undefined;
 	if (!client) throw oauthError('invalid_client', 'Unknown client.');
@@ -361,6 +364,15 @@ export async function authenticateClient(
 	if (!secret || !sameText(sha256(secret), client.secretHash))
 		throw oauthError('invalid_client', 'The client secret is missing or wrong.');
 	return client;
+}
+
+/** RFC 6749 §2.3.1: Basic credentials are form-encoded first; a broken escape is no credential. */
+function formDecode(text: string): string | null {
+	try {
+		return decodeURIComponent(text.replaceAll('+', ' '));
+	} catch {
+		return null;
+	}
 }
 
 export type TokenAnswer = {
