@@ -1,6 +1,7 @@
 import type { AppDeps } from '../api/context';
 import { setAdmin, signup } from '../auth/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
+import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
@@ -73,9 +74,11 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
 	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
+	const connectedApps = await seedDemoConnectedApps(deps, demoId);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		social,
+		connectedApps,
 		...logins,
 	];
 }

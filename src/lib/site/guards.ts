@@ -22,6 +22,7 @@ const GUARDED_PREFIXES = [
 	'/privacy_center/manage',
 	'/privacy_center/consents',
 	'/oauth2/authorize',
+	'/developers/apps',
 ];
 
 /** Premium pages a visitor may open before signing in. */
