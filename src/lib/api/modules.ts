@@ -1,6 +1,7 @@
 import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
+import { createBillingApi } from '../billing/server/api';
 import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { createLocationsApi } from '../locations/server/api';
@@ -54,6 +55,7 @@ export async function loadApiModules(
 		createStatsApi(),
 		createSocialApi(),
 		createChallengesApi(),
+		createBillingApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

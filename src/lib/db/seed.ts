@@ -1,5 +1,7 @@
 import type { AppDeps } from '../api/context';
 import { signup } from '../auth/server/service';
+import { seedDemoBilling } from '../billing/server/demo';
+import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { AppError } from '../core/errors';
 import { seedDemoRoutes } from '../routes/server/service';
@@ -28,8 +30,9 @@ const DEMO_FRIEND = {
  * the demo member already exists.
  */
 export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
-	// Challenges come first: a database seeded before challenges existed gets them on its next start.
+	// Challenges and the MVP catalogue come first: a database seeded before they existed gets them on its next start.
 	await seedDemoChallenges(deps);
+	await seedCatalogue(deps);
 	const context = { ip: '127.0.0.1', userAgent: 'demo seed' };
 	const signUp = async (person: {
 		email: string;
@@ -63,9 +66,11 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
 	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
+	const billing = await seedDemoBilling(deps, demoId);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		social,
+		billing,
 		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
 	];
 }
