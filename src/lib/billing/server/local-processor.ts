@@ -193,7 +193,7 @@ export function verifyStripeSignedEvent(
 			secret,
 			WEBHOOK_TOLERANCE_SECONDS,
 			undefined,
-			Math.floor(now.getTime() / 1000),
+			now.getTime(),
 		);
 	} catch (error) {
 		throw new WebhookSignatureError(
