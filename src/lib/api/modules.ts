@@ -4,6 +4,8 @@ import { createAuthApi } from '../auth/server/api';
 import { createBillingApi } from '../billing/server/api';
 import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
+import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
+import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
@@ -17,6 +19,12 @@ import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
 import type { AppDeps, SubApp } from './context';
+
+/** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
+export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
+	definitions: { ...housekeepingJobs },
+	schedules: [...housekeepingSchedules],
+};
 
 /**
  * Every domain's API sub-app, listed once. Domains that need start-up work (loading the routing

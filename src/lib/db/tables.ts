@@ -5,6 +5,7 @@ export * from '../auth/server/tables';
 export * from '../billing/server/tables';
 export * from '../challenges/server/tables';
 export * from '../goals/server/tables';
+export * from '../jobs/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';
 export * from '../stats/server/tables';
