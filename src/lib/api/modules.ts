@@ -2,6 +2,7 @@ import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
 import { createBillingApi } from '../billing/server/api';
+import { billingJobs, billingSchedules } from '../billing/server/jobs';
 import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
@@ -22,8 +23,8 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs },
-	schedules: [...housekeepingSchedules],
+	definitions: { ...housekeepingJobs, ...billingJobs },
+	schedules: [...housekeepingSchedules, ...billingSchedules],
 };
 
 /**

@@ -3,6 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { users } from '../../../src/lib/auth/server/tables';
 import { addBillingPeriod, periodDays } from '../../../src/lib/billing/contract';
+import { billingJobs } from '../../../src/lib/billing/server/jobs';
 import { localWebhookSecret } from '../../../src/lib/billing/server/local-processor';
 import {
 	createCoupon,
@@ -16,6 +17,7 @@ import {
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
+import { enqueueJob, runDueJobs } from '../../../src/lib/jobs/server/service';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, cardToken, checkout, createBillingTestApp, type Member, resetBilling } from './helpers';
@@ -574,6 +576,16 @@ describe('subscriptions over time', () => {
 		const [subscription] = await subscriptionsOf(alice);
 		expect(subscription.subscription_end_date).toBe('2026-08-01T12:00:00.000Z');
 		expect(subscription.subscription_status).toBe('active');
+	});
+
+	test('the scheduled billing job renews once however often it is queued and run', async () => {
+		await checkout(made.app, alice, '4242424242424242');
+		advanceDays(31);
+		await enqueueJob(made.deps, { kind: 'billing.renewals', uniqueKey: 'billing.renewals:tick-1' });
+		await enqueueJob(made.deps, { kind: 'billing.renewals', uniqueKey: 'billing.renewals:tick-2' });
+		expect(await runDueJobs(made.deps, billingJobs)).toBe(2);
+		expect(await chargesAtProcessor()).toBe(2);
+		expect((await subscriptionsOf(alice))[0].subscription_end_date).toBe('2026-08-01T12:00:00.000Z');
 	});
 
 	test('a failing renewal is retried on the dunning schedule, then the subscription lapses', async () => {
