@@ -193,12 +193,16 @@ describe('checkout with the built-in test processor', () => {
 		await checkout(made.app, alice, '4242424242424242');
 		await checkout(made.app, bob, '4000002500003155');
 		await checkout(made.app, bob, '4000000000000002');
-		const tables = await made.deps.db.execute<{ table_name: string }>(
+		const tables = (await made.deps.db.execute(
 			sql`select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`,
-		);
+		)) as unknown as { rows: { table_name: string }[] };
 		let everything = made.logLines.join('\n');
 		for (const { table_name } of tables.rows) {
-			const rows = await made.deps.db.execute(sql.raw(`select t::text as row from "${table_name}" t`));
+			const rows = (await made.deps.db.execute(
+				sql.raw(`select t::text as row from "${table_name}" t`),
+			)) as unknown as {
+				rows: unknown[];
+			};
 			everything += JSON.stringify(rows.rows);
 		}
 		expect(everything).toContain('4242');
