@@ -677,3 +677,29 @@ describe('subscriptions over time', () => {
 		});
 	});
 });
+
+test('every billing and checkout operation is described in /api/openapi.json', async () => {
+	const spec = (await callApi(made.app, 'GET', '/api/openapi.json')).json;
+	const operations = [
+		['get', '/api/billing/billing-profiles'],
+		['post', '/api/billing/billing-profiles'],
+		['patch', '/api/billing/billing-profiles/{id}'],
+		['delete', '/api/billing/billing-profiles/{id}'],
+		['get', '/api/billing/paid-subscriptions'],
+		['post', '/api/billing/paid-subscriptions'],
+		['patch', '/api/billing/paid-subscriptions/{id}'],
+		['get', '/api/billing/coupons/{code}'],
+		['get', '/api/billing/products/{id}'],
+		['get', '/api/billing/user-coupons'],
+		['post', '/api/billing/user-coupons'],
+		['post', '/api/billing/user-coupons/grantable'],
+		['patch', '/api/billing/user-coupons/{id}'],
+		['get', '/api/checkoutapi/paymentIntent/{a}/{b}'],
+		['post', '/api/checkoutapi/paymentIntent'],
+		['post', '/api/checkoutapi/addCard'],
+		['post', '/api/checkoutapi/prepareToCapture'],
+		['post', '/api/checkoutapi/completeTransaction'],
+	];
+	for (const [method, path] of operations)
+		expect(spec.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+});
