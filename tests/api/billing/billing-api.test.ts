@@ -3,12 +3,14 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { users } from '../../../src/lib/auth/server/tables';
 import { addBillingPeriod, periodDays } from '../../../src/lib/billing/contract';
+import { checkFeature, PREMIUM_FEATURES } from '../../../src/lib/billing/features';
 import { billingJobs } from '../../../src/lib/billing/server/jobs';
 import { localWebhookSecret } from '../../../src/lib/billing/server/local-processor';
 import {
 	createCoupon,
 	listSubscriptions,
 	premiumStatus,
+	refundPayment,
 	runBillingCycle,
 } from '../../../src/lib/billing/server/service';
 import {
@@ -702,4 +704,22 @@ test('every billing and checkout operation is described in /api/openapi.json', a
 	];
 	for (const [method, path] of operations)
 		expect(spec.paths[path]?.[method], `${method} ${path}`).toBeDefined();
+});
+
+test('an admin refund returns the money at the processor and ends the membership', async () => {
+	const { intent } = await checkout(made.app, alice, '4242424242424242');
+	await refundPayment(made.deps, intent.json.id);
+	const [payment] = await made.deps.db.select().from(localProcessorPayments);
+	expect(payment.status).toBe('refunded');
+	expect((await subscriptionsOf(alice))[0].subscription_status).toBe('cancelled');
+	expect(await isPremium(alice)).toBe(false);
+	await expect(refundPayment(made.deps, intent.json.id)).rejects.toThrow(/Only a paid payment/);
+});
+
+test('checkFeature: every MVP feature for members with an active subscription, none for others', () => {
+	for (const feature of PREMIUM_FEATURES) {
+		expect(checkFeature({ isPremium: true }, feature)).toBe(true);
+		expect(checkFeature({ isPremium: false }, feature)).toBe(false);
+		expect(checkFeature(null, feature)).toBe(false);
+	}
 });
