@@ -114,6 +114,24 @@ test('a declined card is explained; a card needing the extra step is confirmed a
 	await expect(page.getByTestId('membership-state')).toHaveText('Active');
 	// The declined attempt left no charge: one paid payment in the history.
 	await expect(page.getByTestId('payment-history').getByRole('link', { name: 'Receipt' })).toHaveCount(1);
+	await page.goto('/', { waitUntil: 'load' });
+	await expect(page.locator('[data-promo]')).toBeHidden();
+});
+
+test("an app's payment is paid on the hosted checkout", async ({ page }, testInfo) => {
+	const token = await newMember(page, 'hosted', testInfo.project.name);
+	const started = await page.request.post('/api/checkoutapi/paymentIntent', {
+		headers: { authorization: `Bearer ${token}` },
+		data: { product_id: 'mvp-annual' },
+	});
+	expect(started.status()).toBe(201);
+	const intent = (await started.json()) as { id: string; checkoutUrl: string };
+	expect(intent.checkoutUrl).toMatch(new RegExp(`/checkout/en-us/MMF/${intent.id}$`));
+	await page.goto(`/checkout/en-us/MMF/${intent.id}`, { waitUntil: 'commit' });
+	await expect(page.getByText('MVP Annual: $29.99')).toBeVisible();
+	await payWith(page, '4242424242424242');
+	await page.waitForURL(`**/premium/receipt/${intent.id}`);
+	await expect(page.getByTestId('receipt-amount')).toHaveText('$29.99');
 });
 
 test('a coupon is redeemed for a free period; a second use is refused', async ({ page }, testInfo) => {
@@ -127,6 +145,8 @@ test('a coupon is redeemed for a free period; a second use is refused', async ({
 	await expect(page.getByTestId('membership-state')).toHaveText('Active (free period)');
 	await expect(page.getByTestId('next-charge')).toHaveText('None: auto-renew is off');
 	await expect(page.locator('[data-promo]')).toHaveCount(0);
+	await page.goto('/', { waitUntil: 'load' });
+	await expect(page.locator('[data-promo]')).toBeHidden();
 
 	await page.goto('/premium/promo', { waitUntil: 'commit' });
 	await page.getByTestId('coupon-code').fill('MVP90');

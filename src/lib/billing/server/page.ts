@@ -1,6 +1,10 @@
+import type { AstroCookies } from 'astro';
 import * as v from 'valibot';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
+import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../auth/hint';
+import { cookieIsSecure } from '../../auth/server/api';
+import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
 import { AppError } from '../../core/errors';
 import { CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
 import {
@@ -172,4 +176,19 @@ export async function checkoutPlans(deps: AppDeps) {
 			product.subscription_details.frequency_unit,
 		),
 	}));
+}
+
+/**
+ * After a page's form changed who is an MVP member (a verified payment, a redeemed coupon), the
+ * readable session hint follows at once, so pre-rendered pages drop the promo banner too.
+ */
+export async function updateHintCookie(deps: AppDeps, before: Viewer, cookies: AstroCookies): Promise<void> {
+	const now = await findViewerById(deps, before.id);
+	if (!now || now.isPremium === before.isPremium || !cookies.has(SESSION_HINT_COOKIE)) return;
+	cookies.set(SESSION_HINT_COOKIE, encodeSessionHint(now), {
+		path: '/',
+		sameSite: 'lax',
+		secure: cookieIsSecure(deps.config),
+		maxAge: SESSION_ABSOLUTE_SECONDS,
+	});
 }
