@@ -66,6 +66,8 @@ export type ApiOptions = {
 	/** Auth endpoints answer 401 for a wrong password: that must not trigger a refresh. */
 	noRefresh?: boolean;
 	signal?: AbortSignal;
+	/** Extra request headers, such as an Idempotency-Key. */
+	headers?: Record<string, string>;
 };
 
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
@@ -78,7 +80,7 @@ export async function api<T>(path: string, options: ApiOptions = {}): Promise<T>
 			query: options.query,
 			credentials: 'same-origin',
 			signal: options.signal,
-			headers: token ? { authorization: `Bearer ${token}` } : {},
+			headers: { ...options.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
 			retry: 1,
 			retryDelay: 300,
 			retryStatusCodes: [502, 503, 504],

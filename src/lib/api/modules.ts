@@ -1,6 +1,8 @@
 import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
+import { createBillingApi } from '../billing/server/api';
+import { billingJobs, billingSchedules } from '../billing/server/jobs';
 import { createChallengesApi } from '../challenges/server/api';
 import { createConnectedAppsApi } from '../connected-apps/server/api';
 import { createGoalsApi } from '../goals/server/api';
@@ -22,8 +24,8 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs },
-	schedules: [...housekeepingSchedules],
+	definitions: { ...housekeepingJobs, ...billingJobs },
+	schedules: [...housekeepingSchedules, ...billingSchedules],
 };
 
 /**
@@ -64,6 +66,7 @@ export async function loadApiModules(
 		createSocialApi(),
 		createChallengesApi(),
 		createConnectedAppsApi(),
+		createBillingApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

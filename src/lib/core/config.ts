@@ -116,6 +116,15 @@ const EnvSchema = v.object({
 	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
 	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
 	OPEN_METEO_ARCHIVE_URL: v.optional(urlString('OPEN_METEO_ARCHIVE_URL')),
+	STRIPE_SECRET_KEY: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY must look like sk_test_… or sk_live_…'),
+		),
+	),
+	STRIPE_WEBHOOK_SECRET: v.optional(
+		v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET must look like whsec_…')),
+	),
 	SESSION_SECRET: v.optional(
 		v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters')),
 		DEV_SECRET,
@@ -167,6 +176,11 @@ export type Config = {
 	 * (https://archive-api.open-meteo.com/v1/archive, or a self-hosted copy) is the one adapter.
 	 */
 	weather: { provider: 'open-meteo'; url: string } | null;
+	/**
+	 * Card payments: Stripe when STRIPE_SECRET_KEY is set (with the endpoint's STRIPE_WEBHOOK_SECRET),
+	 * otherwise the built-in test processor, which charges no real card.
+	 */
+	stripe: { secretKey: string; webhookSecret: string } | null;
 	sessionSecret: string;
 	/** Only behind a proxy we run may X-Forwarded-For and geo headers be believed. */
 	trustedProxy: boolean;
@@ -215,6 +229,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,
 		weather: e.OPEN_METEO_ARCHIVE_URL ? { provider: 'open-meteo', url: e.OPEN_METEO_ARCHIVE_URL } : null,
+		stripe: e.STRIPE_SECRET_KEY
+			? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
+			: null,
 		sessionSecret: e.SESSION_SECRET,
 		trustedProxy: e.TRUSTED_PROXY === 'true',
 		geoHeaders: { country: e.GEO_COUNTRY_HEADER.toLowerCase(), region: e.GEO_REGION_HEADER.toLowerCase() },
@@ -237,6 +254,8 @@ export function assertReadyForProduction(
 	const refused: string[] = [];
 	if (config.sessionSecret === DEV_SECRET) refused.push('SESSION_SECRET is the development default');
 	if (!env.PUBLIC_URL) refused.push('PUBLIC_URL must be set');
+	if (config.stripe && !config.stripe.webhookSecret)
+		refused.push('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY');
 	if (refused.length)
 		throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
 }

@@ -1,5 +1,7 @@
 import type { AppDeps } from '../api/context';
 import { setAdmin, signup } from '../auth/server/service';
+import { seedDemoBilling } from '../billing/server/demo';
+import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import { AppError } from '../core/errors';
@@ -32,8 +34,9 @@ const DEMO_FRIEND = {
  * the demo member already exists.
  */
 export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
-	// Challenges come first: a database seeded before challenges existed gets them on its next start.
+	// Challenges and the MVP catalogue come first: a database seeded before they existed gets them on its next start.
 	await seedDemoChallenges(deps);
+	await seedCatalogue(deps);
 	const context = { ip: '127.0.0.1', userAgent: 'demo seed' };
 	const signUp = async (person: {
 		email: string;
@@ -75,10 +78,12 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
 	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
 	const connectedApps = await seedDemoConnectedApps(deps, demoId);
+	const billing = await seedDemoBilling(deps, demoId);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		social,
 		connectedApps,
+		billing,
 		...logins,
 	];
 }

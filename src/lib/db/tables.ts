@@ -2,6 +2,7 @@
 // tables from their own folder; only lib/db reads this barrel.
 export * from '../account/server/tables';
 export * from '../auth/server/tables';
+export * from '../billing/server/tables';
 export * from '../challenges/server/tables';
 export * from '../connected-apps/server/tables';
 export * from '../goals/server/tables';

@@ -1,3 +1,5 @@
+import { checkFeature } from '../billing/features';
+
 /**
  * Rollouts switch features on for a share of members. The list shape (rollout_name,
  * variant_name) is what islands and the bootup configuration carry.
@@ -13,7 +15,7 @@ type RolloutDefinition = {
 	variant: string;
 	/** Share of members, 0-100, who get `variant`; everyone else gets CONTROL. */
 	percent: number;
-	/** MVP members pay to be ad-free, so some rollouts never reach them. */
+	/** MVP members pay to be ad-free (checkFeature's ad_free), so some rollouts never reach them. */
 	excludesPremium?: boolean;
 	/** Members (id or username) who get `variant` whatever their bucket, e.g. to try a feature out. */
 	members?: readonly (number | string)[];
@@ -78,7 +80,9 @@ export function assignRollouts(
 		const included =
 			subject !== null &&
 			(isListed(definition, subject) ||
-				(!(definition.excludesPremium && subject.isPremium) &&
+				(!(
+					definition.excludesPremium && checkFeature({ isPremium: Boolean(subject.isPremium) }, 'ad_free')
+				) &&
 					bucketFor(definition.name, subject.id) < definition.percent));
 		return { rollout_name: definition.name, variant_name: included ? definition.variant : CONTROL };
 	});

@@ -36,7 +36,7 @@ import {
 	resetPassword,
 	signup,
 } from './service';
-import { listSessions, revokeSessionById, sessionCookieName } from './session';
+import { listSessions, revokeSessionById, SESSION_ABSOLUTE_SECONDS, sessionCookieName } from './session';
 
 /** Cookies we set before this API existed; /clear-legacy removes them. */
 const LEGACY_COOKIES = ['auth-token', 'access_token', 'mmf_auth', 'uacf_auth', 'ms_token'];
@@ -64,6 +64,21 @@ function setSessionCookies(c: Context<ApiEnv>, token: string, expiresAt: Date, v
 		sameSite: 'Lax',
 		path: '/',
 		maxAge,
+	});
+}
+
+/**
+ * After a change the header shows (becoming an MVP member), the readable hint follows at once, so
+ * pre-rendered pages drop the promo banner without waiting for the next sign-in. The session cookie
+ * is untouched.
+ */
+export function refreshSessionHint(c: Context<ApiEnv>, viewer: Viewer): void {
+	if (!getCookie(c, sessionCookieName(c.var.deps.config))) return;
+	setCookie(c, SESSION_HINT_COOKIE, encodeSessionHint(viewer), {
+		secure: cookieIsSecure(c.var.deps.config),
+		sameSite: 'Lax',
+		path: '/',
+		maxAge: SESSION_ABSOLUTE_SECONDS,
 	});
 }
 

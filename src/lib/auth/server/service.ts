@@ -5,6 +5,7 @@ import { presentPublicUser, presentSelfUser } from '../../account/server/present
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { measurementSystemForPlace } from '../../core/units';
+import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { type MailMessage, queueMail, queueMailJob } from '../../mail/server/service';
 import {
@@ -619,4 +620,12 @@ export async function setAdmin(deps: Pick<AppDeps, 'db'>, email: string, admin: 
 		.where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
 		.returning({ id: users.id });
 	return updated.length > 0;
+}
+
+/**
+ * Billing keeps this flag in step with the member's subscriptions (any active one makes an MVP
+ * member); pages, tokens and the session hint read it.
+ */
+export async function setPremiumMembership(db: Db, userId: number, isPremium: boolean): Promise<void> {
+	await db.update(users).set({ isPremium, updatedAt: new Date() }).where(eq(users.id, userId));
 }

@@ -1,0 +1,194 @@
+import type { AstroCookies } from 'astro';
+import * as v from 'valibot';
+import type { AppDeps } from '../../api/context';
+import type { Viewer } from '../../auth/contract';
+import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../auth/hint';
+import { cookieIsSecure } from '../../auth/server/api';
+import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
+import { AppError } from '../../core/errors';
+import { CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
+import {
+	deleteBillingProfile,
+	listBillingProfiles,
+	listProducts,
+	listSubscriptions,
+	makeDefaultBillingProfile,
+	paymentHistory,
+	paymentProcessor,
+	premiumStatus,
+	redeemCouponCode,
+	setAutoRenew,
+} from './service';
+
+/** "per month", "per year", "every 3 months". */
+export function periodText(interval: number, unit: string): string {
+	if (unit === 'month' && interval === 12) return 'per year';
+	if (interval === 1) return `per ${unit}`;
+	return `every ${interval} ${unit}s`;
+}
+
+const STATUS_TEXT: Record<string, string> = {
+	active: 'Active',
+	past_due: 'Payment failed — we will try your card again',
+	lapsed: 'Lapsed after failed payments',
+	cancelled: 'Cancelled',
+	pending: 'Waiting for payment',
+};
+
+export type MembershipPlan = SubscriptionView & {
+	planName: string;
+	priceText: string;
+	statusText: string;
+	/** When the next charge happens and for how much; null when none is coming. */
+	nextChargeText: string | null;
+	autoRenew: boolean;
+	changeable: boolean;
+};
+
+function day(date: string | Date): string {
+	return new Date(date).toLocaleDateString('en-US', {
+		month: 'long',
+		day: 'numeric',
+		year: 'numeric',
+		timeZone: 'UTC',
+	});
+}
+
+/** Everything the membership page shows, for the signed-in member only. */
+export async function loadMembership(deps: AppDeps, viewer: Viewer) {
+	const [subscriptions, products, profiles, history, status] = await Promise.all([
+		listSubscriptions(deps, viewer),
+		listProducts(deps),
+		listBillingProfiles(deps, viewer),
+		paymentHistory(deps, viewer),
+		premiumStatus(deps, viewer.id),
+	]);
+	const names = new Map(products.map((product) => [product.id, product.name]));
+	const plans: MembershipPlan[] = subscriptions.map((subscription) => {
+		const price = formatMoney(
+			subscription.payment_details.price_point.amount,
+			subscription.payment_details.price_point.currency,
+		);
+		const changeable = ['active', 'past_due'].includes(subscription.subscription_status);
+		return {
+			...subscription,
+			planName: names.get(subscription.product_id) ?? subscription.product_id,
+			priceText: `${price} ${periodText(subscription.subscription_details.frequency_interval, subscription.subscription_details.frequency_unit)}`,
+			statusText: `${STATUS_TEXT[subscription.subscription_status] ?? subscription.subscription_status}${subscription.is_trial && changeable ? ' (free period)' : ''}`,
+			nextChargeText:
+				changeable && !subscription.requested_cancellation
+					? `${price} on ${day(subscription.subscription_end_date)}`
+					: null,
+			autoRenew: !subscription.requested_cancellation,
+			changeable,
+		};
+	});
+	return {
+		plans,
+		profiles,
+		history: history.map((record) => ({
+			...record,
+			amountText: formatMoney(record.amount, record.currency),
+			dayText: day(record.at),
+		})),
+		status,
+		endsText: (plan: MembershipPlan) => day(plan.subscription_end_date),
+		testMode: paymentProcessor(deps).testMode,
+	};
+}
+
+const DONE_TEXT = {
+	renew_on: 'Auto-renew is on.',
+	renew_off: 'Auto-renew is off: your membership ends at the end of the period you paid for.',
+	card_default: 'That card is now your default.',
+	card_deleted: 'The card is deleted.',
+	coupon: 'Your coupon is redeemed. Enjoy MVP!',
+} as const;
+export type DoneKey = keyof typeof DONE_TEXT;
+
+export function doneText(key: string | null): string | null {
+	return key && key in DONE_TEXT ? DONE_TEXT[key as DoneKey] : null;
+}
+
+const IdField = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
+const MembershipForm = v.variant('action', [
+	v.object({ action: v.literal('auto_renew'), subscription: IdField, auto_renew: v.picklist(['on', 'off']) }),
+	v.object({ action: v.literal('card_default'), profile: IdField }),
+	v.object({ action: v.literal('card_delete'), profile: IdField }),
+]);
+
+/** The membership page's forms (they work without script). Answers what was done, or the problem. */
+export async function handleMembershipPost(
+	deps: AppDeps,
+	viewer: Viewer,
+	form: FormData | null,
+): Promise<{ ok: true; done: DoneKey } | { ok: false; message: string }> {
+	const parsed = v.safeParse(MembershipForm, form ? Object.fromEntries(form) : {});
+	if (!parsed.success) return { ok: false, message: 'That form was not complete. Please try again.' };
+	const input = parsed.output;
+	try {
+		if (input.action === 'auto_renew') {
+			await setAutoRenew(deps, viewer, input.subscription, input.auto_renew === 'on');
+			return { ok: true, done: input.auto_renew === 'on' ? 'renew_on' : 'renew_off' };
+		}
+		if (input.action === 'card_default') {
+			await makeDefaultBillingProfile(deps, viewer, input.profile);
+			return { ok: true, done: 'card_default' };
+		}
+		await deleteBillingProfile(deps, viewer, input.profile);
+		return { ok: true, done: 'card_deleted' };
+	} catch (error) {
+		if (error instanceof AppError && error.status < 500) return { ok: false, message: error.message };
+		throw error;
+	}
+}
+
+/** The coupon and promo pages' form: claims and redeems a code in one step. */
+export async function handleCouponPost(
+	deps: AppDeps,
+	viewer: Viewer,
+	form: FormData | null,
+): Promise<{ ok: true } | { ok: false; message: string; code: string }> {
+	const raw = form?.get('code');
+	const typed = typeof raw === 'string' ? raw : '';
+	const parsed = v.safeParse(CouponCodeSchema, typed);
+	if (!parsed.success)
+		return { ok: false, message: 'Enter the coupon code as it is written.', code: typed.slice(0, 40) };
+	try {
+		await redeemCouponCode(deps, viewer, parsed.output);
+		return { ok: true };
+	} catch (error) {
+		if (error instanceof AppError && error.status < 500)
+			return { ok: false, message: error.message, code: parsed.output };
+		throw error;
+	}
+}
+
+/** The plans on the checkout, cheapest first. */
+export async function checkoutPlans(deps: AppDeps) {
+	return (await listProducts(deps)).map((product) => ({
+		id: product.id,
+		name: product.name,
+		amount: product.availability_details.price_point.amount,
+		currency: product.availability_details.price_point.currency,
+		period: periodText(
+			product.subscription_details.frequency_interval,
+			product.subscription_details.frequency_unit,
+		),
+	}));
+}
+
+/**
+ * After a page's form changed who is an MVP member (a verified payment, a redeemed coupon), the
+ * readable session hint follows at once, so pre-rendered pages drop the promo banner too.
+ */
+export async function updateHintCookie(deps: AppDeps, before: Viewer, cookies: AstroCookies): Promise<void> {
+	const now = await findViewerById(deps, before.id);
+	if (!now || now.isPremium === before.isPremium || !cookies.has(SESSION_HINT_COOKIE)) return;
+	cookies.set(SESSION_HINT_COOKIE, encodeSessionHint(now), {
+		path: '/',
+		sameSite: 'lax',
+		secure: cookieIsSecure(deps.config),
+		maxAge: SESSION_ABSOLUTE_SECONDS,
+	});
+}
