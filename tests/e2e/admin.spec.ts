@@ -50,7 +50,10 @@ test('an operator creates, corrects, edits and ends a challenge; a member finds 
 	await page.getByRole('button', { name: 'End this challenge now' }).click();
 	await expect(page.getByRole('status')).toHaveText('Ended; its standings are final.');
 	await expect(page.getByRole('button', { name: 'End this challenge now' })).toHaveCount(0);
-	await page.getByRole('link', { name: '← Challenges' }).click();
+	await page.goto('/admin/');
+	await page.getByRole('link', { name: 'Payments' }).click();
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payments');
+	await page.goto('/admin/challenges/');
 	await expect(
 		page.getByTestId('admin-challenges').getByRole('row', { name: new RegExp(name) }),
 	).toContainText('Ended');

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { setPremiumMembership } from '../../auth/server/service';
@@ -1198,20 +1198,29 @@ export type PaymentRecord = {
 };
 
 export async function paymentHistory(deps: Pick<AppDeps, 'db'>, viewer: Viewer): Promise<PaymentRecord[]> {
-	const rows = await deps.db
+	return readPayments(deps, eq(billingPaymentIntents.userId, viewer.id));
+}
+
+/** The latest payments of every member, for the operators' refunds page. */
+export async function recentPayments(
+	deps: Pick<AppDeps, 'db'>,
+	limit = 50,
+): Promise<(PaymentRecord & { memberId: number })[]> {
+	return readPayments(deps, undefined, limit);
+}
+
+async function readPayments(deps: Pick<AppDeps, 'db'>, condition: SQL | undefined, limit?: number) {
+	const query = deps.db
 		.select({ intent: billingPaymentIntents, product: billingProducts, profile: billingProfiles })
 		.from(billingPaymentIntents)
 		.innerJoin(billingProducts, eq(billingProducts.id, billingPaymentIntents.productId))
 		.leftJoin(billingProfiles, eq(billingProfiles.id, billingPaymentIntents.billingProfileId))
-		.where(
-			and(
-				eq(billingPaymentIntents.userId, viewer.id),
-				inArray(billingPaymentIntents.status, ['succeeded', 'failed', 'refunded']),
-			),
-		)
+		.where(and(condition, inArray(billingPaymentIntents.status, ['succeeded', 'failed', 'refunded'])))
 		.orderBy(desc(billingPaymentIntents.updatedAt));
+	const rows = limit === undefined ? await query : await query.limit(limit);
 	return rows.map(({ intent, product, profile }) => ({
 		id: intent.id,
+		memberId: intent.userId,
 		status: intent.status,
 		amount: intent.amount,
 		currency: intent.currency,
