@@ -4,6 +4,7 @@ import { createAuthApi } from '../auth/server/api';
 import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { createLocationsApi } from '../locations/server/api';
+import { createPrivacyApi } from '../privacy/server/api';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
@@ -54,6 +55,7 @@ export async function loadApiModules(
 		createStatsApi(),
 		createSocialApi(),
 		createChallengesApi(),
+		createPrivacyApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }
