@@ -208,7 +208,10 @@ export type ConsentStatus = {
 	matrix_version: number;
 	minimum_age: number;
 	consents: ConsentState[];
+	/** Not answered under this matrix yet, or changed since: what the consent screen asks. */
 	pending: ConsentKey[];
+	/** Changed (or new) since the newest matrix version the member answered: asked at next login. */
+	changed: ConsentKey[];
 	/** A required consent is declined: the account cannot be used until it is given or deleted. */
 	declined_required: ConsentKey[];
 	do_not_sell_applies: boolean;

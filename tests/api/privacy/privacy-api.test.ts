@@ -138,6 +138,12 @@ describe('consent matrices by region', () => {
 			'precise_location',
 			'health_data',
 		]);
+		// Nothing changed since signup, so logging in goes straight on.
+		expect(status.json.changed).toEqual([]);
+		const login = await callApi(app, 'POST', '/api/auth/login', {
+			body: { email: 'ada@example.test', password: PASSWORD },
+		});
+		expect(login.json.consents_pending).toBe(false);
 	});
 
 	test('a new matrix version asks again only about what changed', async () => {
@@ -152,20 +158,19 @@ describe('consent matrices by region', () => {
 			'sale_share',
 			'precise_location',
 		];
-		await database.db
-			.insert(consentRecords)
-			.values(
-				keys.map((key) => ({
-					userId: bo.id,
-					consentKey: key,
-					granted: true,
-					region: 'US',
-					matrixVersion: 1,
-					source: 'signup',
-				})),
-			);
+		await database.db.insert(consentRecords).values(
+			keys.map((key) => ({
+				userId: bo.id,
+				consentKey: key,
+				granted: true,
+				region: 'US',
+				matrixVersion: 1,
+				source: 'signup',
+			})),
+		);
 		const status = await callApi(app, 'GET', '/api/auth/consents-status', { token: bo.token });
 		expect(status.json.pending).toEqual(['privacy_policy', 'health_data']);
+		expect(status.json.changed).toEqual(['privacy_policy', 'health_data']);
 		const login = await callApi(app, 'POST', '/api/auth/login', {
 			body: { email: 'bo@example.test', password: PASSWORD },
 		});

@@ -73,6 +73,10 @@ export async function getConsentStatus(deps: Deps, userId: number): Promise<Cons
 	const place = await memberPlace(deps, userId);
 	const matrix = currentMatrix(place.region);
 	const latest = await latestRecords(deps, userId);
+	const answeredVersion = Math.max(
+		0,
+		...[...latest.values()].filter((row) => row.region === place.region).map((row) => row.matrixVersion),
+	);
 	const consents: ConsentState[] = matrix.consents.map((entry) => {
 		const record = latest.get(entry.key);
 		const answeredHere = record && record.region === place.region;
@@ -98,15 +102,20 @@ export async function getConsentStatus(deps: Deps, userId: number): Promise<Cons
 		minimum_age: matrix.minimumAge,
 		consents,
 		pending: consents.filter((c) => c.pending).map((c) => c.key),
+		changed: matrix.consents.filter((entry) => entry.since > answeredVersion).map((entry) => entry.key),
 		declined_required: consents.filter((c) => c.required && c.answered && !c.granted).map((c) => c.key),
 		do_not_sell_applies: isDoNotSellPlace(place.country, place.basics.state),
 	};
 }
 
-/** True when the member must answer the consent screen before going on. */
+/**
+ * True when the member must answer the consent screen before going on: the matrix changed since
+ * they last answered it (or they never answered their region's), or they declined a required one.
+ * Optional consents they simply left unanswered at signup do not stop them at every login.
+ */
 export async function needsConsentPrompt(deps: Deps, userId: number): Promise<boolean> {
 	const status = await getConsentStatus(deps, userId);
-	return status.pending.length > 0 || status.declined_required.length > 0;
+	return status.changed.length > 0 || status.declined_required.length > 0;
 }
 
 /**
