@@ -3,6 +3,8 @@ import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
 import { createChallengesApi } from '../challenges/server/api';
 import { createGoalsApi } from '../goals/server/api';
+import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
+import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
 import { createRoutesApi } from '../routes/server/api';
@@ -17,6 +19,12 @@ import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
 import type { AppDeps, SubApp } from './context';
+
+/** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
+export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
+	definitions: { ...housekeepingJobs },
+	schedules: [...housekeepingSchedules],
+};
 
 /**
  * Every domain's API sub-app, listed once. Domains that need start-up work (loading the routing

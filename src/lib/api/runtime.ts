@@ -1,11 +1,12 @@
 import { assertReadyForProduction, getConfig } from '../core/config';
 import { openDb } from '../db/client';
 import { seedDemoWorld } from '../db/seed';
+import { startJobWorker } from '../jobs/server/service';
 import { closeSharedParsePool } from '../workout-files/server/parse-pool';
 import { createApi } from './app';
 import type { AppDeps } from './context';
 import { createLogger, flushLogger } from './logger';
-import { loadApiModules } from './modules';
+import { backgroundJobs, loadApiModules } from './modules';
 
 export type Runtime = {
 	deps: AppDeps;
@@ -42,12 +43,14 @@ async function bootRuntime(): Promise<Runtime> {
 	const startupNotes = !config.databaseUrl && config.env !== 'production' ? await seedDemoWorld(deps) : [];
 	const modules = await loadApiModules(deps);
 	const api = createApi(deps, { routes: modules.routes });
+	const jobWorker = startJobWorker(deps, backgroundJobs.definitions, { schedules: backgroundJobs.schedules });
 	return {
 		deps,
 		startupNotes,
 		api,
 		tiles: modules.tiles,
 		close: async () => {
+			await jobWorker.stop();
 			await modules.close();
 			await closeSharedParsePool();
 			await handle.close();

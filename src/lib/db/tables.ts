@@ -4,6 +4,7 @@ export * from '../account/server/tables';
 export * from '../auth/server/tables';
 export * from '../challenges/server/tables';
 export * from '../goals/server/tables';
+export * from '../jobs/server/tables';
 export * from '../privacy/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';

@@ -173,7 +173,7 @@ describe('create, read, update, delete', () => {
 		expect(stale.status).toBe(412);
 		expect(stale.json).toMatchObject({
 			error: 'precondition_failed',
-			your_version: 1,
+			sent_version: 1,
 			current: { name: 'First edit', version: 2 },
 		});
 		const byHeader = await callApi(made.app, 'PUT', `/api/v7.1/workout/${id}/`, {

@@ -14,13 +14,7 @@
  * PostgreSQL and ≤ 50 ms on PGlite; saving updates progress and rank in ≤ 20 ms.
  * Figures only; nothing passes or fails on speed.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import {
 	createChallenge,
 	leaderboard,
@@ -29,10 +23,9 @@ import {
 } from '../../../src/lib/challenges/server/service';
 import { challengeParticipants } from '../../../src/lib/challenges/server/tables';
 import type { Db } from '../../../src/lib/db/client';
-import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
-import * as schema from '../../../src/lib/db/tables';
 import { createWorkout } from '../../../src/lib/workouts/server/service';
 import { createTestDeps } from '../../helpers/app';
+import { onBenchDatabases } from '../databases';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 100_000);
 const EACH = Number(process.env.BENCH_WORKOUTS_EACH ?? 20);
@@ -173,23 +166,4 @@ async function run(label: string, db: Db, goal: number) {
 	console.log(`  progress update + rank alone: ${summary(updateTimes)}   goal p95 ≤ 20 ms`);
 }
 
-if (process.env.BENCH_ONLY !== 'postgres') {
-	const client = await PGlite.create();
-	const db = drizzlePglite(client, { schema }) as unknown as Db;
-	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	await run('PGlite (embedded)', db, 50);
-	await client.close();
-}
-const url = process.env.BENCH_DATABASE_URL;
-if (url) {
-	const pool = new pg.Pool({ connectionString: url, max: 8 });
-	await pool.query(
-		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-	);
-	const db = drizzlePg(pool, { schema }) as unknown as Db;
-	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	await run('PostgreSQL', db, 20);
-	await pool.end();
-} else {
-	console.log('\nPostgreSQL: set BENCH_DATABASE_URL to a database of its own to compare.');
-}
+await onBenchDatabases(({ kind, label, db }) => run(label, db, kind === 'pglite' ? 50 : 20));

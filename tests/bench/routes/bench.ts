@@ -9,25 +9,18 @@
  *
  * The PostgreSQL database is emptied first: point it at a database of its own.
  */
-import { PGlite } from '@electric-sql/pglite';
 import polyline from '@mapbox/polyline';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import pino from 'pino';
 import { createApi } from '../../../src/lib/api/app';
 import { users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
 import type { Db } from '../../../src/lib/db/client';
-import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
-import * as schema from '../../../src/lib/db/tables';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { newLinkToken } from '../../../src/lib/routes/server/service';
 import { routes } from '../../../src/lib/routes/server/tables';
 import { signInAs } from '../../helpers/app';
+import { onBenchDatabases } from '../databases';
 
 const ROUTES = Number(process.env.BENCH_ROUTES ?? 100_000);
 const MEMBERS = 50;
@@ -156,25 +149,7 @@ async function run(kind: 'pglite' | 'postgres', db: Db) {
 }
 
 async function main() {
-	const outcomes = [];
-	{
-		const client = await PGlite.create();
-		const db = drizzlePglite(client, { schema }) as unknown as Db;
-		await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-		outcomes.push(await run('pglite', db));
-		await client.close();
-	}
-	const url = process.env.BENCH_DATABASE_URL;
-	if (url) {
-		const pool = new pg.Pool({ connectionString: url, max: 4 });
-		await pool.query(
-			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-		);
-		const db = drizzlePg(pool, { schema }) as unknown as Db;
-		await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-		outcomes.push(await run('postgres', db));
-		await pool.end();
-	}
+	const outcomes = await onBenchDatabases(({ kind, db }) => run(kind, db));
 	console.log(`\nroute search, ${ROUTES.toLocaleString('en-US')} routes, ${RUNS} requests each (ms)\n`);
 	console.log(
 		[

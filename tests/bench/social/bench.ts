@@ -11,23 +11,16 @@
  *   npm run bench:feed
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_feed npm run bench:feed
  *
- * BENCH_MEMBERS, BENCH_STORIES and BENCH_RUNS scale it down for a quick look; BENCH_POSTGRES_ONLY=1 skips
+ * BENCH_MEMBERS, BENCH_STORIES and BENCH_RUNS scale it down for a quick look; BENCH_ONLY=postgres skips
  * PGlite, and BENCH_REUSE=1 measures a PostgreSQL database an earlier run already filled.
  * Goals: first and next pages p95 ≤ 30 ms on PostgreSQL and ≤ 60 ms on PGlite; search p95 ≤ 20 ms.
  * Figures only; nothing passes or fails on speed.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import type { Db } from '../../../src/lib/db/client';
-import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
-import * as schema from '../../../src/lib/db/tables';
 import { listStories, searchMembers } from '../../../src/lib/social/server/service';
 import { createTestDeps } from '../../helpers/app';
+import { onBenchDatabases } from '../databases';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 const STORIES = Number(process.env.BENCH_STORIES ?? 2_000_000);
@@ -117,24 +110,4 @@ async function run(label: string, db: Db, reuse = false) {
 	console.log(`  friend search: ${summary(search)}   goal p95 ≤ 20 ms`);
 }
 
-if (!process.env.BENCH_POSTGRES_ONLY) {
-	const pgliteClient = await PGlite.create();
-	const db = drizzlePglite(pgliteClient, { schema }) as unknown as Db;
-	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	await run('PGlite (embedded)', db);
-	await pgliteClient.close();
-}
-const url = process.env.BENCH_DATABASE_URL;
-if (url) {
-	const pool = new pg.Pool({ connectionString: url, max: 8 });
-	const db = drizzlePg(pool, { schema }) as unknown as Db;
-	const reuse = process.env.BENCH_REUSE === '1';
-	if (!reuse) {
-		await pool.query(
-			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-		);
-		await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	}
-	await run('PostgreSQL', db, reuse);
-	await pool.end();
-}
+await onBenchDatabases(({ label, db, reused }) => run(label, db, reused));

@@ -16,19 +16,13 @@
  * time p95 ≤ 50 ms and charts drawn ≤ 1 s on the mobile profile.
  * Figures only; nothing passes or fails on speed.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+
 import type { Db } from '../../../src/lib/db/client';
-import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
-import * as schema from '../../../src/lib/db/tables';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { workouts } from '../../../src/lib/workouts/server/tables';
 import { addSignedInMember, createTestApi, createTestDeps } from '../../helpers/app';
+import { onBenchDatabases } from '../databases';
 import { rideFit } from './ride-fit';
 
 const UPLOAD_RUNS = Number(process.env.BENCH_UPLOAD_RUNS ?? 10);
@@ -153,24 +147,7 @@ async function run(kind: string, db: Db): Promise<void> {
 }
 
 try {
-	{
-		const client = await PGlite.create();
-		const db = drizzlePglite(client, { schema }) as unknown as Db;
-		await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-		await run('PGlite (embedded)', db);
-		await client.close();
-	}
-	const url = process.env.BENCH_DATABASE_URL;
-	if (url) {
-		const pool = new pg.Pool({ connectionString: url, max: 8 });
-		await pool.query(
-			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-		);
-		const db = drizzlePg(pool, { schema }) as unknown as Db;
-		await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-		await run('PostgreSQL', db);
-		await pool.end();
-	}
+	await onBenchDatabases(({ label, db }) => run(label, db));
 } finally {
 	await closeSharedParsePool();
 }

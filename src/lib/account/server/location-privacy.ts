@@ -3,12 +3,12 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import * as v from 'valibot';
 import type { ApiEnv, AppDeps } from '../../api/context';
+import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { singleLineText } from '../../core/text';
-import { both } from '../../routes/server/api';
 import {
 	HIDE_ENDS_DEFAULT_M,
 	HIDE_ENDS_MAX_M,

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { AppError } from '../../core/errors';
+import { loginPathFor } from '../../site/guards';
 import { CHALLENGE_SPORTS, type ChallengeSport } from '../contract';
 import { challengeDetails, confirmWorkoutPace, joinChallenge, leaveChallenge } from './service';
 
@@ -27,7 +28,7 @@ const DONE_MESSAGES = {
 type Done = keyof typeof DONE_MESSAGES;
 
 /** The note shown after a form post redirected back to the page. */
-export function doneMessage(value: string | null): { ok: boolean; message: string } | null {
+function doneMessage(value: string | null): { ok: boolean; message: string } | null {
 	return value && value in DONE_MESSAGES ? { ok: true, message: DONE_MESSAGES[value as Done] } : null;
 }
 
@@ -35,7 +36,7 @@ export function doneMessage(value: string | null): { ok: boolean; message: strin
  * The challenge page's form posts: join (with the name choice), leave and confirming a flagged
  * workout. Answers the message to show, or null when the post was not one of these.
  */
-export async function handleChallengePost(
+async function handleChallengePost(
 	deps: AppDeps,
 	viewer: Viewer,
 	ref: string,
@@ -69,7 +70,7 @@ export async function handleChallengePost(
 }
 
 /** The details, or null when no challenge has that id or name. */
-export async function loadChallengePage(deps: AppDeps, viewer: Viewer | null, ref: string | null) {
+async function loadChallengePage(deps: AppDeps, viewer: Viewer | null, ref: string | null) {
 	if (ref === null) return null;
 	try {
 		return await challengeDetails(deps, viewer, ref);
@@ -77,4 +78,37 @@ export async function loadChallengePage(deps: AppDeps, viewer: Viewer | null, re
 		if (error instanceof AppError && error.code === 'not_found') return null;
 		throw error;
 	}
+}
+
+/**
+ * A challenge page's answer to a visit or a form post (the page, its phone twin and the named
+ * challenges share it): a redirect after a post, or what to render with its status.
+ */
+export async function serveChallengePage(
+	deps: AppDeps,
+	viewer: Viewer | null,
+	ref: string | null,
+	request: Request,
+	url: URL,
+): Promise<
+	| { redirect: string }
+	| {
+			status: number;
+			details: Awaited<ReturnType<typeof loadChallengePage>>;
+			flash: { ok: boolean; message: string } | null;
+	  }
+> {
+	let flash = doneMessage(url.searchParams.get('done'));
+	let status = 200;
+	if (ref && request.method === 'POST') {
+		if (!viewer) return { redirect: loginPathFor(url) };
+		const outcome = await handleChallengePost(deps, viewer, ref, await request.formData().catch(() => null));
+		if (outcome?.ok) return { redirect: `${url.pathname}?done=${outcome.done}` };
+		if (outcome) {
+			flash = outcome;
+			status = 409;
+		}
+	}
+	const details = await loadChallengePage(deps, viewer, ref);
+	return { status: details ? status : 404, details, flash };
 }

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../../api/context';
+import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
-import { both } from '../../routes/server/api';
 import {
 	GoalCreateSchema,
 	GoalIdParamSchema,

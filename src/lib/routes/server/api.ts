@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { DEFAULT_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
+import { both, expectedVersion, pageLinks, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
@@ -17,7 +18,7 @@ import {
 	RouteSaveSchema,
 	RouteUpdateSchema,
 } from '../contract';
-import { pageLinks, representBookmark, representRoute } from './represent';
+import { representBookmark, representRoute } from './represent';
 import {
 	copyRoute,
 	createBookmark,
@@ -46,16 +47,6 @@ const bookmarkId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id mu
 const RouteCopyBodySchema = v.strictObject({});
 /** The API's body limit applies to uploads too; a route's GPX is far smaller. */
 const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
-
-/** Both spellings of an item path: our documented paths end in `/`, clients also call them without. */
-export const both = (path: string) => [path, path.replace(/\/$/, '')];
-
-/** `"7"`, `W/"7"` or `7` → 7; `*` or nothing → null (no precondition). */
-export function readIfMatch(header: string | undefined): number | null | 'invalid' {
-	if (!header || header.trim() === '*') return null;
-	const match = /^(?:W\/)?"?(\d{1,9})"?$/.exec(header.trim());
-	return match ? Number(match[1]) : 'invalid';
-}
 
 /** Routes, route search, bookmarks, the privacy toggle and GPX in and out: the v7.1 route API. */
 export function createRoutesApi(): Hono<ApiEnv> {
@@ -189,10 +180,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			validate('json', RouteUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
-				const ifMatch = readIfMatch(c.req.header('if-match'));
-				if (ifMatch === 'invalid')
-					throw new AppError('bad_request', 'If-Match must be the ETag of the route, such as "3".');
-				const expected = ifMatch ?? input.version ?? null;
+				const expected = expectedVersion(c, input.version, 'route');
 				const outcome = await updateRoute(
 					c.var.deps,
 					c.var.viewer,
@@ -200,20 +188,14 @@ export function createRoutesApi(): Hono<ApiEnv> {
 					input,
 					expected,
 				);
-				if (!outcome.ok) {
-					c.header('ETag', `"${outcome.current.version}"`);
-					return c.json(
-						{
-							error: 'precondition_failed',
-							message: 'Someone saved this route after you loaded it; here is the saved copy.',
-							// Both versions: the one this save started from and the one saved meanwhile (in `current`).
-							sent_version: expected,
-							_diagnostics: { validation_failures: [] },
-							current: representRoute(outcome.current, c.var.viewer, 'detailed_internal'),
-						},
-						412,
+				if (!outcome.ok)
+					return preconditionFailed(
+						c,
+						'route',
+						expected,
+						outcome.current,
+						representRoute(outcome.current, c.var.viewer, 'detailed_internal'),
 					);
-				}
 				c.header('ETag', `"${outcome.route.version}"`);
 				return c.json(representRoute(outcome.route, c.var.viewer, 'detailed_internal'));
 			},

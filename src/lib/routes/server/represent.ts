@@ -1,3 +1,4 @@
+import { link } from '../../api/hal';
 import { formatApiDateTime } from '../../core/dates';
 import { encodePolyline } from '../../routing/polyline';
 import {
@@ -13,8 +14,6 @@ import { canEdit } from '../policy';
 import { type BookmarkRow, decodePath, type RouteWithOwner } from './service';
 
 /** HAL links of the v7.1 API: a list of `{ href, id }` with the id as a string of digits. */
-export const link = (kind: string, id: number) => [{ href: `/v7.1/${kind}/${id}/`, id: String(id) }];
-
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
@@ -109,24 +108,6 @@ export function representBookmark(bookmark: BookmarkRow) {
 			user: link('user', bookmark.userId),
 		},
 	};
-}
-
-/** `_links.self`, `next` and `prev` for a page, keeping the caller's other parameters. */
-export function pageLinks(
-	basePath: string,
-	query: URLSearchParams,
-	page: { limit: number; offset: number; totalCount: number },
-) {
-	const hrefAt = (offset: number) => {
-		const params = new URLSearchParams(query);
-		params.set('limit', String(page.limit));
-		params.set('offset', String(offset));
-		return `${basePath}?${params.toString()}`;
-	};
-	const links: Record<string, { href: string }[]> = { self: [{ href: hrefAt(page.offset) }] };
-	if (page.offset + page.limit < page.totalCount) links.next = [{ href: hrefAt(page.offset + page.limit) }];
-	if (page.offset > 0) links.prev = [{ href: hrefAt(Math.max(0, page.offset - page.limit)) }];
-	return links;
 }
 
 /** What the planner opens to edit or copy a route: the saved line with its travel modes and pieces, and its details. */

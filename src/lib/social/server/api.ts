@@ -1,13 +1,12 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
+import { both, pageLinks } from '../../api/hal';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
-import { both } from '../../routes/server/api';
-import { pageLinks } from '../../routes/server/represent';
 import {
 	BlockCreateSchema,
 	BlockParamSchema,

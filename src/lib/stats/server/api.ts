@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../../api/context';
+import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
-import { both } from '../../routes/server/api';
 import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
 import { CalendarQuerySchema, LifetimeQuerySchema, RecordsQuerySchema, StatsQuerySchema } from '../contract';
 import { statsMember } from './facts';

@@ -1,11 +1,10 @@
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { ApiEnv } from '../../api/context';
+import { both, link } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
-import { both } from '../../routes/server/api';
-import { link } from '../../routes/server/represent';
 import {
 	describeWeatherCode,
 	type WeatherAssociationView,

@@ -2,12 +2,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
+import { both, expectedVersion, link, pageLinks, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
-import { both, readIfMatch } from '../../routes/server/api';
-import { link, pageLinks } from '../../routes/server/represent';
 import {
 	ActivityTypeListQuerySchema,
 	ActivityTypeParamSchema,
@@ -135,10 +134,7 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 			validate('json', WorkoutUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
-				const ifMatch = readIfMatch(c.req.header('if-match'));
-				if (ifMatch === 'invalid')
-					throw new AppError('bad_request', 'If-Match must be the ETag of the workout, such as "3".');
-				const expected = ifMatch ?? input.version ?? null;
+				const expected = expectedVersion(c, input.version, 'workout');
 				const outcome = await updateWorkout(
 					c.var.deps,
 					c.var.viewer,
@@ -146,19 +142,14 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 					input,
 					expected,
 				);
-				if (!outcome.ok) {
-					c.header('ETag', `"${outcome.current.version}"`);
-					return c.json(
-						{
-							error: 'precondition_failed',
-							message: 'Someone saved this workout after you loaded it; here is the saved copy.',
-							_diagnostics: { validation_failures: [] },
-							your_version: expected,
-							current: representWorkout(outcome.current, c.var.viewer),
-						},
-						412,
+				if (!outcome.ok)
+					return preconditionFailed(
+						c,
+						'workout',
+						expected,
+						outcome.current,
+						representWorkout(outcome.current, c.var.viewer),
 					);
-				}
 				c.header('ETag', `"${outcome.workout.version}"`);
 				return c.json(representWorkout(outcome.workout, c.var.viewer));
 			},

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../../api/context';
+import { both, expectedVersion, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
-import { both, readIfMatch } from '../../routes/server/api';
 import { WorkoutCutSchema, WorkoutExportQuerySchema, WorkoutIdParamSchema } from '../contract';
 import { cutWorkout, exportWorkout, originalFile } from './detail';
 import { representWorkout } from './represent';
@@ -23,27 +23,19 @@ export function createWorkoutDetailApi(): Hono<ApiEnv> {
 			validate('json', WorkoutCutSchema),
 			async (c) => {
 				const input = c.req.valid('json');
-				const ifMatch = readIfMatch(c.req.header('if-match'));
-				if (ifMatch === 'invalid')
-					throw new AppError('bad_request', 'If-Match must be the ETag of the workout, such as "3".');
-				const version = ifMatch ?? input.version;
+				const version = expectedVersion(c, input.version, 'workout');
 				const outcome = await cutWorkout(c.var.deps, c.var.viewer, Number(c.req.valid('param').id), {
 					...input,
-					version,
+					version: version ?? undefined,
 				});
-				if (!outcome.ok) {
-					c.header('ETag', `"${outcome.current.version}"`);
-					return c.json(
-						{
-							error: 'precondition_failed',
-							message: 'Someone saved this workout after you loaded it; here is the saved copy.',
-							_diagnostics: { validation_failures: [] },
-							your_version: version ?? null,
-							current: representWorkout(outcome.current, c.var.viewer),
-						},
-						412,
+				if (!outcome.ok)
+					return preconditionFailed(
+						c,
+						'workout',
+						version,
+						outcome.current,
+						representWorkout(outcome.current, c.var.viewer),
 					);
-				}
 				c.header('ETag', `"${outcome.workout.version}"`);
 				return c.json(representWorkout(outcome.workout, c.var.viewer));
 			},

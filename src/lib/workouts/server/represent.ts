@@ -1,5 +1,5 @@
+import { link } from '../../api/hal';
 import { formatApiDateTime } from '../../core/dates';
-import { link } from '../../routes/server/represent';
 import type { ActivityTypeView } from '../contract';
 import { canEdit } from '../policy';
 import { toApiTimeSeries } from '../series';

@@ -1,0 +1,133 @@
+import 'leaflet/dist/leaflet.css';
+import L from 'leaflet';
+import type { ReadableAtom } from 'nanostores';
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+	MAP_TYPE_LABELS,
+	MAP_TYPE_STORAGE_KEY,
+	type MapTileLayer,
+	type MapType,
+	OSM_ATTRIBUTION,
+} from '../../lib/core/map-types';
+import { rememberPreference } from '../../lib/site/cookie-choices';
+import { addBaseLayer, escapeHtml, storedMapType } from './map-layers';
+
+export type TrackMapProps = {
+	/** [lat, lng] pairs of the whole line. */
+	path: [number, number][];
+	/** The configured map types, the default first. */
+	layers: MapTileLayer[];
+	name: string;
+	lineColor: string;
+	finishColor: string;
+	/** A point a chart points at, shown as a ring on the line (null: none). */
+	cursor: ReadableAtom<{ lat: number; lng: number } | null>;
+	/** Extra layers placed once the first view is set; answers how to remove them. */
+	decorate?: (map: L.Map) => () => void;
+	className: string;
+	testId: string;
+};
+
+/**
+ * A line on a Leaflet map (client-only: Leaflet needs `window`) with its start and finish, the
+ * chart cursor as a ring, and a map type picker whose choice is remembered. Keyboard pan and zoom
+ * stay Leaflet's defaults; markers are circle markers so no icon images load; OpenStreetMap is
+ * credited whatever the tiles. Routes and workouts both show theirs this way.
+ */
+export default function TrackMap({
+	path,
+	layers,
+	name,
+	lineColor,
+	finishColor,
+	cursor,
+	decorate,
+	className,
+	testId,
+}: TrackMapProps) {
+	const element = useRef<HTMLElement>(null);
+	const [leaflet, setLeaflet] = useState<L.Map | null>(null);
+	const [mapType, setMapType] = useState<MapType>(() => storedMapType(layers));
+	const [marked, setMarked] = useState(false);
+	const selectId = useId();
+
+	useEffect(() => {
+		if (!element.current || path.length < 2) return;
+		const created = L.map(element.current, { scrollWheelZoom: false });
+		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
+		const line = L.polyline(path, { color: lineColor, weight: 4 }).addTo(created);
+		const endpoint = { radius: 8, color: '#ffffff', weight: 2, fillOpacity: 1 };
+		L.circleMarker(path[path.length - 1], { ...endpoint, fillColor: finishColor })
+			.bindTooltip('Finish')
+			.addTo(created);
+		L.circleMarker(path[0], { ...endpoint, fillColor: '#1a7f37' })
+			.bindTooltip('Start')
+			.addTo(created);
+		const ring = L.circleMarker(path[0], {
+			radius: 7,
+			color: '#14213d',
+			weight: 3,
+			fillColor: '#f2c94c',
+			fillOpacity: 1,
+			interactive: false,
+			className: `${className}__cursor`,
+		});
+		const unlisten = cursor.subscribe((point) => {
+			if (!point) ring.remove();
+			else ring.setLatLng([point.lat, point.lng]).addTo(created);
+			setMarked(point !== null);
+		});
+		created.fitBounds(line.getBounds(), { padding: [24, 24] });
+		// Placed only once the first view is set: during it, layers are not yet projected.
+		const undecorate = decorate?.(created);
+		setLeaflet(created);
+		return () => {
+			unlisten();
+			undecorate?.();
+			setLeaflet(null);
+			created.remove();
+		};
+	}, [path, lineColor, finishColor, cursor, decorate, className]);
+
+	useEffect(() => {
+		const layer = layers.find((candidate) => candidate.type === mapType) ?? layers[0];
+		if (!leaflet || !layer) return;
+		return addBaseLayer(leaflet, layer);
+	}, [leaflet, layers, mapType]);
+
+	const choose = (type: MapType) => {
+		setMapType(type);
+		// Not remembered when the visitor said no or storage is off; it still applies to this page.
+		rememberPreference('local', MAP_TYPE_STORAGE_KEY, type);
+	};
+
+	return (
+		<div className="route-map-frame">
+			{layers.length > 1 && (
+				<p className="route-map__types">
+					<label htmlFor={selectId}>Map type</label>
+					<select
+						id={selectId}
+						value={mapType}
+						onChange={(event) => choose(event.target.value as MapType)}
+						data-testid="map-type"
+					>
+						{layers.map((layer) => (
+							<option key={layer.type} value={layer.type}>
+								{MAP_TYPE_LABELS[layer.type]}
+							</option>
+						))}
+					</select>
+				</p>
+			)}
+			<section
+				ref={element}
+				className={`route-map ${className}`}
+				aria-label={`Map of ${name}`}
+				data-testid={testId}
+				data-map-type={mapType}
+				data-cursor={marked ? 'shown' : 'hidden'}
+			/>
+		</div>
+	);
+}

@@ -1,0 +1,240 @@
+import { Cron } from 'croner';
+import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import { jobs } from './tables';
+
+export type JobPayload = Record<string, unknown>;
+
+export type JobDefinition = {
+	/** Does the work; throws to be retried. Runs again after a crash, so effects must be idempotent. */
+	run: (payload: JobPayload, deps: AppDeps, job: { id: number; attempt: number }) => Promise<void>;
+	/** Tries before the job is marked failed (default 5). */
+	maxAttempts?: number;
+	/** How long one try may hold the job before another process may claim it (default 10 minutes). */
+	leaseSeconds?: number;
+};
+
+/** Job kinds by name, as each domain exports them from its `server/jobs.ts`. */
+export type JobDefinitions = Record<string, JobDefinition>;
+
+/** Recurring work: one job per tick of the cron pattern (UTC), however many processes run. */
+export type JobSchedule = { kind: string; cron: string };
+
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+const DEFAULT_LEASE_SECONDS = 600;
+const MAX_BACKOFF_SECONDS = 3600;
+const KEEP_FINISHED_DAYS = 7;
+
+/**
+ * Queues a job. With a `uniqueKey`, asking twice (a double click, two processes' timers) queues one
+ * job; `created` says whether this call made it.
+ */
+export async function enqueueJob(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	request: { kind: string; payload?: JobPayload; uniqueKey?: string; runAt?: Date; maxAttempts?: number },
+): Promise<{ id: number; created: boolean }> {
+	const [row] = await deps.db
+		.insert(jobs)
+		.values({
+			kind: request.kind,
+			payload: request.payload ?? {},
+			uniqueKey: request.uniqueKey ?? null,
+			runAt: request.runAt ?? deps.clock(),
+			maxAttempts: request.maxAttempts ?? 5,
+			createdAt: deps.clock(),
+		})
+		.onConflictDoNothing({ target: jobs.uniqueKey })
+		.returning({ id: jobs.id });
+	if (row) {
+		wakeWorkers();
+		return { id: row.id, created: true };
+	}
+	const [existing] = await deps.db
+		.select({ id: jobs.id })
+		.from(jobs)
+		.where(eq(jobs.uniqueKey, request.uniqueKey ?? ''));
+	if (!existing) throw new Error(`job ${request.kind} was neither queued nor found`);
+	return { id: existing.id, created: false };
+}
+
+/** One job's state, for pages that show progress. */
+export async function getJob(
+	deps: Pick<AppDeps, 'db'>,
+	id: number,
+): Promise<{
+	id: number;
+	kind: string;
+	status: JobStatus;
+	attempts: number;
+	lastError: string | null;
+} | null> {
+	const [row] = await deps.db
+		.select({
+			id: jobs.id,
+			kind: jobs.kind,
+			status: jobs.status,
+			attempts: jobs.attempts,
+			lastError: jobs.lastError,
+		})
+		.from(jobs)
+		.where(eq(jobs.id, id));
+	return row ? { ...row, status: row.status as JobStatus } : null;
+}
+
+/** Claims the next due job (or one whose holder's lease ran out) for this process. */
+async function claimNextJob(deps: AppDeps, definitions: JobDefinitions) {
+	const now = deps.clock();
+	const due = deps.db
+		.select({ id: jobs.id })
+		.from(jobs)
+		.where(
+			and(
+				inArray(jobs.kind, Object.keys(definitions)),
+				or(
+					and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
+					and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now)),
+				),
+			),
+		)
+		.orderBy(jobs.runAt, jobs.id)
+		.limit(1)
+		.for('update', { skipLocked: true });
+	const [job] = await deps.db
+		.update(jobs)
+		.set({
+			status: 'running',
+			attempts: sql`${jobs.attempts} + 1`,
+			leaseUntil: new Date(now.getTime() + DEFAULT_LEASE_SECONDS * 1000),
+		})
+		.where(inArray(jobs.id, due))
+		.returning();
+	if (!job) return null;
+	const leaseSeconds = definitions[job.kind]?.leaseSeconds;
+	if (leaseSeconds && leaseSeconds !== DEFAULT_LEASE_SECONDS) {
+		await deps.db
+			.update(jobs)
+			.set({ leaseUntil: new Date(now.getTime() + leaseSeconds * 1000) })
+			.where(eq(jobs.id, job.id));
+	}
+	return job;
+}
+
+/** Runs one claimed job and records how it ended: done, queued again after a pause, or failed. */
+async function runClaimedJob(
+	deps: AppDeps,
+	definitions: JobDefinitions,
+	job: NonNullable<Awaited<ReturnType<typeof claimNextJob>>>,
+): Promise<void> {
+	const definition = definitions[job.kind];
+	const maxAttempts = definition?.maxAttempts ?? job.maxAttempts;
+	try {
+		if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
+		if (job.attempts > maxAttempts) throw new Error('attempts used up');
+		await definition.run(job.payload, deps, { id: job.id, attempt: job.attempts });
+		await deps.db
+			.update(jobs)
+			.set({ status: 'done', finishedAt: deps.clock(), leaseUntil: null, lastError: null })
+			.where(eq(jobs.id, job.id));
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		const gaveUp = job.attempts >= maxAttempts;
+		const pause = Math.min(MAX_BACKOFF_SECONDS, 30 * 2 ** (job.attempts - 1));
+		await deps.db
+			.update(jobs)
+			.set({
+				status: gaveUp ? 'failed' : 'queued',
+				runAt: new Date(deps.clock().getTime() + pause * 1000),
+				finishedAt: gaveUp ? deps.clock() : null,
+				leaseUntil: null,
+				lastError: message.slice(0, 500),
+			})
+			.where(eq(jobs.id, job.id));
+		// The job's own id and kind only: payloads may hold members' data.
+		deps.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, gaveUp }, 'job failed');
+	}
+}
+
+/** Claims and runs every due job now, one after another; answers how many ran. */
+export async function runDueJobs(deps: AppDeps, definitions: JobDefinitions, limit = 100): Promise<number> {
+	let ran = 0;
+	while (ran < limit) {
+		const job = await claimNextJob(deps, definitions);
+		if (!job) break;
+		await runClaimedJob(deps, definitions, job);
+		ran++;
+	}
+	return ran;
+}
+
+/** Forgets finished jobs after a week; failed ones stay for a person to read. */
+export async function pruneFinishedJobs(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
+	const before = new Date(deps.clock().getTime() - KEEP_FINISHED_DAYS * 86_400_000);
+	const removed = await deps.db
+		.delete(jobs)
+		.where(and(eq(jobs.status, 'done'), lt(jobs.finishedAt, before)))
+		.returning({ id: jobs.id });
+	return removed.length;
+}
+
+/** The key that makes one schedule tick one job across every process. */
+export function scheduledJobKey(kind: string, tick: Date): string {
+	return `${kind}@${tick.toISOString()}`;
+}
+
+const runningWorkers = new Set<() => void>();
+
+function wakeWorkers(): void {
+	for (const wake of runningWorkers) wake();
+}
+
+export type JobWorker = { stop: () => Promise<void> };
+
+/**
+ * Runs due jobs in this process: polls the table, wakes at once when this process queues one, and
+ * queues each schedule's tick. `stop` lets the job under way finish.
+ */
+export function startJobWorker(
+	deps: AppDeps,
+	definitions: JobDefinitions,
+	options: { schedules?: JobSchedule[]; pollMs?: number } = {},
+): JobWorker {
+	const pollMs = options.pollMs ?? 1000;
+	let stopped = false;
+	let timer: NodeJS.Timeout | undefined;
+	let running: Promise<void> | null = null;
+
+	const tick = () => {
+		if (stopped || running) return;
+		clearTimeout(timer);
+		running = runDueJobs(deps, definitions)
+			.then(() => undefined)
+			.catch((error) => deps.logger.error({ err: error }, 'job worker could not read the queue'))
+			.finally(() => {
+				running = null;
+				if (!stopped) timer = setTimeout(tick, pollMs);
+			});
+	};
+	runningWorkers.add(tick);
+
+	const crons = (options.schedules ?? []).map(
+		(schedule) =>
+			new Cron(schedule.cron, { timezone: 'UTC', protect: true }, async (self: Cron) => {
+				const at = self.currentRun() ?? deps.clock();
+				await enqueueJob(deps, { kind: schedule.kind, uniqueKey: scheduledJobKey(schedule.kind, at) }).catch(
+					(error) => deps.logger.error({ err: error, kind: schedule.kind }, 'scheduled job not queued'),
+				);
+			}),
+	);
+	timer = setTimeout(tick, 0);
+
+	return {
+		stop: async () => {
+			stopped = true;
+			clearTimeout(timer);
+			runningWorkers.delete(tick);
+			for (const cron of crons) cron.stop();
+			await running;
+		},
+	};
+}
