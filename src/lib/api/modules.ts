@@ -7,6 +7,7 @@ import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekee
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
+import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
@@ -22,8 +23,8 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs },
-	schedules: [...housekeepingSchedules],
+	definitions: { ...housekeepingJobs, ...privacyJobs },
+	schedules: [...housekeepingSchedules, ...privacySchedules],
 };
 
 /**

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
@@ -8,11 +16,19 @@ import yauzl from 'yauzl';
 import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
-import { users } from '../../../src/lib/auth/server/tables';
+import { outboxMessages, users } from '../../../src/lib/auth/server/tables';
+import { runDueJobs } from '../../../src/lib/jobs/server/service';
+import { flushMail } from '../../../src/lib/mail/server/service';
 import { regionForCountry } from '../../../src/lib/privacy/contract';
 import { createPrivacyApi } from '../../../src/lib/privacy/server/api';
-import { settleExports } from '../../../src/lib/privacy/server/jobs';
-import { exportFolder, openExport } from '../../../src/lib/privacy/server/service';
+import { privacyJobs } from '../../../src/lib/privacy/server/jobs';
+import {
+	buildExport,
+	exportFolder,
+	listExports,
+	openExport,
+	removeExpiredExports,
+} from '../../../src/lib/privacy/server/service';
 import { consentRecords } from '../../../src/lib/privacy/server/tables';
 import { RouteSaveSchema } from '../../../src/lib/routes/contract';
 import { createRoute } from '../../../src/lib/routes/server/service';
@@ -335,7 +351,7 @@ describe('data export', () => {
 		expect(asked.json.status).toBe('queued');
 		const twice = await callApi(app, 'POST', '/api/consent/v1/exports', { token: hal.token });
 		expect(twice.json.id).toBe(asked.json.id);
-		await settleExports();
+		await runDueJobs(deps, privacyJobs);
 
 		const list = await callApi(app, 'GET', '/api/consent/v1/exports', { token: hal.token });
 		expect(list.json.exports[0]).toMatchObject({ status: 'ready', progress: 100 });
@@ -387,6 +403,39 @@ describe('data export', () => {
 	});
 });
 
+describe('export job', () => {
+	test('a failed build is retried later, and the link is mailed once', async () => {
+		const lu = await member('lu@example.test', 'US', 'NY');
+		// The archive folder cannot be made: the first try fails.
+		mkdirSync(dataDir, { recursive: true });
+		writeFileSync(exportFolder(deps.config), 'not a folder');
+		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', { token: lu.token });
+		expect(await runDueJobs(deps, privacyJobs)).toBe(1);
+		const first = await callApi(app, 'GET', '/api/consent/v1/exports', { token: lu.token });
+		expect(first.json.exports[0]).toMatchObject({ id: asked.json.id, status: 'building' });
+
+		rmSync(exportFolder(deps.config), { force: true });
+		advance(3600);
+		expect(await runDueJobs(deps, privacyJobs)).toBe(1);
+		// (The access token has expired by now; the service answers for the member.)
+		const [done] = await listExports(deps, lu.id);
+		expect(done).toMatchObject({ status: 'ready', progress: 100 });
+		// Running the build again (a process that died after mailing) sends nothing more.
+		await buildExport(deps, asked.json.id);
+		await flushMail();
+		const mails = await database.db
+			.select()
+			.from(outboxMessages)
+			.where(eq(outboxMessages.toAddress, 'lu@example.test'));
+		expect(mails.filter((mail) => mail.subject === 'Your data export is ready')).toHaveLength(1);
+
+		// Once the link expired, the hourly upkeep takes the archive off the disk.
+		advance(8 * 86_400);
+		expect(await removeExpiredExports(deps)).toBe(1);
+		expect(readdirSync(exportFolder(deps.config))).toEqual([]);
+	});
+});
+
 describe('account deletion', () => {
 	test('removes the member from every table and their archives from disk', async () => {
 		const jo = await member('jo@example.test', 'US', 'TX');
@@ -401,7 +450,7 @@ describe('account deletion', () => {
 			headers: { 'sec-gpc': '1' },
 		});
 		await callApi(app, 'POST', '/api/consent/v1/exports', { token: jo.token });
-		await settleExports();
+		await runDueJobs(deps, privacyJobs);
 		expect(readdirSync(exportFolder(deps.config)).length).toBeGreaterThan(0);
 
 		const deleted = await callApi(app, 'DELETE', `/api/auth/deletion-request/${jo.id}`, {
