@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import yauzl from 'yauzl';
-import { logIn } from './helpers';
+import { logIn, setGeo } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
 /**
@@ -268,4 +268,22 @@ test('the app twins render without header or footer', async ({ page, baseURL }, 
 	// The site's own pages keep their chrome.
 	await page.goto('/privacy_center/help', { waitUntil: 'commit' });
 	await expect(page.locator('header.site-header')).toHaveCount(1);
+});
+
+test('visitors placed in an opt-out state see the do-not-sell banner on the help page', async ({
+	page,
+	context,
+	baseURL,
+}) => {
+	await setGeo(context, baseURL as string, 'US-OR');
+	await page.goto('/privacy_center/help');
+	await expect(page.getByTestId('do-not-sell')).toBeVisible();
+	await expect(page.getByTestId('do-not-sell').getByRole('link')).toHaveAttribute(
+		'href',
+		'/auth/login?next=%2Fprivacy_center%2Fconsents%2Fedit',
+	);
+	await setGeo(context, baseURL as string, 'US-OH');
+	await page.goto('/privacy_center/help');
+	await expect(page.getByRole('heading', { name: 'Privacy help' })).toBeVisible();
+	await expect(page.getByTestId('do-not-sell')).toBeHidden();
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isPrivacyRequestEligible } from '../site/privacy-request';
 
 /** The consents every matrix names, in the order the privacy centre lists them. */
 export const CONSENT_KEYS = [
@@ -54,17 +55,18 @@ export function regionForCountry(country: string | null | undefined): PrivacyReg
 	return 'US';
 }
 
-/** US states whose laws make a Global Privacy Control signal an opt-out of sale and sharing. */
-export const DO_NOT_SELL_STATES = ['CA', 'CO', 'CT', 'MT', 'OR', 'TX', 'UT', 'VA'] as const;
-
+/**
+ * The US states whose laws give the footer's Privacy Request link also make a Global Privacy
+ * Control signal an opt-out of sale and sharing: one list for both.
+ */
 export function isDoNotSellPlace(
 	country: string | null | undefined,
 	state: string | null | undefined,
 ): boolean {
-	return (
-		(country ?? '').toUpperCase() === 'US' &&
-		(DO_NOT_SELL_STATES as readonly string[]).includes((state ?? '').toUpperCase())
-	);
+	return isPrivacyRequestEligible({
+		country: (country ?? '').toUpperCase(),
+		region: (state ?? '').toUpperCase() || null,
+	});
 }
 
 export type MatrixConsent = {
