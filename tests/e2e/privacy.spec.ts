@@ -129,6 +129,10 @@ test('a US member in California answers, edits, declines, exports and deletes', 
 	await page.waitForURL('**/privacy_center/manage?saved=1');
 
 	// Export: asked on the page, built in the background, linked by mail, for this member only.
+	await page.getByTestId('export-password').fill('not-my-password');
+	await page.getByTestId('export-request').click();
+	await expect(page.getByRole('alert')).toContainText('That password is not right.');
+	await page.getByTestId('export-password').fill(PASSWORD);
 	await page.getByTestId('export-request').click();
 	await expect(page.getByTestId('export-row').first()).toContainText('Ready', { timeout: 20_000 });
 	const link = await exportLink(me.email);

@@ -274,6 +274,15 @@ export const PromotionalPreferenceSchema = v.object({
 	preference_type: v.optional(v.literal('ua-marketing-opt-in')),
 });
 
+/** Asking for everything we hold is confirmed with the password, as deleting the account is. */
+export const ExportRequestSchema = v.object({
+	password: v.pipe(
+		v.string('Enter your password.'),
+		v.minLength(1, 'Enter your password.'),
+		v.maxLength(200),
+	),
+});
+
 export const ExportIdParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')),
 });

@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import yauzl from 'yauzl';
@@ -345,11 +346,35 @@ describe('data export', () => {
 			body: form,
 		});
 		expect(upload.status).toBe(201);
+		const photo = new FormData();
+		const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0b5cad' } })
+			.png()
+			.toBuffer();
+		photo.append('image', new File([new Uint8Array(png)], 'me.png', { type: 'image/png' }));
+		const photoUpload = await app.request(`/api/v7.1/user_profile_photo/${hal.id}/`, {
+			method: 'PUT',
+			headers: { authorization: `Bearer ${hal.token}` },
+			body: photo,
+		});
+		expect(photoUpload.status).toBe(200);
 
-		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', { token: hal.token });
+		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', {
+			token: hal.token,
+			body: { password: PASSWORD },
+		});
 		expect(asked.status).toBe(202);
+		// Asking for everything takes the password again.
+		const wrong = await callApi(app, 'POST', '/api/consent/v1/exports', {
+			token: ivy.token,
+			body: { password: 'not-the-password' },
+		});
+		expect(wrong.status).toBe(403);
+		expect((await callApi(app, 'POST', '/api/consent/v1/exports', { token: ivy.token })).status).toBe(400);
 		expect(asked.json.status).toBe('queued');
-		const twice = await callApi(app, 'POST', '/api/consent/v1/exports', { token: hal.token });
+		const twice = await callApi(app, 'POST', '/api/consent/v1/exports', {
+			token: hal.token,
+			body: { password: PASSWORD },
+		});
 		expect(twice.json.id).toBe(asked.json.id);
 		await runDueJobs(deps, privacyJobs);
 
@@ -377,6 +402,7 @@ describe('data export', () => {
 			expect(names).toContain(name);
 		expect(names.some((name) => name.startsWith('routes/') && name.endsWith('.gpx'))).toBe(true);
 		expect(names.some((name) => name.startsWith('workouts/') && name.endsWith('.tcx'))).toBe(true);
+		expect(names.some((name) => name.startsWith('photos/profile.'))).toBe(true);
 		const everything = [...entries.values()].map((bytes) => bytes.toString('latin1')).join('\n');
 		expect(everything).toContain('Hal loop');
 		expect(everything).not.toContain('Ivy secret loop');
@@ -409,7 +435,10 @@ describe('export job', () => {
 		// The archive folder cannot be made: the first try fails.
 		mkdirSync(dataDir, { recursive: true });
 		writeFileSync(exportFolder(deps.config), 'not a folder');
-		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', { token: lu.token });
+		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', {
+			token: lu.token,
+			body: { password: PASSWORD },
+		});
 		expect(await runDueJobs(deps, privacyJobs)).toBe(1);
 		const first = await callApi(app, 'GET', '/api/consent/v1/exports', { token: lu.token });
 		expect(first.json.exports[0]).toMatchObject({ id: asked.json.id, status: 'building' });
@@ -449,7 +478,7 @@ describe('account deletion', () => {
 			token: jo.token,
 			headers: { 'sec-gpc': '1' },
 		});
-		await callApi(app, 'POST', '/api/consent/v1/exports', { token: jo.token });
+		await callApi(app, 'POST', '/api/consent/v1/exports', { token: jo.token, body: { password: PASSWORD } });
 		await runDueJobs(deps, privacyJobs);
 		expect(readdirSync(exportFolder(deps.config)).length).toBeGreaterThan(0);
 

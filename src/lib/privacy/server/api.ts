@@ -4,6 +4,7 @@ import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
+import { reauthenticate } from '../../auth/server/service';
 import { AppError } from '../../core/errors';
 import {
 	type ConsentMatrix,
@@ -12,6 +13,7 @@ import {
 	ConsentUpdateSchema,
 	CountryConfirmSchema,
 	currentMatrix,
+	ExportRequestSchema,
 	findMatrix,
 	MatrixIdParamSchema,
 	MatrixParamSchema,
@@ -163,9 +165,16 @@ export function createPrivacyApi(): Hono<ApiEnv> {
 	);
 	app.post(
 		'/consent/v1/exports',
-		describeRoute({ summary: 'Ask for an archive of all your data; a link arrives by e-mail' }),
+		describeRoute({
+			summary: 'Ask for an archive of all your data (password again); a link arrives by e-mail',
+		}),
 		requireViewer,
+		validate('json', ExportRequestSchema),
 		async (c) => {
+			await reauthenticate(c.var.deps, viewerOf(c), c.req.valid('json').password, {
+				ip: c.var.clientIp,
+				userAgent: c.req.header('user-agent') ?? '',
+			});
 			const { view, created } = await requestExport(c.var.deps, viewerOf(c).id);
 			if (created) await startExport(c.var.deps, view.id);
 			return c.json(view, created ? 202 : 200);

@@ -1,6 +1,8 @@
 import { listCountries } from '../../account/countries';
 import type { AppDeps } from '../../api/context';
-import { safeNextPath } from '../../auth/contract';
+import { safeNextPath, type Viewer } from '../../auth/contract';
+import { reauthenticate } from '../../auth/server/service';
+import { AppError } from '../../core/errors';
 import { loginPathFor } from '../../site/guards';
 import { parseGeo } from '../../site/privacy-request';
 import { CONSENT_KEYS, type ConsentKey, type ConsentStatus, isDoNotSellPlace } from '../contract';
@@ -124,8 +126,9 @@ async function submitExportRequest(deps: Deps, userId: number): Promise<void> {
 export type PageRequest = {
 	request: Request;
 	url: URL;
-	viewer: { id: number } | null;
+	viewer: Viewer | null;
 	geoCookie: string | undefined;
+	clientAddress: string;
 };
 
 type PageOutcome<T> = { redirect: string; status: 302 | 303 } | { props: T };
@@ -138,14 +141,33 @@ async function postedForm(request: Request): Promise<FormData> {
 	return request.formData().catch(() => new FormData());
 }
 
+const EXPORT_ERRORS: Record<string, string> = {
+	wrong_password: 'That password is not right. Enter the one you log in with.',
+	too_many_attempts: 'Too many tries. Wait a few minutes and try again.',
+};
+
 /** The manage page (site and app): its export button, then everything it shows. */
 export async function handleManagePage(deps: Deps, page: PageRequest) {
 	const refused = guard(page);
 	if (refused) return refused;
-	const userId = (page.viewer as { id: number }).id;
+	const viewer = page.viewer as Viewer;
+	const userId = viewer.id;
 	const base = privacyBase(page.url.pathname);
 	if (page.request.method === 'POST') {
-		if ((await postedForm(page.request)).get('action') === 'export') await submitExportRequest(deps, userId);
+		const form = await postedForm(page.request);
+		if (form.get('action') !== 'export') return { redirect: `${base}/manage`, status: 303 as const };
+		const password = String(form.get('password') ?? '');
+		try {
+			await reauthenticate(deps, viewer, password || undefined, {
+				ip: page.clientAddress,
+				userAgent: page.request.headers.get('user-agent') ?? '',
+			});
+		} catch (error) {
+			if (!(error instanceof AppError) || error.code === 'not_found') throw error;
+			const reason = error.code === 'rate_limited' ? 'too_many_attempts' : 'wrong_password';
+			return { redirect: `${base}/manage?export_error=${reason}#export-title`, status: 303 as const };
+		}
+		await submitExportRequest(deps, userId);
 		return { redirect: `${base}/manage`, status: 303 as const };
 	}
 	const { gpc, geo } = readPrivacySignals(page.request, page.geoCookie);
@@ -160,6 +182,7 @@ export async function handleManagePage(deps: Deps, page: PageRequest) {
 			gpc,
 			doNotSell: showsDoNotSell(data.status, geo),
 			saved: saved && /^\d{1,2}$/.test(saved) ? Number(saved) : null,
+			exportError: EXPORT_ERRORS[page.url.searchParams.get('export_error') ?? ''] ?? null,
 			building: data.exports.some((entry) => entry.status === 'queued' || entry.status === 'building'),
 		},
 	};

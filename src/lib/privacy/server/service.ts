@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import yazl from 'yazl';
-import { getSelf, readMemberBasics } from '../../account/server/service';
+import { findProfilePhoto, getSelf, readMemberBasics } from '../../account/server/service';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
@@ -345,8 +345,8 @@ async function setProgress(deps: Deps, id: number, progress: number): Promise<vo
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 
 /**
- * Builds one export: the member's data as JSON, their original workout files and their routes as
- * GPX, in one zip under DATA_DIR/exports, then mails a link that works for seven days and only
+ * Builds one export: the member's data as JSON, their original workout files, their routes as GPX
+ * and their profile photo, in one zip under DATA_DIR/exports, then mails a link that works for seven days and only
  * for them. Safe to run again after a crash: a finished export is left alone, a half-built file is
  * replaced, and the mail goes once (a retry after it was sent does nothing).
  */
@@ -391,6 +391,8 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 		'consents.json',
 		when,
 	);
+	const photo = await findProfilePhoto(deps, basics.id, basics.username, 'Medium');
+	if (photo) zip.addFile(photo.file, `photos/profile${path.extname(photo.file)}`, when);
 	await setProgress(deps, exportId, 20);
 
 	const routes = await listOwnRoutes(deps, basics.id);
