@@ -157,6 +157,14 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	await expect(wren.page.getByText(/^Member Since \d{4}$/)).toBeVisible();
 	await expect(wren.page.getByRole('button', { name: 'Add Friend' })).toHaveCount(0);
 	await expectNoSeriousA11yIssues(wren.page);
+	// Quill shares workouts with nobody yet, so his profile offers no Calendar tab that would lead nowhere;
+	// Wren's own profile does, and it opens her dashboard.
+	const tabs = wren.page.getByRole('navigation', { name: 'Profile' });
+	await expect(tabs.getByRole('link', { name: 'Activity Feed' })).toHaveAttribute('aria-current', 'page');
+	await expect(tabs.getByRole('link', { name: 'Calendar' })).toHaveCount(0);
+	await wren.page.goto(`/profile/${wren.member.id}/activity_feed`);
+	await tabs.getByRole('link', { name: 'Calendar' }).click();
+	await expect(wren.page).toHaveURL(/\/dashboard\/$/);
 	const stranger = await signUp(browser, baseURL as string, `Zinnia${stamp}`, stamp);
 	const hidden = await wren.page.goto(`/profile/${stranger.member.id}/activity_feed`);
 	const hiddenText = await wren.page.locator('main').textContent();

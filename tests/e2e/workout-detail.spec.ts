@@ -58,6 +58,14 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	// Splits per km (or mile): three whole km and a remainder, or two whole miles and a remainder.
 	await expect(page.getByTestId('splits').locator('tbody tr')).toHaveCount(unit === 'km' ? 4 : 3);
 	await expect(page.getByTestId('best-efforts')).toContainText('1 km');
+	// Where its efforts stand among the member's own ("2nd best 1 km"), the top three, as the records API says.
+	const records = await page.request.get(`/api/v7.1/personal_records/?workout=${id}`, {
+		headers: { authorization: `Bearer ${token}` },
+	});
+	const ranks = ((await records.json()) as { workout_ranks: { rank: number; text: string }[] }).workout_ranks;
+	const podium = ranks.filter((entry) => entry.rank <= 3).map((entry) => entry.text);
+	if (podium.length > 0) await expect(page.getByTestId('record-ranks').locator('li')).toHaveText(podium);
+	else await expect(page.getByTestId('record-ranks')).toHaveCount(0);
 	// The owner's default zones: the run's 130–149 bpm sit in zones 3 and 4 only.
 	const zones = page.getByTestId('heart-rate-zones');
 	await expect(zones.getByRole('row', { name: /Zone 1/ })).toContainText('0:00');

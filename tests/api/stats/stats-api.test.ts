@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { canSeeCalendar } from '../../../src/lib/stats/server/pages';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
@@ -182,7 +183,13 @@ describe('privacy', () => {
 				const answer = await callApi(made.app, 'GET', path, { token });
 				expect(answer.status, path).toBe(404);
 			}
+		// The profile's Calendar tab follows the same rule, so it never leads to a not-found page.
+		expect(await canSeeCalendar(made.deps, friend, alice.id)).toBe(false);
+		expect(await canSeeCalendar(made.deps, alice, alice.id)).toBe(true);
 		await setMember(made.deps, alice.id, { workoutPrivacy: 1 });
+		expect(await canSeeCalendar(made.deps, friend, alice.id)).toBe(true);
+		expect(await canSeeCalendar(made.deps, stranger, alice.id)).toBe(false);
+		expect(await canSeeCalendar(made.deps, friend, 999_999)).toBe(false);
 		const calendar = await callApi(made.app, 'GET', paths[1], { token: friend.token });
 		expect(calendar.status).toBe(200);
 		expect(calendar.json.totals).toMatchObject({ count: 2, distance_m: 6000 });

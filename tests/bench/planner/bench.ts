@@ -10,7 +10,8 @@
  * 4. Lighthouse performance on the planner, mobile profile, signed in.
  *
  * Goals: initial JS ≤ 150 KB, click p95 ≤ 100 ms, each 1,000-point edit ≤ 16 ms, Lighthouse ≥ 0.90.
- * Figures only; nothing passes or fails on speed. `--only=js,clicks,big,lighthouse` picks parts.
+ * Figures only; nothing passes or fails on speed. `--only=js,clicks,big,lighthouse` picks parts;
+ * BENCH_PROFILE=1 adds where the 1,000-point edits spend their time.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -179,17 +180,26 @@ async function measureClicks(context: BrowserContext): Promise<void> {
 	await page.close();
 }
 
+/** What the main thread spent, in total and by kind, summed over the edits when BENCH_PROFILE=1. */
+const workByKind = new Map<string, number>();
+
 /** Main-thread work Chrome counted while `action` ran and the page settled after it. */
 async function taskMs(cdp: CDPSession, page: Page, action: () => Promise<void>): Promise<number> {
 	const read = async () => {
 		const { metrics } = await cdp.send('Performance.getMetrics');
-		return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0;
+		return new Map(metrics.map((metric) => [metric.name, metric.value]));
 	};
 	await page.waitForTimeout(300);
 	const before = await read();
 	await action();
 	await page.waitForTimeout(300);
-	return ((await read()) - before) * 1000;
+	const after = await read();
+	for (const kind of ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration'])
+		workByKind.set(
+			kind,
+			(workByKind.get(kind) ?? 0) + ((after.get(kind) ?? 0) - (before.get(kind) ?? 0)) * 1000,
+		);
+	return ((after.get('TaskDuration') ?? 0) - (before.get('TaskDuration') ?? 0)) * 1000;
 }
 
 async function measureBigRoute(context: BrowserContext): Promise<void> {
@@ -234,6 +244,12 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 	const press = async (button: typeof undo) => {
 		await button?.evaluate((element) => (element as HTMLButtonElement).click());
 	};
+	const profiling = process.env.BENCH_PROFILE === '1';
+	if (profiling) {
+		await cdp.send('Profiler.enable');
+		await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+		await cdp.send('Profiler.start');
+	}
 	for (let round = 0; round < BIG_ROUNDS; round++) {
 		await pin.scrollIntoViewIfNeeded();
 		const at = await pin.boundingBox();
@@ -248,6 +264,11 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 		redos.push(await taskMs(cdp, page, () => press(redo)));
 		await press(undo);
 	}
+	if (profiling) {
+		printHotFunctions((await cdp.send('Profiler.stop')).profile);
+		console.log('Main-thread work of the measured edits by kind (all rounds):');
+		for (const [kind, ms] of workByKind) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${kind}`);
+	}
 	const summary = await page.getByTestId('planner-summary').textContent();
 	if (!summary?.includes(`${BIG_ROUTE} points`))
 		throw new Error(`After the edits the planner says "${summary}"`);
@@ -258,6 +279,52 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 	console.log(`  undo             ${summarise(undos)}`);
 	console.log(`  redo             ${summarise(redos)}`);
 	await page.close();
+}
+
+/** BENCH_PROFILE=1: where the edits' main-thread time went, by function: self time and with callees. */
+function printHotFunctions(profile: {
+	nodes: {
+		id: number;
+		callFrame: { functionName: string; url: string; lineNumber: number };
+		children?: number[];
+	}[];
+	samples?: number[];
+	timeDeltas?: number[];
+}): void {
+	const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+	const parentOf = new Map<number, number>();
+	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+	const nameOf = (id: number) => {
+		const frame = byNode.get(id)?.callFrame;
+		return frame
+			? `${frame.functionName || '(anonymous)'} ${frame.url.split('/').at(-1)}:${frame.lineNumber + 1}`
+			: '?';
+	};
+	const selfMs = new Map<string, number>();
+	const totalMs = new Map<string, number>();
+	(profile.samples ?? []).forEach((id, i) => {
+		const frame = byNode.get(id)?.callFrame;
+		if (!frame || frame.functionName === '(idle)' || frame.functionName === '(program)') return;
+		const ms = (profile.timeDeltas?.[i] ?? 0) / 1000;
+		selfMs.set(nameOf(id), (selfMs.get(nameOf(id)) ?? 0) + ms);
+		const seen = new Set<string>();
+		for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+			const name = nameOf(at);
+			if (seen.has(name)) continue;
+			seen.add(name);
+			totalMs.set(name, (totalMs.get(name) ?? 0) + ms);
+		}
+	});
+	const top = (times: Map<string, number>, keep: (name: string) => boolean) =>
+		[...times]
+			.filter(([name]) => keep(name))
+			.sort((a, b) => b[1] - a[1])
+			.slice(0, 20);
+	console.log('\nWhere the edits spent main-thread time, all rounds (self):');
+	for (const [name, ms] of top(selfMs, () => true)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
+	console.log("With what they call, the product's own scripts:");
+	for (const [name, ms] of top(totalMs, (name) => /\.js:\d+$/.test(name) && !/ client\.\w+\.js/.test(name)))
+		console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 }
 
 async function measureLighthouse(context: BrowserContext, chromePath: string): Promise<void> {

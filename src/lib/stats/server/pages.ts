@@ -6,6 +6,7 @@ import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
 import type { CalendarMonth, StatsAnswer } from '../contract';
 import { StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
+import { personalRecords } from './records';
 import { calendarMonth, memberStats } from './service';
 
 type Viewer = { id: number } | null;
@@ -33,6 +34,42 @@ export async function loadCalendarPage(
 		month: await calendarMonth(deps, viewer, member, year, month),
 		view: params.get('view') === 'list' ? 'list' : 'calendar',
 	};
+}
+
+/** Whether the viewer may open the member's calendar (their workout privacy allows it). */
+export async function canSeeCalendar(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	viewer: Viewer,
+	memberId: number,
+): Promise<boolean> {
+	try {
+		await statsMember(deps, viewer, memberId);
+		return true;
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') return false;
+		throw error;
+	}
+}
+
+/**
+ * Where a workout's efforts stand among its owner's, for the workout page: "Best 5 km", "2nd best
+ * 10 km" (the top three only), over the workouts the viewer may see.
+ */
+export async function workoutRecordRanks(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	viewer: Viewer,
+	ownerId: number,
+	workoutId: number,
+): Promise<string[]> {
+	let member: StatsMember;
+	try {
+		member = await statsMember(deps, viewer, ownerId);
+	} catch (error) {
+		if (error instanceof AppError && error.code === 'not_found') return [];
+		throw error;
+	}
+	const { workout_ranks } = await personalRecords(deps, viewer, member, workoutId);
+	return workout_ranks.filter((entry) => entry.rank <= 3).map((entry) => entry.text);
 }
 
 /**
