@@ -1,6 +1,7 @@
 import { serveStatic } from '@hono/node-server/serve-static';
 import { astro } from 'astro/hono';
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
@@ -66,6 +67,22 @@ app.use(async (c, next) => {
 
 app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
 app.all('/tiles/*', (c) => fetchTiles(c.req.raw));
+
+// Pages read their form posts whole, so a post is bounded before it is read: forms are small, and
+// only the workout page's photo form carries files (several photos of up to 12 MB at once).
+const pageFormLimit = bodyLimit({
+	maxSize: 256 * 1024,
+	onError: (c) => c.text('This form is larger than we accept.', 413),
+});
+const photoFormLimit = bodyLimit({
+	maxSize: 40 * 1024 * 1024,
+	onError: (c) => c.text('These photos are more than 40 MB together. Add fewer at once.', 413),
+});
+const PHOTO_FORM_PAGE = /^\/workout\/\d+\/?$/;
+app.use(async (c, next) => {
+	if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+	return (PHOTO_FORM_PAGE.test(c.req.path) ? photoFormLimit : pageFormLimit)(c, next);
+});
 
 // Guards run before page routing, so a guarded path redirects a visitor even before its page exists.
 app.use(async (c, next) => {

@@ -131,6 +131,29 @@ test.describe('headers', () => {
 	});
 });
 
+test('a form post to a page is bounded before it is read', async ({ request, baseURL }) => {
+	await logIn(request, baseURL as string, DEMO_LOGIN);
+	const headers = { origin: new URL(baseURL as string).origin };
+	// A form of a few megabytes at a page whose forms hold a few fields.
+	const large = await request.post('/challenges/yvty2025', {
+		headers,
+		form: { action: 'join', padding: 'x'.repeat(3 * 1024 * 1024) },
+	});
+	expect(large.status()).toBe(413);
+	// The workout page's photo form takes more, and still has a ceiling.
+	const photos = await request.post('/workout/1', {
+		headers,
+		multipart: {
+			action: 'add-photos',
+			photos: { name: 'big.jpg', mimeType: 'image/jpeg', buffer: Buffer.alloc(41 * 1024 * 1024) },
+		},
+	});
+	expect(photos.status()).toBe(413);
+	// An ordinary post still arrives.
+	const small = await request.post('/challenges/yvty2025', { headers, form: { action: 'nothing' } });
+	expect(small.status()).toBeLessThan(413);
+});
+
 test('an on-demand page keeps its hashed script policy and still refuses framing', async ({ request }) => {
 	// Rendered on demand so that it can answer 404.
 	const response = await request.get('/error/notfound');

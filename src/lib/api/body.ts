@@ -75,6 +75,15 @@ const photoLimit = bodyLimit({
 	},
 });
 
+// Workout photos: 12 MB each plus multipart framing; the endpoint words the refusal itself.
+const workoutPhotoLimit = bodyLimit({
+	maxSize: 13 * 1024 * 1024,
+	onError: () => {
+		throw new AppError('payload_too_large', 'A photo may be at most 12 MB.', { detail: 'too-big' });
+	},
+});
+const WORKOUT_PHOTO_PATH = /\/workout\/\d+\/photo\/?$/;
+
 const workoutFileLimit = bodyLimit({
 	maxSize: WORKOUT_FILE_BODY_LIMIT,
 	onError: () => {
@@ -94,5 +103,6 @@ export const limitBodySize: MiddlewareHandler<ApiEnv> = (c, next) => {
 	if (!BODY_METHODS.has(c.req.method)) return next();
 	if (c.req.path.includes('/user_profile_photo/')) return photoLimit(c, next);
 	if (c.req.path.includes(WORKOUT_FILE_PATH)) return workoutFileLimit(c, next);
+	if (WORKOUT_PHOTO_PATH.test(c.req.path)) return workoutPhotoLimit(c, next);
 	return defaultLimit(c, next);
 };

@@ -325,3 +325,9 @@ export const WorkoutExportQuerySchema = v.object({
 
 /** What the cut page's error line says when the server gives no code of its own. */
 export const CUT_DEFAULT_ERROR_CODE = 'UNKNOWN_ERROR';
+
+/** A workout photo as uploaded: phones write 2–8 MB JPEGs; larger files are refused before reading. */
+export const WORKOUT_PHOTO_MAX_BYTES = 12 * 1024 * 1024;
+export const WORKOUT_PHOTOS_PER_WORKOUT = 10;
+export const WorkoutPhotoSizeSchema = v.picklist(['large', 'thumbnail']);
+export type WorkoutPhotoSize = v.InferOutput<typeof WorkoutPhotoSizeSchema>;

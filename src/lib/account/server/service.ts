@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
@@ -11,9 +10,11 @@ import { heartRateZones, profilePhotos, promotionalPreferences, users } from '..
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { ImageRefused, reencodeImage } from '../../core/server/images';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/service';
 import { areFriends } from '../../social/server/service';
+import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import {
 	PHOTO_MAX_BYTES,
 	PHOTO_MAX_PIXELS,
@@ -204,18 +205,6 @@ export async function setPromotionalPreference(
 
 // ---------------------------------------------------------------- profile photo
 
-export type ImageKind = 'png' | 'jpeg' | 'gif';
-
-/** The type comes from the bytes, never from the name or the declared content type. */
-export function detectImageType(bytes: Uint8Array): ImageKind | null {
-	const starts = (signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
-	if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-	if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
-	const head = Buffer.from(bytes.subarray(0, 6)).toString('latin1');
-	if (head === 'GIF87a' || head === 'GIF89a') return 'gif';
-	return null;
-}
-
 export function photoFolder(config: Pick<Deps['config'], 'dataDir'>): string {
 	return path.resolve(config.dataDir, 'uploads', 'photos');
 }
@@ -234,35 +223,21 @@ export async function setProfilePhoto(deps: Deps, viewer: Viewer, userId: number
 		throw new AppError('payload_too_large', 'The image must be at most 1,000,000 bytes.', {
 			detail: 'too-big',
 		});
-	const kind = detectImageType(bytes);
-	if (!kind)
+	let rendered: { medium: Buffer; small: Buffer };
+	try {
+		rendered = (
+			await reencodeImage(bytes, PHOTO_MAX_PIXELS, {
+				medium: { edge: SIZES.medium, fit: 'cover' },
+				small: { edge: SIZES.small, fit: 'cover' },
+			})
+		).jpegs;
+	} catch (error) {
+		if (!(error instanceof ImageRefused)) throw error;
+		if (error.reason === 'too-many-pixels')
+			throw new AppError('payload_too_large', 'The image has too many pixels.', { detail: 'too-big' });
 		throw new AppError('bad_request', 'The image must be a PNG, JPEG or GIF.', {
 			detail: 'invalid-image-type',
 		});
-	const options = { limitInputPixels: PHOTO_MAX_PIXELS, failOn: 'error' as const, animated: false };
-	let rendered: { medium: Buffer; small: Buffer };
-	try {
-		const metadata = await sharp(bytes, options).metadata();
-		if (metadata.format !== kind && !(kind === 'jpeg' && metadata.format === 'jpeg'))
-			throw new AppError('bad_request', 'The image must be a PNG, JPEG or GIF.', {
-				detail: 'invalid-image-type',
-			});
-		if ((metadata.width ?? 0) * (metadata.height ?? 0) > PHOTO_MAX_PIXELS)
-			throw new AppError('payload_too_large', 'The image has too many pixels.', { detail: 'too-big' });
-		const render = (edge: number) =>
-			sharp(bytes, options)
-				.rotate()
-				.resize(edge, edge, { fit: 'cover' })
-				.flatten({ background: '#ffffff' })
-				.jpeg({ quality: 85 })
-				.toBuffer();
-		rendered = { medium: await render(SIZES.medium), small: await render(SIZES.small) };
-	} catch (error) {
-		if (error instanceof AppError) throw error;
-		const message = String((error as Error).message ?? '');
-		if (/pixel limit/i.test(message))
-			throw new AppError('payload_too_large', 'The image has too many pixels.', { detail: 'too-big' });
-		throw new AppError('bad_request', 'The image could not be read.', { detail: 'invalid-image-type' });
 	}
 	const folder = photoFolder(deps.config);
 	await mkdir(folder, { recursive: true });
@@ -353,6 +328,7 @@ export async function deleteAccount(deps: Deps, userId: number): Promise<void> {
 	await removeMemberExportFiles(deps, userId);
 	await deps.db.delete(users).where(eq(users.id, userId));
 	if (photo) await removePhotoFiles(deps, photo);
+	await removeWorkoutPhotoFiles(deps.config, userId);
 	await clearAccountKeys(deps, row.email);
 	deps.logger.info({ userId }, 'account deleted');
 }

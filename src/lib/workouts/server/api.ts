@@ -24,6 +24,7 @@ import {
 	WorkoutUpdateSchema,
 } from '../contract';
 import { ACTIVITY_TYPES_ATTRIBUTION, findActivityType, listActivityTypes } from './activity-types';
+import { listWorkoutPhotos, representWorkoutPhoto } from './photos';
 import { recordingForViewer } from './recording';
 import { representActivityType, representWorkout } from './represent';
 import {
@@ -122,9 +123,16 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 							c.var.viewer,
 						)
 					: null;
+				const photos = await listWorkoutPhotos(c.var.deps, workout.id);
 				c.header('ETag', `"${workout.version}"`);
 				c.header('Cache-Control', 'private, no-cache');
-				return c.json(representWorkout(workout, c.var.viewer, recording));
+				return c.json({
+					...representWorkout(workout, c.var.viewer, recording),
+					attachments: {
+						_embedded: { attachments: photos.map((photo) => representWorkoutPhoto(workout.id, photo)) },
+						total_count: photos.length,
+					},
+				});
 			},
 		);
 		app.put(

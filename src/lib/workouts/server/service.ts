@@ -31,6 +31,7 @@ import { canEdit, canView } from '../policy';
 import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
 import { compendiumEntryFor } from './activity-types';
 import { contentHashOf, type DerivedFileWorkout } from './derive-file';
+import { removeWorkoutPhotoFiles } from './photo-files';
 import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
 
 export type WorkoutRow = typeof workouts.$inferSelect;
@@ -319,7 +320,7 @@ export async function getWorkoutSeries(
 	return row ?? null;
 }
 
-async function getOwnWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
+export async function getOwnWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to change a workout');
 	const workout = await findWorkout(deps, id);
 	// Someone else's workout answers 404 whether or not they could see it: no hint that it exists.
@@ -363,9 +364,14 @@ export async function updateWorkout(
 	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };
 }
 
-export async function deleteWorkout(deps: Deps, viewer: Viewer, id: number): Promise<void> {
+export async function deleteWorkout(
+	deps: Deps & Pick<AppDeps, 'config'>,
+	viewer: Viewer,
+	id: number,
+): Promise<void> {
 	const workout = await getOwnWorkout(deps, viewer, id);
 	await deps.db.delete(workouts).where(and(eq(workouts.id, id), eq(workouts.ownerId, workout.ownerId)));
+	await removeWorkoutPhotoFiles(deps.config, workout.ownerId, workout.id);
 	await refreshChallengeProgressQuietly(deps, workout.ownerId);
 }
 

@@ -113,3 +113,24 @@ export const workoutOriginals = pgTable('workout_originals', {
 	 */
 	contentGzipBase64: text('content_gzip_base64').notNull(),
 });
+
+/**
+ * Photos a member added to a workout. The files live on disk under the owner's and the workout's
+ * folder (see photo-files.ts), re-encoded as JPEG, so deleting a workout or a member removes a folder.
+ */
+export const workoutPhotos = pgTable(
+	'workout_photos',
+	{
+		id: serial('id').primaryKey(),
+		workoutId: integer('workout_id')
+			.notNull()
+			.references(() => workouts.id, { onDelete: 'cascade' }),
+		/** A random stem: the two files are `{stem}-large.jpg` and `{stem}-thumbnail.jpg`. */
+		fileStem: text('file_stem').notNull(),
+		width: integer('width').notNull(),
+		height: integer('height').notNull(),
+		bytes: integer('bytes').notNull(),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+	},
+	(table) => [index('workout_photos_workout').on(table.workoutId)],
+);

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../api/context';
+import { formatApiDateTime } from '../../core/dates';
+import { AppError } from '../../core/errors';
+import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { WORKOUT_PHOTO_MAX_BYTES, WORKOUT_PHOTOS_PER_WORKOUT, type WorkoutPhotoSize } from '../contract';
+import { workoutPhotoFolder } from './photo-files';
+import { getOwnWorkout, getVisibleWorkout } from './service';
+import { workoutPhotos } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config'>;
+type Viewer = { id: number } | null;
+
+/** A 50-megapixel phone photo is the largest we decode; anything bigger is refused unread. */
+const PHOTO_MAX_PIXELS = 60_000_000;
+const SIZES = {
+	large: { edge: 1600, fit: 'inside' },
+	thumbnail: { edge: 320, fit: 'cover' },
+} as const;
+
+export type WorkoutPhotoRow = typeof workoutPhotos.$inferSelect;
+
+/** A photo as the API and the workout page show it (MapMyFitness calls photos attachments). */
+export function representWorkoutPhoto(workoutId: number, photo: WorkoutPhotoRow) {
+	const file = (size: WorkoutPhotoSize) => `/workout/${workoutId}/photo/${photo.id}?size=${size}`;
+	return {
+		id: photo.id,
+		object_type: 'photo',
+		status: 'READY',
+		uri: file('large'),
+		thumbnail_uri: file('thumbnail'),
+		width: photo.width,
+		height: photo.height,
+		created_datetime: formatApiDateTime(photo.createdAt),
+		_links: { self: [{ href: `/v7.1/workout/${workoutId}/photo/${photo.id}/`, id: String(photo.id) }] },
+	};
+}
+
+/**
+ * Adds a photo to the member's own workout: checked by its bytes, decoded under a pixel cap and
+ * re-encoded, so the location in the camera's EXIF never reaches anyone else.
+ */
+export async function addWorkoutPhoto(deps: Deps, viewer: Viewer, workoutId: number, bytes: Uint8Array) {
+	const workout = await getOwnWorkout(deps, viewer, workoutId);
+	if (bytes.byteLength > WORKOUT_PHOTO_MAX_BYTES)
+		throw new AppError('payload_too_large', 'A photo may be at most 12 MB.', { detail: 'too-big' });
+	const [{ photos }] = await deps.db
+		.select({ photos: count() })
+		.from(workoutPhotos)
+		.where(eq(workoutPhotos.workoutId, workout.id));
+	if (photos >= WORKOUT_PHOTOS_PER_WORKOUT)
+		throw new AppError('conflict', `A workout holds at most ${WORKOUT_PHOTOS_PER_WORKOUT} photos.`, {
+			detail: 'too-many-photos',
+		});
+	let image: Awaited<ReturnType<typeof reencodeImage<keyof typeof SIZES>>>;
+	try {
+		image = await reencodeImage(bytes, PHOTO_MAX_PIXELS, SIZES);
+	} catch (error) {
+		if (!(error instanceof ImageRefused)) throw error;
+		if (error.reason === 'too-many-pixels')
+			throw new AppError('payload_too_large', 'The photo has too many pixels.', { detail: 'too-big' });
+		throw new AppError('unsupported_media_type', 'A photo must be a JPEG, PNG or GIF image.', {
+			detail: 'invalid-image-type',
+		});
+	}
+	const folder = workoutPhotoFolder(deps.config, workout.ownerId, workout.id);
+	await mkdir(folder, { recursive: true });
+	const stem = randomBytes(12).toString('hex');
+	await writeFile(path.join(folder, `${stem}-large.jpg`), image.jpegs.large);
+	await writeFile(path.join(folder, `${stem}-thumbnail.jpg`), image.jpegs.thumbnail);
+	const [row] = await deps.db
+		.insert(workoutPhotos)
+		.values({
+			workoutId: workout.id,
+			fileStem: stem,
+			width: image.width,
+			height: image.height,
+			bytes: image.jpegs.large.byteLength,
+			createdAt: deps.clock(),
+		})
+		.returning();
+	return representWorkoutPhoto(workout.id, row);
+}
+
+/** The photos of a workout the caller has already been allowed to see, oldest first. */
+export async function listWorkoutPhotos(
+	deps: Pick<AppDeps, 'db'>,
+	workoutId: number,
+): Promise<WorkoutPhotoRow[]> {
+	return deps.db
+		.select()
+		.from(workoutPhotos)
+		.where(eq(workoutPhotos.workoutId, workoutId))
+		.orderBy(asc(workoutPhotos.createdAt), asc(workoutPhotos.id));
+}
+
+export async function removeWorkoutPhoto(deps: Deps, viewer: Viewer, workoutId: number, photoId: number) {
+	const workout = await getOwnWorkout(deps, viewer, workoutId);
+	const [row] = await deps.db
+		.delete(workoutPhotos)
+		.where(and(eq(workoutPhotos.id, photoId), eq(workoutPhotos.workoutId, workout.id)))
+		.returning();
+	if (!row) throw new AppError('not_found', 'No such photo');
+	const folder = workoutPhotoFolder(deps.config, workout.ownerId, workout.id);
+	for (const size of Object.keys(SIZES))
+		await rm(path.join(folder, `${row.fileStem}-${size}.jpg`), { force: true });
+}
+
+/** A photo's JPEG for whoever may see its workout; null when there is none for them. */
+export async function readWorkoutPhoto(
+	deps: Deps,
+	viewer: Viewer,
+	workoutId: number,
+	photoId: number,
+	size: WorkoutPhotoSize,
+): Promise<{ bytes: Buffer; createdAt: Date } | null> {
+	const workout = await getVisibleWorkout(deps, viewer, workoutId).catch((error) => {
+		if (error instanceof AppError && error.code === 'not_found') return null;
+		throw error;
+	});
+	if (!workout) return null;
+	const [row] = await deps.db
+		.select()
+		.from(workoutPhotos)
+		.where(and(eq(workoutPhotos.id, photoId), eq(workoutPhotos.workoutId, workout.id)));
+	if (!row) return null;
+	const file = path.join(
+		workoutPhotoFolder(deps.config, workout.ownerId, workout.id),
+		`${row.fileStem}-${size}.jpg`,
+	);
+	const bytes = await readFile(file).catch(() => null);
+	return bytes ? { bytes, createdAt: row.createdAt } : null;
+}
+
+const PHOTO_DONE = { added: 'Added your photos.', removed: 'Removed the photo.' } as const;
+
+/** The note shown after the photo form redirected back to the workout page. */
+export function photoDoneMessage(value: string | null): string | null {
+	return value && value in PHOTO_DONE ? PHOTO_DONE[value as keyof typeof PHOTO_DONE] : null;
+}
+
+/**
+ * The workout page's photo forms, which work before any script has loaded: add photos (several at
+ * once) or remove one. Photos before a refused one are kept, and the message names the refused one.
+ */
+export async function handleWorkoutPhotoForm(
+	deps: Deps,
+	viewer: Viewer,
+	workoutId: number,
+	form: FormData | null,
+): Promise<{ ok: true; done: keyof typeof PHOTO_DONE } | { ok: false; message: string }> {
+	const action = form?.get('action');
+	if (action === 'add-photos') {
+		const files = (form?.getAll('photos') ?? []).filter(
+			(entry): entry is File => entry instanceof File && entry.size > 0,
+		);
+		if (files.length === 0) return { ok: false, message: 'Choose one or more photos to add.' };
+		for (const [index, file] of files.entries()) {
+			try {
+				await addWorkoutPhoto(deps, viewer, workoutId, new Uint8Array(await file.arrayBuffer()));
+			} catch (error) {
+				if (!(error instanceof AppError)) throw error;
+				const which = files.length > 1 ? `Photo ${index + 1} of ${files.length}: ` : '';
+				return { ok: false, message: `${which}${error.message}` };
+			}
+		}
+		return { ok: true, done: 'added' };
+	}
+	if (action === 'remove-photo') {
+		const photoId = String(form?.get('photo') ?? '');
+		if (!/^\d{1,9}$/.test(photoId)) return { ok: false, message: 'Choose a photo to remove.' };
+		try {
+			await removeWorkoutPhoto(deps, viewer, workoutId, Number(photoId));
+		} catch (error) {
+			if (error instanceof AppError) return { ok: false, message: error.message };
+			throw error;
+		}
+		return { ok: true, done: 'removed' };
+	}
+	return { ok: false, message: 'That form could not be read.' };
+}
