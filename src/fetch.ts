@@ -6,6 +6,7 @@ import { compress } from 'hono/compress';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
+import { authorizationServerMetadata } from './lib/connected-apps/server/service';
 import { getConfig } from './lib/core/config';
 import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
@@ -66,6 +67,12 @@ app.use(async (c, next) => {
 });
 
 app.all('/api/*', (c) => fetchApi(c.req.raw, c.env));
+// RFC 8414 puts the OAuth server's metadata at the root, not under /api.
+app.get('/.well-known/oauth-authorization-server', (c) =>
+	c.json(authorizationServerMetadata(getConfig().publicUrl), 200, {
+		'Cache-Control': 'public, max-age=3600',
+	}),
+);
 app.all('/tiles/*', (c) => fetchTiles(c.req.raw));
 
 // Pages read their form posts whole, so a post is bounded before it is read: forms are small, and

@@ -126,6 +126,8 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/account/privacy',
 		'/account/contact',
 		'/account/connected_apps',
+		'/developers',
+		'/developers/apps',
 		'/account/delete',
 		'/mobile/account/delete',
 		'/challenges/',

@@ -82,7 +82,9 @@ test.describe('unknown addresses under on-demand pages', () => {
 		expect(response?.status()).toBe(200);
 		expect(new URL(page.url()).pathname).toBe('/account/connected_apps');
 		await expect(page.getByRole('heading', { level: 2, name: 'Connected apps' })).toBeVisible();
-		await expect(page.getByText('No apps or devices are connected to your account.')).toBeVisible();
+		await expect(
+			page.getByTestId('connected-apps').getByRole('heading', { name: 'Trailhead Sync (demo app)' }),
+		).toBeVisible();
 		await expect(page.getByRole('link', { name: 'Connected apps' })).toHaveAttribute('aria-current', 'page');
 	});
 });

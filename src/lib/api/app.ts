@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import { routePath } from 'hono/route';
 import { openAPIRouteHandler } from 'hono-openapi';
 import { readBearerToken } from '../auth/server/middleware';
+import { readAppToken } from '../connected-apps/server/scopes';
 import { AppError } from '../core/errors';
 import { limitBodySize, requireKnownBodyType } from './body';
 import type { ApiEnv, AppDeps, SubApp } from './context';
@@ -28,6 +29,7 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 		c.set('deps', deps);
 		c.set('viewer', null);
 		c.set('sessionId', null);
+		c.set('appAccess', null);
 		c.set('clientIp', readClientIp(c.req.raw, deps.config.trustedProxy, readSocketAddress(c.env)));
 		const started = performance.now();
 		await next();
@@ -45,6 +47,7 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 	});
 	api.use(requireKnownBodyType);
 	api.use(limitBodySize);
+	api.use(readAppToken);
 	api.use(readBearerToken);
 	api.use(rateLimit(deps.config.apiRateLimitPerMinute));
 	api.onError((error, c) => respondWithError(error, c));

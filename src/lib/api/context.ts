@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Viewer } from '../auth/contract';
+import type { AppAccess } from '../connected-apps/server/service';
 import type { Config } from '../core/config';
 import type { Db } from '../db/client';
 
@@ -22,6 +23,8 @@ export type ApiEnv = {
 		viewer: Viewer | null;
 		/** The sign-in the bearer token belongs to; null for anonymous callers. */
 		sessionId: string | null;
+		/** Set when a third-party app calls with its own token: which app, and what the member let it do. */
+		appAccess: AppAccess | null;
 		clientIp: string;
 	};
 };

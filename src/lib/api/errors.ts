@@ -7,7 +7,8 @@ import type { ApiEnv } from './context';
 /**
  * The one place that turns a thrown error into an HTTP answer. Each API family keeps the body
  * shape its clients know (DESIGN §4): auth `{ error }`, billing `{ error_details, error_description }`,
- * the main API `{ _diagnostics: { validation_failures } }`. Anything unexpected is a 500 and a bug.
+ * the OAuth endpoints RFC 6749's `{ error, error_description }`, the main API
+ * `{ _diagnostics: { validation_failures } }`. Anything unexpected is a 500 and a bug.
  */
 export function respondWithError(error: unknown, c: Context<ApiEnv>): Response {
 	const appError = toAppError(error);
@@ -27,6 +28,10 @@ export function respondWithError(error: unknown, c: Context<ApiEnv>): Response {
 			{ error: appError.detail ?? appError.code, message: appError.message, fields: appError.failures },
 			status,
 		);
+	}
+	if (path.startsWith('/api/oauth2/')) {
+		c.header('Cache-Control', 'no-store');
+		return c.json({ error: appError.detail ?? appError.code, error_description: appError.message }, status);
 	}
 	if (path.startsWith('/api/billing/') || path.startsWith('/api/checkoutapi/')) {
 		return c.json(

@@ -2,6 +2,7 @@ import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
 import { createAuthApi } from '../auth/server/api';
 import { createChallengesApi } from '../challenges/server/api';
+import { createConnectedAppsApi } from '../connected-apps/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
@@ -64,6 +65,7 @@ export async function loadApiModules(
 		createStatsApi(),
 		createSocialApi(),
 		createChallengesApi(),
+		createConnectedAppsApi(),
 		createPrivacyApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };

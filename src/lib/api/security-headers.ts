@@ -52,7 +52,9 @@ export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
 		if (existing === null) c.header(name, value);
 		else if (name === 'Content-Security-Policy' && !existing.includes('frame-ancestors')) {
 			// On-demand pages carry Astro's hashed policy as a header; add the header-only directives to it.
-			c.header(name, `${existing.trim().replace(/;$/, '')}; ${value}`);
+			// A page that widened form-action itself (the OAuth consent screen) keeps its own.
+			const added = existing.includes('form-action') ? value.replace(/; form-action [^;]*/, '') : value;
+			c.header(name, `${existing.trim().replace(/;$/, '')}; ${added}`);
 		}
 	}
 };

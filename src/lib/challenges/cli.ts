@@ -4,8 +4,8 @@ import * as v from 'valibot';
 import { getConfig } from '../core/config';
 import { openDb } from '../db/client';
 import { ChallengeInputSchema } from './contract';
+import { listAllChallenges } from './server/admin';
 import { createChallenge, endChallenge, updateChallenge } from './server/service';
-import { challenges } from './server/tables';
 
 const USAGE = `Usage (the operator's tool for challenges; stop the server first on the embedded database):
   npm run challenges -- list
@@ -33,7 +33,7 @@ const handle = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.d
 const deps = { db: handle.db, config, logger: pino({ level: 'warn' }), clock: () => new Date() };
 try {
 	if (command === 'list') {
-		for (const row of await deps.db.select().from(challenges).orderBy(challenges.id))
+		for (const row of await listAllChallenges(deps))
 			console.log(
 				`${row.id}\t${row.slug ?? ''}\t${row.name}\t${row.metric} ${row.target}\t${row.startsOn}…${row.endsOn}${row.endedAt ? '\tended' : ''}`,
 			);

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../api/context';
-import { signup } from '../auth/server/service';
+import { setAdmin, signup } from '../auth/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
+import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import { AppError } from '../core/errors';
 import { seedDemoConsents } from '../privacy/server/service';
 import { seedDemoRoutes } from '../routes/server/service';
@@ -16,6 +17,9 @@ export const DEMO_FRIEND_LOGIN = {
 	email: 'ana.runner@mapstride.example',
 	password: 'ana-runs-harrisburg-2026',
 };
+
+/** The demo world's operator, who may open /admin (challenges, refunds). */
+export const DEMO_ADMIN_LOGIN = { email: 'admin@mapstride.example', password: 'stride-admin-2026' };
 
 const DEMO_FRIEND = {
 	...DEMO_FRIEND_LOGIN,
@@ -56,8 +60,15 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 			throw error;
 		}
 	};
+	// The operator comes before the members: a database seeded before /admin existed gets one too.
+	await signUp({ ...DEMO_ADMIN_LOGIN, first_name: 'Ola', last_name: 'Operator' });
+	await setAdmin(deps, DEMO_ADMIN_LOGIN.email, true);
+	const logins = [
+		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+		`Admin login (/admin): ${DEMO_ADMIN_LOGIN.email} / ${DEMO_ADMIN_LOGIN.password}`,
+	];
 	const demoId = await signUp({ ...DEMO_LOGIN, first_name: 'Dana', last_name: 'Demo' });
-	if (demoId === null) return [`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`];
+	if (demoId === null) return logins;
 	const friendId = await signUp(DEMO_FRIEND);
 	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
 	// Both have answered their region's current consent matrix, so signing in goes straight on.
@@ -66,9 +77,11 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);
 	const social = await seedDemoSocial(deps, { id: demoId }, friendId, routeIds);
+	const connectedApps = await seedDemoConnectedApps(deps, demoId);
 	return [
 		`Seeded a demo world: 2 members, ${routeIds.length} routes for the demo member, ${workoutCount} workouts over ${DEMO_WEEKS} weeks.`,
 		social,
-		`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+		connectedApps,
+		...logins,
 	];
 }

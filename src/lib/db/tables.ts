@@ -3,6 +3,7 @@
 export * from '../account/server/tables';
 export * from '../auth/server/tables';
 export * from '../challenges/server/tables';
+export * from '../connected-apps/server/tables';
 export * from '../goals/server/tables';
 export * from '../jobs/server/tables';
 export * from '../privacy/server/tables';

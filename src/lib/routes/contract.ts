@@ -107,6 +107,36 @@ export type RouteCue = {
 };
 export type TravelModeRun = { start: number; mode: string };
 
+/** A value a client echoes back from our own answer; we never read it. */
+const EchoedValue = v.optional(
+	v.union([v.number(), v.pipe(v.string(), v.maxLength(100)), v.boolean(), v.null()]),
+);
+
+/**
+ * What a route answer carries that is always worked out here from the points: MapMyFitness
+ * clients send them back on save, so they are accepted and then ignored.
+ */
+export const ROUTE_ECHOED_FIELDS = {
+	distance: EchoedValue,
+	total_ascent: EchoedValue,
+	total_descent: EchoedValue,
+	min_elevation: EchoedValue,
+	max_elevation: EchoedValue,
+	starting_location: v.optional(
+		v.nullable(
+			v.object({
+				type: v.optional(v.pipe(v.string(), v.maxLength(20))),
+				coordinates: v.optional(v.pipe(v.array(v.number()), v.maxLength(3))),
+			}),
+		),
+	),
+	postal_code: EchoedValue,
+	data_source: EchoedValue,
+	start_point_type: EchoedValue,
+	created_datetime: EchoedValue,
+	updated_datetime: EchoedValue,
+};
+
 /**
  * The payload that saves a route. Strict: an `id`, `user`, `owner` or `_links` in the body is refused,
  * so nobody can save a route as someone else. Elevation comes from `ele` on the points (the
@@ -131,6 +161,7 @@ export const RouteSaveSchema = v.strictObject({
 	country: v.optional(LineText('Country', 2), ''),
 	/** The version the edit started from; a PUT may send it instead of If-Match. */
 	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+	...ROUTE_ECHOED_FIELDS,
 });
 export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;
 

@@ -13,7 +13,7 @@ export function footerColumns(supportHref: string): FooterColumn[] {
 				{ label: 'Register', href: '/auth/signup/', visitorsOnly: true },
 				{ label: 'Privacy Center', href: '/privacy_center/manage/' },
 				{ label: 'Support', href: supportHref },
-				{ label: 'Developer / API', href: '/api/openapi.json' },
+				{ label: 'Developer / API', href: '/developers' },
 			],
 		},
 		{

@@ -3,6 +3,7 @@
  * `/`; the promo landing pages under /premium stay open.
  */
 const GUARDED_PREFIXES = [
+	'/admin',
 	'/dashboard',
 	'/account',
 	'/mobile/account/',
@@ -24,6 +25,7 @@ const GUARDED_PREFIXES = [
 	'/mobile/privacy_center/manage',
 	'/mobile/privacy_center/consents',
 	'/oauth2/authorize',
+	'/developers/apps',
 ];
 
 /** Premium pages a visitor may open before signing in. */

@@ -21,6 +21,8 @@ const PAGE_TYPES: ReadonlyArray<readonly [pattern: string, label: string]> = [
 	['/verify_email/:id', 'Verify Email'],
 	['/email_verified', 'Verify Email'],
 	['/oauth2/authorize', 'OAuth Authorize'],
+	['/developers', 'Developers'],
+	['/developers/apps', 'Developer Apps'],
 	['/privacy_center/manage', 'Privacy Center'],
 	['/privacy_center/consents', 'Privacy Consents'],
 	['/privacy_center/consents/decline', 'Privacy Consents Decline'],

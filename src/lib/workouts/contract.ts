@@ -163,6 +163,23 @@ const Name = v.pipe(singleLineText('The name', MAX_WORKOUT_NAME), v.trim());
 const Notes = v.pipe(multiLineText('The notes', MAX_WORKOUT_NOTES), v.trim());
 const Source = v.pipe(singleLineText('The source', MAX_WORKOUT_SOURCE), v.trim());
 
+/** A value a client echoes back from our own answer; we never read it. */
+const EchoedValue = v.optional(
+	v.union([v.number(), v.pipe(v.string(), v.maxLength(100)), v.boolean(), v.null()]),
+);
+
+/**
+ * What a workout answer carries that is always the server's: MapMyFitness clients send them back
+ * on save, so they are accepted and then ignored.
+ */
+const WORKOUT_ECHOED_FIELDS = {
+	created_datetime: EchoedValue,
+	updated_datetime: EchoedValue,
+	has_time_series: EchoedValue,
+	is_verified: EchoedValue,
+	user_display_name: EchoedValue,
+};
+
 /** A workout logged by hand or sent by a client; owner, counts and hashes are the server's. */
 export const WorkoutSaveSchema = v.strictObject({
 	name: Name,
@@ -175,6 +192,7 @@ export const WorkoutSaveSchema = v.strictObject({
 	attribution: v.optional(Attribution),
 	aggregates: v.optional(AggregatesInputSchema, {}),
 	time_series: v.optional(TimeSeriesInputSchema),
+	...WORKOUT_ECHOED_FIELDS,
 });
 export type WorkoutSaveInput = v.InferOutput<typeof WorkoutSaveSchema>;
 
@@ -188,6 +206,7 @@ export const WorkoutUpdateSchema = v.strictObject({
 	notes: v.optional(Notes),
 	aggregates: v.optional(AggregatesInputSchema),
 	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
+	...WORKOUT_ECHOED_FIELDS,
 });
 export type WorkoutUpdateInput = v.InferOutput<typeof WorkoutUpdateSchema>;
 

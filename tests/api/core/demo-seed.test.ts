@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
+import { listAppDataAccess, listConnectedApps } from '../../../src/lib/connected-apps/server/service';
 import { DEMO_LOGIN, seedDemoWorld } from '../../../src/lib/db/seed';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
@@ -34,7 +35,15 @@ describe('the demo world', () => {
 		const firstCount = mine.json.total_count as number;
 		expect(firstCount).toBeGreaterThan(0);
 
+		// The demo member has connected their own demo app, which has read their data.
+		const apps = await listConnectedApps(deps, self.id);
+		expect(apps.map((entry) => [entry.name, entry.scopes])).toEqual([
+			['Trailhead Sync (demo app)', ['workouts:read:nolocation', 'routes:read']],
+		]);
+		expect((await listAppDataAccess(deps, self.id)).length).toBeGreaterThan(0);
+
 		await seedDemoWorld(deps);
+		expect(await listConnectedApps(deps, self.id)).toHaveLength(1);
 		const again = await callApi(app, 'GET', `/api/v7.1/route/?user=${self.id}`, { token });
 		expect(again.json.total_count).toBe(firstCount);
 	});

@@ -5,6 +5,7 @@ import { presentPublicUser, presentSelfUser } from '../../account/server/present
 import type { AppDeps } from '../../api/context';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { measurementSystemForPlace } from '../../core/units';
+import { isUniqueViolation } from '../../db/errors';
 import { type MailMessage, queueMail, queueMailJob } from '../../mail/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { recordSignupConsents } from '../../privacy/server/service';
@@ -298,11 +299,6 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	await sendVerificationMail(deps, row);
 	return signIn(deps, row, context);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-	const outer = error as { code?: string; cause?: { code?: string } };
-	return outer.code === '23505' || outer.cause?.code === '23505';
 }
 
 // ---------------------------------------------------------------- one-time tokens
@@ -613,4 +609,20 @@ export async function reauthenticate(
 	await clearKeys(deps, [accountKey]);
 	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	return row;
+}
+
+/** Whether the member is an operator who may use /admin. */
+export async function isAdmin(deps: Pick<AppDeps, 'db'>, userId: number): Promise<boolean> {
+	const [row] = await deps.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, userId));
+	return row?.isAdmin === true;
+}
+
+/** Makes the member with this email an operator, or no longer one; answers whether they exist. */
+export async function setAdmin(deps: Pick<AppDeps, 'db'>, email: string, admin: boolean): Promise<boolean> {
+	const updated = await deps.db
+		.update(users)
+		.set({ isAdmin: admin })
+		.where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`)
+		.returning({ id: users.id });
+	return updated.length > 0;
 }

@@ -44,6 +44,8 @@ export const users = pgTable(
 		routePrivacy: integer('route_privacy').notNull().default(0),
 		emailSearchPrivacy: integer('email_search_privacy').notNull().default(0),
 		isPremium: boolean('is_premium').notNull().default(false),
+		/** Operators: they may open /admin (challenges, refunds). Granted by `npm run admin`, never by the API. */
+		isAdmin: boolean('is_admin').notNull().default(false),
 		/** What the member agreed to at signup: matrix version, consents, GDPR country, app. */
 		signupConsents: jsonb('signup_consents')
 			.$type<{
