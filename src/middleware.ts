@@ -1,6 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getRuntime } from './lib/api/runtime';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
+import { honourGlobalPrivacyControl } from './lib/privacy/server/service';
 
 /**
  * Who is signed in, for on-demand pages. Pre-rendered pages are plain files and never reach
@@ -11,5 +12,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
 	if (context.isPrerendered) return next();
 	const { deps } = await getRuntime();
 	context.locals.viewer = await findViewerBySessionCookie(deps, context.request.headers.get('cookie'));
+	// A Global Privacy Control signal is an opt-out wherever the law makes it one; recorded once.
+	if (context.locals.viewer && context.request.headers.get('sec-gpc')?.trim() === '1')
+		await honourGlobalPrivacyControl(deps, context.locals.viewer.id);
 	return next();
 });

@@ -20,6 +20,8 @@ const ROLLOUT_MEMBER = {
 	birthdate: '1990-02-02',
 	gender: 'F',
 	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+	// Agreed at signup, as the signup form does, so logging in goes straight to the planner.
+	consents: { terms_of_use: true, privacy_policy: true },
 };
 
 /** Signs in through the login page, as a person would, and opens the planner. */

@@ -42,7 +42,11 @@ export default function LoginForm() {
 				noRefresh: true,
 			});
 			applyToken(answer);
-			window.location.assign(nextPath());
+			window.location.assign(
+				answer.consents_pending
+					? `/privacy_center/consents?next=${encodeURIComponent(nextPath())}`
+					: nextPath(),
+			);
 		} catch (error) {
 			const code = errorCode(error);
 			const data = errorData(error);

@@ -120,6 +120,8 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 					</>,
 				);
 			else if (code === 'too_many_attempts') setAlert('Too many signups from here. Try again in an hour.');
+			// Too young for the region: nothing was kept; the age-gate page says why.
+			else if (code === 'birthdate_ineligible') window.location.assign('/privacy_center/ineligible');
 			else if (errorData(failure).fields?.length) setErrors(fieldErrors(errorData(failure)));
 			else setAlert('Something went wrong. Please try again.');
 			setBusy(false);

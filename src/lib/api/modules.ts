@@ -9,6 +9,8 @@ import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
+import { createPrivacyApi } from '../privacy/server/api';
+import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
 import { createRoutesApi } from '../routes/server/api';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
@@ -24,8 +26,8 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs, ...billingJobs },
-	schedules: [...housekeepingSchedules, ...billingSchedules],
+	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs },
+	schedules: [...housekeepingSchedules, ...billingSchedules, ...privacySchedules],
 };
 
 /**
@@ -67,6 +69,7 @@ export async function loadApiModules(
 		createChallengesApi(),
 		createConnectedAppsApi(),
 		createBillingApi(),
+		createPrivacyApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

@@ -22,6 +22,7 @@ export type AuthField = keyof typeof FIELD_LABELS;
 export const MESSAGES = {
 	invalidEmail: 'Invalid email format',
 	birthdateRequired: 'Birthdate is required.',
+	ineligible: 'You are ineligible to participate based on your birthdate.',
 	invalidDate: 'Invalid date.',
 	genderRequired: 'Gender is required.',
 	accessDenied: 'Incorrect email or password.',

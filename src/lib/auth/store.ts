@@ -12,7 +12,13 @@ export const $session = atom<Session | null>(null);
 /** True while a token refresh runs; the shell shows the "Refreshing auth token" modal from it. */
 export const $refreshingToken = atom(false);
 
-export type TokenAnswer = { access_token: string; expires_in: number; user: SelfUser };
+export type TokenAnswer = {
+	access_token: string;
+	expires_in: number;
+	user: SelfUser;
+	/** Login only: the member has consents to answer (a newer matrix) before going on. */
+	consents_pending?: boolean;
+};
 
 export function applyToken(answer: TokenAnswer, now = Date.now()): Session {
 	const session = {

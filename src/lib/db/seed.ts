@@ -5,6 +5,7 @@ import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import { AppError } from '../core/errors';
+import { seedDemoConsents } from '../privacy/server/service';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
 import { addFriendship } from '../social/server/service';
@@ -73,6 +74,8 @@ export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	if (demoId === null) return logins;
 	const friendId = await signUp(DEMO_FRIEND);
 	if (friendId !== null) await addFriendship(deps.db, demoId, friendId, 'active');
+	// Both have answered their region's current consent matrix, so signing in goes straight on.
+	await seedDemoConsents(deps, friendId === null ? [demoId] : [demoId, friendId]);
 	const routeIds = await seedDemoRoutes(deps, demoId);
 	let workoutCount = await seedDemoWorkouts(deps, demoId, DEMO_OUTINGS.member);
 	if (friendId !== null) workoutCount += await seedDemoWorkouts(deps, friendId, DEMO_OUTINGS.friend);

@@ -7,6 +7,7 @@ export * from '../challenges/server/tables';
 export * from '../connected-apps/server/tables';
 export * from '../goals/server/tables';
 export * from '../jobs/server/tables';
+export * from '../privacy/server/tables';
 export * from '../routes/server/tables';
 export * from '../social/server/tables';
 export * from '../stats/server/tables';

@@ -21,6 +21,9 @@ const GUARDED_PREFIXES = [
 	'/checkout/',
 	'/privacy_center/manage',
 	'/privacy_center/consents',
+	'/privacy_center/export/',
+	'/mobile/privacy_center/manage',
+	'/mobile/privacy_center/consents',
 	'/oauth2/authorize',
 	'/developers/apps',
 ];

@@ -11,6 +11,8 @@ import { clearAccountKeys } from '../../auth/server/throttle';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { meetsMinimumAge } from '../../privacy/contract';
+import { removeMemberExportFiles } from '../../privacy/server/service';
 import { areFriends } from '../../social/server/service';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import {
@@ -80,7 +82,9 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	if (input.birthdate !== undefined) {
 		const verdict = checkBirthdate(input.birthdate, now);
 		if (verdict === 'invalid') throw badField('birthdate', 'Invalid date.');
-		if (verdict === 'out_of_range')
+		// Too young for their region's consent matrix counts as out of range: the change is refused.
+		const country = input.location?.country ?? (await findRow(deps, id))?.country;
+		if (verdict === 'out_of_range' || !meetsMinimumAge(country, input.birthdate, now))
 			throw badField('birthdate', 'You are ineligible to participate based on your birthdate.');
 		changes.birthdate = input.birthdate;
 	}
@@ -107,6 +111,21 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	if (!row)
 		throw new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
 	return presentSelfUser(row, now);
+}
+
+/** Where a member lives, when they were born and how to reach them: what consents and exports need. */
+export async function readMemberBasics(deps: Pick<AppDeps, 'db'>, userId: number) {
+	const row = await findRow(deps, userId);
+	if (!row) return null;
+	return {
+		id: row.id,
+		username: row.username,
+		email: row.email,
+		displayName: row.displayName,
+		country: row.country,
+		state: row.region,
+		birthdate: row.birthdate,
+	};
 }
 
 // ---------------------------------------------------------------- heart-rate zones
@@ -305,6 +324,8 @@ export async function deleteAccount(deps: Deps, userId: number): Promise<void> {
 	if (!row) return;
 	await revokeAllSessions(deps, userId);
 	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
+	// Export archives are files: they go before the rows that name them.
+	await removeMemberExportFiles(deps, userId);
 	await deps.db.delete(users).where(eq(users.id, userId));
 	if (photo) await removePhotoFiles(deps, photo);
 	await removeWorkoutPhotoFiles(deps.config, userId);

@@ -9,6 +9,7 @@ import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { singleLineText } from '../../core/text';
+import { needsConsentPrompt } from '../../privacy/server/service';
 import {
 	ChangePasswordSchema,
 	DeletionRequestSchema,
@@ -160,6 +161,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 			token_type: 'Bearer',
 			expires_in: result.expiresIn,
 			user: result.user,
+			// A newer consent matrix (or a declined required consent) is answered before going on.
+			consents_pending: await needsConsentPrompt(c.var.deps, result.viewer.id),
 		});
 	});
 

@@ -8,6 +8,8 @@ import { measurementSystemForPlace } from '../../core/units';
 import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { type MailMessage, queueMail, queueMailJob } from '../../mail/server/service';
+import { meetsMinimumAge } from '../../privacy/contract';
+import { recordSignupConsents } from '../../privacy/server/service';
 import {
 	type AuthField,
 	type ChangePasswordBody,
@@ -238,6 +240,9 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 	});
 	const failures = validateSignup(body, now);
 	if (failures.length) refuse(failures);
+	// Under the region's minimum age nothing is kept: refused before anything is written.
+	if (!meetsMinimumAge(body.location?.country?.trim(), (body.birthdate as string).trim(), now))
+		refuse([{ field: 'birthdate', code: 'birthdate_ineligible', message: MESSAGES.ineligible }]);
 	const email = (body.email as string).trim();
 	const passwordHash = await hashPassword(body.password as string);
 	// "This email is used" says as much as a login would: it spends the same per-address budget.
@@ -291,6 +296,7 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 			updatedAt: now,
 		});
 	}
+	await recordSignupConsents(deps, row.id, body.consents);
 	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	await sendVerificationMail(deps, row);
 	return signIn(deps, row, context);

@@ -515,6 +515,11 @@ export async function deleteBookmarkOfRoute(deps: Deps, viewer: Viewer, routeId:
 // ---------------------------------------------------------------------------------------------
 // GPX
 
+/** Every route a member owns, oldest first, whole rows: what their data export holds. */
+export async function listOwnRoutes(deps: Deps, ownerId: number): Promise<RouteRow[]> {
+	return deps.db.select().from(routes).where(eq(routes.ownerId, ownerId)).orderBy(asc(routes.id));
+}
+
 export function decodePath(route: Pick<RouteRow, 'path'>): [number, number][] {
 	return polyline.decode(route.path, 6);
 }

@@ -1023,6 +1023,22 @@ const actorColumns = {
 };
 
 /** Comments and replies on a story, oldest first, from members the viewer has not blocked. */
+/** Every comment and reply a member wrote, oldest first: what their data export holds. */
+export async function listOwnComments(deps: Deps, authorId: number) {
+	return deps.db
+		.select({
+			id: storyComments.id,
+			objectType: storyComments.objectType,
+			objectId: storyComments.objectId,
+			parentCommentId: storyComments.parentCommentId,
+			text: storyComments.text,
+			createdAt: storyComments.createdAt,
+		})
+		.from(storyComments)
+		.where(eq(storyComments.authorId, authorId))
+		.orderBy(asc(storyComments.id));
+}
+
 export async function listComments(
 	deps: Deps,
 	viewer: { id: number },

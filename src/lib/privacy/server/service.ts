@@ -1,0 +1,580 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
+import yazl from 'yazl';
+import { findProfilePhoto, getSelf, readMemberBasics } from '../../account/server/service';
+import type { AppDeps } from '../../api/context';
+import { formatApiDateTime } from '../../core/dates';
+import { AppError } from '../../core/errors';
+import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
+import { queueMail } from '../../mail/server/service';
+import { listOwnRoutes, routeToGpx } from '../../routes/server/service';
+import { listFriendships, listOwnComments } from '../../social/server/service';
+import { hasOriginalFile, originalFile } from '../../workouts/server/detail';
+import { aggregatesOf, listAllOwnWorkouts } from '../../workouts/server/service';
+import {
+	type AccessDataKind,
+	type AccessLogEntry,
+	CONSENT_LABELS,
+	type ConsentKey,
+	type ConsentSource,
+	type ConsentState,
+	type ConsentStatus,
+	currentMatrix,
+	EXPORT_LINK_DAYS,
+	type ExportStatus,
+	type ExportView,
+	isDoNotSellPlace,
+	type PrivacyRegion,
+	regionForCountry,
+} from '../contract';
+import { consentRecords, dataAccessLog, dataExports, privacyCountries } from './tables';
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
+type ConsentRow = typeof consentRecords.$inferSelect;
+type ExportRow = typeof dataExports.$inferSelect;
+
+const gone = () =>
+	new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
+
+/** A member's place for privacy: the country they confirmed, else their profile's, else the US. */
+async function memberPlace(deps: Deps, userId: number) {
+	const basics = await readMemberBasics(deps, userId);
+	if (!basics) throw gone();
+	const [confirmed] = await deps.db
+		.select()
+		.from(privacyCountries)
+		.where(eq(privacyCountries.userId, userId));
+	const country = confirmed?.country || basics.country || 'US';
+	return { basics, country, confirmed: Boolean(confirmed), region: regionForCountry(country) };
+}
+
+/** The newest record of each consent the member answered. */
+async function latestRecords(deps: Deps, userId: number): Promise<Map<ConsentKey, ConsentRow>> {
+	const rows = await deps.db
+		.select()
+		.from(consentRecords)
+		.where(eq(consentRecords.userId, userId))
+		.orderBy(asc(consentRecords.id));
+	const latest = new Map<ConsentKey, ConsentRow>();
+	for (const row of rows) latest.set(row.consentKey as ConsentKey, row);
+	return latest;
+}
+
+/**
+ * How the member stands on every consent of their region's current matrix. A consent is pending
+ * when it changed (or appeared) in a matrix version newer than the member's answer to it, or when
+ * they answered another region's matrix: only what changed is asked again.
+ */
+export async function getConsentStatus(deps: Deps, userId: number): Promise<ConsentStatus> {
+	const place = await memberPlace(deps, userId);
+	const matrix = currentMatrix(place.region);
+	const latest = await latestRecords(deps, userId);
+	const answeredVersion = Math.max(
+		0,
+		...[...latest.values()].filter((row) => row.region === place.region).map((row) => row.matrixVersion),
+	);
+	const consents: ConsentState[] = matrix.consents.map((entry) => {
+		const record = latest.get(entry.key);
+		const answeredHere = record && record.region === place.region;
+		const pending = !answeredHere || record.matrixVersion < entry.since;
+		return {
+			key: entry.key,
+			...CONSENT_LABELS[entry.key],
+			required: entry.required,
+			default_on: entry.defaultOn,
+			granted: record ? record.granted : entry.defaultOn && !entry.required,
+			answered: Boolean(record),
+			matrix_version: record?.matrixVersion ?? null,
+			source: (record?.source as ConsentSource | undefined) ?? null,
+			recorded_datetime: record ? formatApiDateTime(record.recordedAt) : null,
+			pending,
+		};
+	});
+	return {
+		region: place.region,
+		country: place.country,
+		country_confirmed: place.confirmed,
+		matrix_version: matrix.version,
+		minimum_age: matrix.minimumAge,
+		consents,
+		pending: consents.filter((c) => c.pending).map((c) => c.key),
+		changed: matrix.consents.filter((entry) => entry.since > answeredVersion).map((entry) => entry.key),
+		declined_required: consents.filter((c) => c.required && c.answered && !c.granted).map((c) => c.key),
+		do_not_sell_applies: isDoNotSellPlace(place.country, place.basics.state),
+	};
+}
+
+/**
+ * True when the member must answer the consent screen before going on: the matrix changed since
+ * they last answered it (or they never answered their region's), or they declined a required one.
+ * Optional consents they simply left unanswered at signup do not stop them at every login.
+ */
+export async function needsConsentPrompt(deps: Deps, userId: number): Promise<boolean> {
+	const status = await getConsentStatus(deps, userId);
+	return status.changed.length > 0 || status.declined_required.length > 0;
+}
+
+/**
+ * Records staged consent changes together: one row per consent, all of the current matrix of the
+ * member's region, in one transaction. Consents the matrix does not name are refused.
+ */
+export async function recordConsents(
+	deps: Deps,
+	userId: number,
+	changes: { key: ConsentKey; granted: boolean }[],
+	source: ConsentSource,
+): Promise<ConsentStatus> {
+	const place = await memberPlace(deps, userId);
+	const matrix = currentMatrix(place.region);
+	const named = new Set(matrix.consents.map((entry) => entry.key));
+	const unknown = changes.filter((change) => !named.has(change.key));
+	if (unknown.length)
+		throw new AppError('validation_failed', 'This consent is not asked in your region.', {
+			detail: 'unknown_consent',
+			failures: unknown.map((change) => ({
+				field: `consents.${change.key}`,
+				message: 'Not asked in your region.',
+			})),
+		});
+	if (changes.length) {
+		const now = deps.clock();
+		await deps.db.insert(consentRecords).values(
+			changes.map((change) => ({
+				userId,
+				consentKey: change.key,
+				granted: change.granted,
+				region: place.region,
+				matrixVersion: matrix.version,
+				source,
+				recordedAt: now,
+			})),
+		);
+		deps.logger.info({ userId, count: changes.length, source }, 'consents recorded');
+	}
+	return getConsentStatus(deps, userId);
+}
+
+/** The member says where they live; their matrix follows from it. */
+export async function confirmCountry(deps: Deps, userId: number, country: string): Promise<ConsentStatus> {
+	const code = country.toUpperCase();
+	const now = deps.clock();
+	await deps.db
+		.insert(privacyCountries)
+		.values({ userId, country: code, confirmedAt: now })
+		.onConflictDoUpdate({ target: privacyCountries.userId, set: { country: code, confirmedAt: now } });
+	return getConsentStatus(deps, userId);
+}
+
+/**
+ * A browser sending `Sec-GPC: 1` for a member in a universal opt-out state opts them out of sale,
+ * sharing and targeted ads. Recorded once per change, so each signal does not add a row.
+ */
+export async function honourGlobalPrivacyControl(deps: Deps, userId: number): Promise<boolean> {
+	const status = await getConsentStatus(deps, userId);
+	if (!status.do_not_sell_applies) return false;
+	const optOuts = status.consents
+		.filter((c) => (c.key === 'sale_share' || c.key === 'personalised_ads') && c.granted)
+		.map((c) => ({ key: c.key, granted: false }));
+	if (!optOuts.length) return false;
+	await recordConsents(deps, userId, optOuts, 'gpc');
+	return true;
+}
+
+/** Signup names its answers as the signup form does; they become the first records. */
+const SIGNUP_NAMES: Record<string, ConsentKey> = {
+	terms_of_use: 'terms',
+	terms: 'terms',
+	privacy_policy: 'privacy_policy',
+	marketing_email: 'marketing_email',
+	personalised_ads: 'personalised_ads',
+	sale_share: 'sale_share',
+	precise_location: 'precise_location',
+	health_data: 'health_data',
+};
+
+export async function recordSignupConsents(
+	deps: Deps,
+	userId: number,
+	given: Record<string, boolean> | undefined,
+): Promise<void> {
+	const place = await memberPlace(deps, userId);
+	const named = new Set(currentMatrix(place.region).consents.map((entry) => entry.key));
+	const changes = Object.entries(given ?? {})
+		.map(([name, granted]) => ({ key: SIGNUP_NAMES[name], granted }))
+		.filter((change) => change.key && named.has(change.key));
+	await recordConsents(deps, userId, changes, 'signup');
+}
+
+/** The demo members have answered their region's current matrix, as a signed-up member would. */
+export async function seedDemoConsents(deps: Deps, userIds: number[]): Promise<void> {
+	for (const userId of userIds) {
+		const [any] = await deps.db
+			.select({ id: consentRecords.id })
+			.from(consentRecords)
+			.where(eq(consentRecords.userId, userId))
+			.limit(1);
+		if (any) continue;
+		const place = await memberPlace(deps, userId);
+		const matrix = currentMatrix(place.region);
+		await recordConsents(
+			deps,
+			userId,
+			matrix.consents.map((entry) => ({ key: entry.key, granted: entry.required || entry.defaultOn })),
+			'demo',
+		);
+	}
+}
+
+/** Every answer the member gave, newest first: the consent log they can read back. */
+export async function listConsentHistory(deps: Deps, userId: number, limit = 50) {
+	const rows = await deps.db
+		.select()
+		.from(consentRecords)
+		.where(eq(consentRecords.userId, userId))
+		.orderBy(desc(consentRecords.id))
+		.limit(limit);
+	return rows.map((row) => ({
+		key: row.consentKey as ConsentKey,
+		title: CONSENT_LABELS[row.consentKey as ConsentKey]?.title ?? row.consentKey,
+		granted: row.granted,
+		region: row.region as PrivacyRegion,
+		matrix_version: row.matrixVersion,
+		source: row.source as ConsentSource,
+		recorded_datetime: formatApiDateTime(row.recordedAt),
+	}));
+}
+
+// ---------------------------------------------------------------- access log
+
+export async function logDataAccess(
+	deps: Deps,
+	entry: { userId: number; reader: string; kinds: AccessDataKind[]; purpose: string },
+): Promise<void> {
+	const now = deps.clock();
+	await deps.db.insert(dataAccessLog).values(
+		entry.kinds.map((kind) => ({
+			userId: entry.userId,
+			reader: entry.reader,
+			dataKind: kind,
+			purpose: entry.purpose,
+			accessedAt: now,
+		})),
+	);
+}
+
+export async function listDataAccess(deps: Deps, userId: number, limit = 50): Promise<AccessLogEntry[]> {
+	const rows = await deps.db
+		.select()
+		.from(dataAccessLog)
+		.where(eq(dataAccessLog.userId, userId))
+		.orderBy(desc(dataAccessLog.accessedAt), desc(dataAccessLog.id))
+		.limit(limit);
+	return rows.map((row) => ({
+		reader: row.reader,
+		data_kind: row.dataKind as AccessDataKind,
+		purpose: row.purpose,
+		accessed_datetime: formatApiDateTime(row.accessedAt),
+	}));
+}
+
+// ---------------------------------------------------------------- data export
+
+const EXPORT_READER = 'Data export';
+
+export function exportFolder(config: Pick<Deps['config'], 'dataDir'>): string {
+	return path.resolve(config.dataDir, 'exports');
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function presentExport(row: ExportRow, now: Date): ExportView {
+	const expired = row.status === 'ready' && row.expiresAt !== null && row.expiresAt <= now;
+	return {
+		id: row.id,
+		status: (expired ? 'expired' : row.status) as ExportStatus,
+		progress: row.progress,
+		requested_datetime: formatApiDateTime(row.requestedAt),
+		completed_datetime: row.completedAt ? formatApiDateTime(row.completedAt) : null,
+		expires_datetime: row.expiresAt ? formatApiDateTime(row.expiresAt) : null,
+		bytes: row.bytes,
+	};
+}
+
+/**
+ * A member asks for all their data. One request at a time: asking again while one is being built
+ * answers the one under way. The caller queues the build (see `privacyJobs`).
+ */
+export async function requestExport(
+	deps: Deps,
+	userId: number,
+): Promise<{ view: ExportView; created: boolean }> {
+	if (!(await readMemberBasics(deps, userId))) throw gone();
+	const [open] = await deps.db
+		.select()
+		.from(dataExports)
+		.where(and(eq(dataExports.userId, userId), inArray(dataExports.status, ['queued', 'building'])))
+		.limit(1);
+	if (open) return { view: presentExport(open, deps.clock()), created: false };
+	const [row] = await deps.db
+		.insert(dataExports)
+		.values({ userId, status: 'queued', requestedAt: deps.clock() })
+		.returning();
+	deps.logger.info({ userId, exportId: row.id }, 'data export requested');
+	return { view: presentExport(row, deps.clock()), created: true };
+}
+
+export async function listExports(deps: Deps, userId: number): Promise<ExportView[]> {
+	const rows = await deps.db
+		.select()
+		.from(dataExports)
+		.where(eq(dataExports.userId, userId))
+		.orderBy(desc(dataExports.id))
+		.limit(10);
+	const now = deps.clock();
+	return rows.map((row) => presentExport(row, now));
+}
+
+async function setProgress(deps: Deps, id: number, progress: number): Promise<void> {
+	await deps.db.update(dataExports).set({ progress }).where(eq(dataExports.id, id));
+}
+
+const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+
+/**
+ * Builds one export: the member's data as JSON, their original workout files, their routes as GPX
+ * and their profile photo, in one zip under DATA_DIR/exports, then mails a link that works for seven days and only
+ * for them. Safe to run again after a crash: a finished export is left alone, a half-built file is
+ * replaced, and the mail goes once (a retry after it was sent does nothing).
+ */
+export async function buildExport(deps: Deps, exportId: number): Promise<void> {
+	const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, exportId));
+	if (!row || row.mailedAt || row.status === 'failed') return;
+	const basics = await readMemberBasics(deps, row.userId);
+	if (!basics) return;
+	const viewer = {
+		id: basics.id,
+		username: basics.username,
+		displayName: basics.displayName,
+		isPremium: false,
+	};
+	await deps.db
+		.update(dataExports)
+		.set({ status: 'building', progress: 5 })
+		.where(eq(dataExports.id, exportId));
+
+	const zip = new yazl.ZipFile();
+	const folder = exportFolder(deps.config);
+	await mkdir(folder, { recursive: true });
+	const fileName = `export-${exportId}-${randomBytes(16).toString('hex')}.zip`;
+	const filePath = path.join(folder, fileName);
+	const written = pipeline(zip.outputStream, createWriteStream(filePath));
+	const when = { mtime: deps.clock() };
+
+	zip.addBuffer(json(await getSelf(deps, viewer)), 'profile.json', when);
+	const status = await getConsentStatus(deps, basics.id);
+	zip.addBuffer(
+		json({
+			email: basics.email,
+			country: status.country,
+			privacy_region: status.region,
+			do_not_sell_applies: status.do_not_sell_applies,
+		}),
+		'settings.json',
+		when,
+	);
+	zip.addBuffer(
+		json({ current: status.consents, history: await listConsentHistory(deps, basics.id, 10_000) }),
+		'consents.json',
+		when,
+	);
+	const photo = await findProfilePhoto(deps, basics.id, basics.username, 'Medium');
+	if (photo) zip.addFile(photo.file, `photos/profile${path.extname(photo.file)}`, when);
+	await setProgress(deps, exportId, 20);
+
+	const routes = await listOwnRoutes(deps, basics.id);
+	zip.addBuffer(
+		json(
+			routes.map((route) => ({
+				id: route.id,
+				name: route.name,
+				distance: route.distanceM,
+				privacy: route.privacy,
+				created_datetime: formatApiDateTime(route.createdAt),
+				gpx: `routes/${route.id}.gpx`,
+			})),
+		),
+		'routes.json',
+		when,
+	);
+	for (const route of routes)
+		zip.addBuffer(Buffer.from(routeToGpx(route).body), `routes/${route.id}.gpx`, when);
+	await setProgress(deps, exportId, 45);
+
+	const { workouts } = await listAllOwnWorkouts(deps, viewer, {});
+	const workoutEntries = [];
+	for (const workout of workouts) {
+		let original: string | null = null;
+		if (await hasOriginalFile(deps, workout.id)) {
+			const file = await originalFile(deps, viewer, workout.id);
+			original = `workouts/${workout.id}-${file.fileName}`;
+			zip.addBuffer(Buffer.from(file.body), original, when);
+		}
+		workoutEntries.push({
+			id: workout.id,
+			name: workout.name,
+			activity_type: workout.activityTypeId,
+			start_datetime: formatApiDateTime(workout.startDatetime),
+			aggregates: aggregatesOf(workout),
+			privacy: workout.privacy,
+			original_file: original,
+		});
+	}
+	zip.addBuffer(json(workoutEntries), 'workouts.json', when);
+	await setProgress(deps, exportId, 75);
+
+	const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
+	zip.addBuffer(json(goals.map((goal) => representGoal(goal, 'UTC'))), 'goals.json', when);
+	const friends = await listFriendships(deps, viewer, { limit: 10_000 });
+	zip.addBuffer(
+		json(
+			friends.rows.map((friendship) => ({
+				from_user: friendship.fromUserId,
+				to_user: friendship.toUserId,
+				status: friendship.status,
+				created_datetime: formatApiDateTime(friendship.createdAt),
+			})),
+		),
+		'friends.json',
+		when,
+	);
+	const comments = await listOwnComments(deps, basics.id);
+	zip.addBuffer(
+		json(
+			comments.map((comment) => ({
+				id: comment.id,
+				on: { type: comment.objectType, id: comment.objectId },
+				reply_to: comment.parentCommentId,
+				text: comment.text,
+				created_datetime: formatApiDateTime(comment.createdAt),
+			})),
+		),
+		'comments.json',
+		when,
+	);
+	zip.addBuffer(
+		json({ access_log: await listDataAccess(deps, basics.id, 10_000) }),
+		'data-access-log.json',
+		when,
+	);
+	zip.end();
+	await written;
+	const { size } = await stat(filePath);
+
+	// A retry replaces an earlier half-done file.
+	if (row.fileName && row.fileName !== fileName)
+		await rm(path.join(folder, path.basename(row.fileName)), { force: true });
+	const token = randomBytes(32).toString('base64url');
+	const now = deps.clock();
+	const expiresAt = new Date(now.getTime() + EXPORT_LINK_DAYS * 86_400_000);
+	await deps.db
+		.update(dataExports)
+		.set({
+			status: 'ready',
+			progress: 100,
+			fileName,
+			bytes: size,
+			tokenHash: hashToken(token),
+			completedAt: now,
+			expiresAt,
+		})
+		.where(eq(dataExports.id, exportId));
+	await logDataAccess(deps, {
+		userId: basics.id,
+		reader: EXPORT_READER,
+		kinds: ['location', 'health'],
+		purpose: 'Your data export, at your request',
+	});
+	const link = `${deps.config.publicUrl.replace(/\/$/, '')}/privacy_center/export/${exportId}?token=${token}`;
+	await queueMail(deps, {
+		to: basics.email,
+		userId: basics.id,
+		subject: 'Your data export is ready',
+		text: [
+			`Hello ${basics.displayName || basics.username},`,
+			'',
+			'The archive of your data you asked for is ready. Download it while signed in to your account:',
+			link,
+			'',
+			`The link works for ${EXPORT_LINK_DAYS} days and only when you are signed in as yourself.`,
+		].join('\n'),
+	});
+	await deps.db.update(dataExports).set({ mailedAt: deps.clock() }).where(eq(dataExports.id, exportId));
+	deps.logger.info({ userId: basics.id, exportId, bytes: size }, 'data export ready');
+}
+
+/** Marks an export failed after its last attempt, so the manage page stops showing progress. */
+export async function failExport(deps: Deps, exportId: number): Promise<void> {
+	await deps.db
+		.update(dataExports)
+		.set({ status: 'failed' })
+		.where(and(eq(dataExports.id, exportId), inArray(dataExports.status, ['queued', 'building'])));
+}
+
+/**
+ * The archive behind a download link: only for the member it was made for, only with the token
+ * the mail carried, only until it expires. Everything else is the same "no such export".
+ */
+export async function openExport(
+	deps: Deps,
+	viewerId: number,
+	exportId: number,
+	token: string,
+): Promise<{ filePath: string; downloadName: string }> {
+	const notFound = new AppError('not_found', 'This download link does not work (it may have expired).');
+	const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, exportId));
+	if (!row || row.userId !== viewerId || row.status !== 'ready' || !row.tokenHash || !row.fileName)
+		throw notFound;
+	const given = Buffer.from(hashToken(token));
+	const stored = Buffer.from(row.tokenHash);
+	if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound;
+	if (!row.expiresAt || row.expiresAt <= deps.clock()) throw notFound;
+	return {
+		filePath: path.join(exportFolder(deps.config), path.basename(row.fileName)),
+		downloadName: `mapstride-data-${formatApiDateTime(row.requestedAt).slice(0, 10)}.zip`,
+	};
+}
+
+/** Expired archives leave the disk; their rows stay as the record that they were asked for. */
+export async function removeExpiredExports(deps: Deps): Promise<number> {
+	const rows = await deps.db
+		.select()
+		.from(dataExports)
+		.where(and(eq(dataExports.status, 'ready'), lt(dataExports.expiresAt, deps.clock())));
+	for (const row of rows) {
+		if (row.fileName)
+			await rm(path.join(exportFolder(deps.config), path.basename(row.fileName)), { force: true });
+		await deps.db
+			.update(dataExports)
+			.set({ status: 'expired', fileName: null })
+			.where(eq(dataExports.id, row.id));
+	}
+	return rows.length;
+}
+
+/**
+ * Part of deleting an account: the member's archives leave the disk (their rows go with the
+ * member's row).
+ */
+export async function removeMemberExportFiles(deps: Deps, userId: number): Promise<void> {
+	const rows = await deps.db
+		.select({ fileName: dataExports.fileName })
+		.from(dataExports)
+		.where(eq(dataExports.userId, userId));
+	for (const row of rows)
+		if (row.fileName)
+			await rm(path.join(exportFolder(deps.config), path.basename(row.fileName)), { force: true });
+}
