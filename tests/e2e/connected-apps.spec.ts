@@ -199,6 +199,15 @@ test('an app registers, a member allows it, the app calls the API, refreshes, is
 	);
 	await expect(page.getByTestId('app-data-access')).toContainText('GET /v7.1/workout/ with workouts:read');
 	await expectNoSeriousA11yIssues(page);
+	// The privacy centre's access log names the app's reads beside our own features'.
+	await page.goto('/privacy_center/manage');
+	await expect(
+		page
+			.getByTestId('access-log')
+			.getByRole('row', { name: /E2E Tracker/ })
+			.first(),
+	).toContainText('Connected app: GET /v7.1/');
+	await page.goto('/account/connected_apps');
 	await page.getByRole('button', { name: 'Revoke access for E2E Tracker' }).click();
 	await expect(page.getByTestId('connected-apps-notice')).toHaveText('E2E Tracker no longer has access.');
 	await expect(page.getByTestId('connected-apps')).toHaveText(

@@ -2,10 +2,18 @@ import { listCountries } from '../../account/countries';
 import type { AppDeps } from '../../api/context';
 import { safeNextPath, type Viewer } from '../../auth/contract';
 import { reauthenticate } from '../../auth/server/service';
+import type { AppDataAccess } from '../../connected-apps/contract';
+import { listAppDataAccess } from '../../connected-apps/server/service';
 import { AppError } from '../../core/errors';
 import { loginPathFor } from '../../site/guards';
 import { parseGeo } from '../../site/privacy-request';
-import { CONSENT_KEYS, type ConsentKey, type ConsentStatus, isDoNotSellPlace } from '../contract';
+import {
+	type AccessLogEntry,
+	CONSENT_KEYS,
+	type ConsentKey,
+	type ConsentStatus,
+	isDoNotSellPlace,
+} from '../contract';
 import { startExport } from './jobs';
 import {
 	confirmCountry,
@@ -50,14 +58,29 @@ async function loadConsentPage(deps: Deps, userId: number) {
 	return { status, countryName: countryName(status.country) };
 }
 
+/** A connected app's read as the access log says it: an app given workouts without places read health data. */
+function appReadEntry(read: AppDataAccess): AccessLogEntry {
+	return {
+		reader: read.appName,
+		data_kind: read.scope === 'workouts:read:nolocation' ? 'health' : 'location',
+		purpose: `Connected app: ${read.method} ${read.path}`,
+		accessed_datetime: read.at,
+	};
+}
+
 /** Everything the manage page shows, read once. */
 async function loadPrivacyCentre(deps: Deps, userId: number) {
-	const [status, exports, accessLog, history] = await Promise.all([
+	const [status, exports, ownReads, appReads, history] = await Promise.all([
 		getConsentStatus(deps, userId),
 		listExports(deps, userId),
 		listDataAccess(deps, userId, 20),
+		listAppDataAccess(deps, userId, 20),
 		listConsentHistory(deps, userId, 20),
 	]);
+	// Our own features' reads and connected apps' reads, newest first, in one log.
+	const accessLog = [...ownReads, ...appReads.map(appReadEntry)]
+		.sort((a, b) => b.accessed_datetime.localeCompare(a.accessed_datetime))
+		.slice(0, 20);
 	return { status, exports, accessLog, history, countryName: countryName(status.country) };
 }
 
