@@ -27,6 +27,8 @@ async function signUp(browser: Browser, baseURL: string, first: string, stamp: s
 		birthdate: '1991-03-03',
 		gender: 'F',
 		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+		// Agreed at signup, as the signup form does, so their pages open without the consent screen.
+		consents: { terms_of_use: true, privacy_policy: true },
 	};
 	const origin = { origin: new URL(baseURL).origin };
 	const signup = await context.request.post('/api/auth/signup', { data: person, headers: origin });
