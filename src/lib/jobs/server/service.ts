@@ -203,16 +203,23 @@ export function startJobWorker(
 	let stopped = false;
 	let timer: NodeJS.Timeout | undefined;
 	let running: Promise<void> | null = null;
+	// A job queued while a pass is under way may have missed that pass's query: run another at once.
+	let wokenWhileRunning = false;
 
 	const tick = () => {
-		if (stopped || running) return;
+		if (stopped) return;
+		if (running) {
+			wokenWhileRunning = true;
+			return;
+		}
 		clearTimeout(timer);
+		wokenWhileRunning = false;
 		running = runDueJobs(deps, definitions)
 			.then(() => undefined)
 			.catch((error) => deps.logger.error({ err: error }, 'job worker could not read the queue'))
 			.finally(() => {
 				running = null;
-				if (!stopped) timer = setTimeout(tick, pollMs);
+				if (!stopped) timer = setTimeout(tick, wokenWhileRunning ? 0 : pollMs);
 			});
 	};
 	runningWorkers.add(tick);
