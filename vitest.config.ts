@@ -11,10 +11,15 @@ const shared = {
 };
 
 // API suites run against the embedded database and, when TEST_DATABASE_URL is set (CI sets it),
-// once more against the real PostgreSQL, one file at a time since they share that database.
+// once more against the real PostgreSQL, each worker on its own copy of the database. API files
+// share their worker's modules (isolate: false): each opens its own database and app, and loading
+// the server's module graph once per file cost more than the tests themselves.
 const projects = [
 	{ resolve: { alias }, test: { ...shared, name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
-	{ resolve: { alias }, test: { ...shared, name: 'api', include: ['tests/api/**/*.test.ts'] } },
+	{
+		resolve: { alias },
+		test: { ...shared, name: 'api', include: ['tests/api/**/*.test.ts'], isolate: false },
+	},
 ];
 if (process.env.TEST_DATABASE_URL) {
 	projects.push({
@@ -24,9 +29,11 @@ if (process.env.TEST_DATABASE_URL) {
 			name: 'api-postgres',
 			include: ['tests/api/**/*.test.ts'],
 			env: { TEST_DB_KIND: 'postgres' },
-			fileParallelism: false,
+			isolate: false,
 		} as (typeof projects)[number]['test'],
 	});
 }
 
-export default defineConfig({ test: { projects } });
+// Vitest's default leaves a core idle (one worker on a two-core machine); the suites wait on
+// databases as much as on the CPU, so every core gets a worker.
+export default defineConfig({ test: { projects, maxWorkers: '100%' } });

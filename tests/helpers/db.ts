@@ -7,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import type { Db } from '../../src/lib/db/client';
 import * as schema from '../../src/lib/db/tables';
+import { workerDatabaseUrl } from './worker-database';
 
 export type TestDatabase = {
 	db: Db;
@@ -22,7 +23,8 @@ export const TEST_DB_KIND: 'pglite' | 'postgres' =
 /** A migrated database for one test file: a copy of the embedded one, or the real PostgreSQL. */
 export async function openTestDb(): Promise<TestDatabase> {
 	if (TEST_DB_KIND === 'postgres') {
-		const pool = new pg.Pool({ connectionString: process.env.TEST_DATABASE_URL, max: 4 });
+		const url = workerDatabaseUrl(String(process.env.TEST_DATABASE_URL), process.env.VITEST_POOL_ID ?? '1');
+		const pool = new pg.Pool({ connectionString: url, max: 4 });
 		const db = drizzlePg(pool, { schema }) as unknown as Db;
 		const handle: TestDatabase = {
 			db,
