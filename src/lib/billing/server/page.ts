@@ -6,6 +6,7 @@ import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../auth/hint';
 import { cookieIsSecure } from '../../auth/server/api';
 import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
 import { AppError } from '../../core/errors';
+import { loginPathFor } from '../../site/guards';
 import { CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
 import {
 	deleteBillingProfile,
@@ -144,7 +145,7 @@ export async function handleMembershipPost(
 }
 
 /** The coupon and promo pages' form: claims and redeems a code in one step. */
-export async function handleCouponPost(
+async function handleCouponPost(
 	deps: AppDeps,
 	viewer: Viewer,
 	form: FormData | null,
@@ -162,6 +163,23 @@ export async function handleCouponPost(
 			return { ok: false, message: error.message, code: parsed.output };
 		throw error;
 	}
+}
+
+/**
+ * The coupon and promo pages (the same form in two wordings): a visitor posting is sent to log in,
+ * a redeemed code to the membership page; otherwise the form shows again with its problem.
+ */
+export async function couponPage(
+	deps: AppDeps,
+	page: { viewer: Viewer | null; request: Request; url: URL; cookies: AstroCookies },
+): Promise<{ redirect: string } | { problem: string | null; code: string; status: number }> {
+	const code = page.url.searchParams.get('code')?.slice(0, 40) ?? '';
+	if (page.request.method !== 'POST') return { problem: null, code, status: 200 };
+	if (!page.viewer) return { redirect: loginPathFor(page.url) };
+	const outcome = await handleCouponPost(deps, page.viewer, await page.request.formData().catch(() => null));
+	if (!outcome.ok) return { problem: outcome.message, code: outcome.code, status: 409 };
+	await updateHintCookie(deps, page.viewer, page.cookies);
+	return { redirect: '/premium/membership?done=coupon' };
 }
 
 /** The plans on the checkout, cheapest first. */
