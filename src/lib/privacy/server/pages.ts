@@ -6,7 +6,7 @@ import type { AppDataAccess } from '../../connected-apps/contract';
 import { listAppDataAccess } from '../../connected-apps/server/service';
 import { AppError } from '../../core/errors';
 import { loginPathFor } from '../../site/guards';
-import { parseGeo } from '../../site/privacy-request';
+import { GEO_COOKIE, parseGeo } from '../../site/privacy-request';
 import {
 	type AccessLogEntry,
 	CONSENT_KEYS,
@@ -153,6 +153,23 @@ export type PageRequest = {
 	geoCookie: string | undefined;
 	clientAddress: string;
 };
+
+/** The page request from Astro's page context (`Astro`), read the same way by every privacy page. */
+export function privacyPageRequest(astro: {
+	request: Request;
+	url: URL;
+	locals: { viewer: Viewer | null };
+	cookies: { get: (name: string) => { value: string } | undefined };
+	clientAddress: string;
+}): PageRequest {
+	return {
+		request: astro.request,
+		url: astro.url,
+		viewer: astro.locals.viewer,
+		geoCookie: astro.cookies.get(GEO_COOKIE)?.value,
+		clientAddress: astro.clientAddress,
+	};
+}
 
 type PageOutcome<T> = { redirect: string; status: 302 | 303 } | { props: T };
 
