@@ -92,6 +92,34 @@ const item = (key: ConsentKey, required: boolean, defaultOn: boolean, since: num
 	since,
 });
 
+/** A later version of a matrix: the consents in `changes` replace or join the earlier ones. */
+function revise(earlier: ConsentMatrix, changes: MatrixConsent[]): ConsentMatrix {
+	const byKey = new Map(earlier.consents.map((consent) => [consent.key, consent]));
+	for (const change of changes) byKey.set(change.key, change);
+	return { ...earlier, version: earlier.version + 1, consents: [...byKey.values()] };
+}
+
+/** Opt-in law: the two documents and `alsoRequired` must be agreed; everything else starts off. */
+function optIn(region: PrivacyRegion, minimumAge: number, alsoRequired: ConsentKey[]): ConsentMatrix {
+	const required = new Set<ConsentKey>(['terms', 'privacy_policy', ...alsoRequired]);
+	const consents = CONSENT_KEYS.map((key) => item(key, required.has(key), false, 1));
+	return { region, version: 1, minimumAge, consents };
+}
+
+const US_1: ConsentMatrix = {
+	region: 'US',
+	version: 1,
+	minimumAge: 13,
+	consents: [
+		item('terms', true, true, 1),
+		item('privacy_policy', true, true, 1),
+		item('marketing_email', false, false, 1),
+		item('personalised_ads', false, true, 1),
+		item('sale_share', false, true, 1),
+		item('precise_location', false, true, 1),
+	],
+};
+
 /**
  * Every version of every region's matrix, oldest first; the last one of a region is current.
  * The US answers opt-out laws (sharing and ads default on, GPC switches them off); Europe answers
@@ -99,61 +127,11 @@ const item = (key: ConsentKey, required: boolean, defaultOn: boolean, since: num
  * again only about consents whose `since` is newer than that version.
  */
 export const CONSENT_MATRICES: readonly ConsentMatrix[] = [
-	{
-		region: 'US',
-		version: 1,
-		minimumAge: 13,
-		consents: [
-			item('terms', true, true, 1),
-			item('privacy_policy', true, true, 1),
-			item('marketing_email', false, false, 1),
-			item('personalised_ads', false, true, 1),
-			item('sale_share', false, true, 1),
-			item('precise_location', false, true, 1),
-		],
-	},
-	{
-		region: 'US',
-		version: 2,
-		minimumAge: 13,
-		consents: [
-			item('terms', true, true, 1),
-			item('privacy_policy', true, true, 2),
-			item('marketing_email', false, false, 1),
-			item('personalised_ads', false, true, 1),
-			item('sale_share', false, true, 1),
-			item('precise_location', false, true, 1),
-			item('health_data', false, false, 2),
-		],
-	},
-	{
-		region: 'EU1',
-		version: 1,
-		minimumAge: 16,
-		consents: [
-			item('terms', true, false, 1),
-			item('privacy_policy', true, false, 1),
-			item('marketing_email', false, false, 1),
-			item('personalised_ads', false, false, 1),
-			item('sale_share', false, false, 1),
-			item('precise_location', false, false, 1),
-			item('health_data', true, false, 1),
-		],
-	},
-	{
-		region: 'EU2',
-		version: 1,
-		minimumAge: 13,
-		consents: [
-			item('terms', true, false, 1),
-			item('privacy_policy', true, false, 1),
-			item('marketing_email', false, false, 1),
-			item('personalised_ads', false, false, 1),
-			item('sale_share', false, false, 1),
-			item('precise_location', false, false, 1),
-			item('health_data', false, false, 1),
-		],
-	},
+	US_1,
+	// A new privacy policy text, and health data asked about separately.
+	revise(US_1, [item('privacy_policy', true, true, 2), item('health_data', false, false, 2)]),
+	optIn('EU1', 16, ['health_data']),
+	optIn('EU2', 13, []),
 ];
 
 export function currentMatrix(region: PrivacyRegion): ConsentMatrix {
