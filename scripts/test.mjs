@@ -18,7 +18,7 @@ const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
 
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const steps = [
-	['static checks (astro check, tsc, biome)', 'npm', ['run', 'check']],
+	['static checks (astro check, biome)', 'npm', ['run', 'check']],
 	['unit and API tests', bin('vitest'), ['run']],
 	['production build', process.execPath, [path.join(root, 'scripts/build.mjs')]],
 	['browser tests (Playwright, Chromium)', 'npm', ['run', 'test:e2e'], { needsChrome: true }],
