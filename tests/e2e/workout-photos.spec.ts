@@ -16,11 +16,13 @@ test('a member adds photos to a workout, a friend sees them, and a file that is 
 	browser,
 }) => {
 	const token = await logIn(page.request, baseURL as string, DEMO_LOGIN);
+	// Dated within the last two hours, so the friend's feed shows it near the top, never above a story still to come.
+	const name = `Hill reps with a view ${Math.random().toString(36).slice(2, 7)}`;
 	const created = await page.request.post('/api/v7.1/workout/', {
 		headers: { authorization: `Bearer ${token}` },
 		data: {
-			name: 'Hill reps with a view',
-			start_datetime: new Date(Date.UTC(2025, 0, 1, 7) + Math.floor(Math.random() * 500_000) * 60_000)
+			name,
+			start_datetime: new Date(Date.now() - (2 + Math.floor(Math.random() * 118)) * 60_000)
 				.toISOString()
 				.replace(/\.\d{3}Z$/, '+00:00'),
 			start_locale_timezone: 'America/New_York',
@@ -42,15 +44,24 @@ test('a member adds photos to a workout, a friend sees them, and a file that is 
 	await expect(photos.getByRole('status')).toHaveText('Added your photos.');
 	const gallery = page.getByTestId('workout-photos');
 	await expect(gallery.getByRole('img')).toHaveCount(2);
-	const first = gallery.getByRole('img', { name: 'Photo 1 of Hill reps with a view' });
+	const first = gallery.getByRole('img', { name: `Photo 1 of ${name}` });
 	await expect(first).toHaveJSProperty('complete', true);
 	expect(await first.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
 	await expectNoSeriousA11yIssues(page);
 
-	// A friend sees them; the full photo opens from its thumbnail.
+	// A friend sees them on the workout's card in their feed, and on the workout, where the full
+	// photo opens from its thumbnail.
 	const friend = await browser.newPage({ baseURL });
 	await logIn(friend.request, baseURL as string, DEMO_FRIEND_LOGIN);
-	await friend.goto(`/workout/${id}`);
+	await friend.goto('/activity_feed/');
+	const card = friend.locator(`[data-story="workout_${id}"]`);
+	await expect(card.getByTestId('story-photos').getByRole('img')).toHaveCount(2);
+	const cardPhoto = card.getByRole('img', { name: `1 of 2 from ${name}` });
+	await cardPhoto.scrollIntoViewIfNeeded();
+	await expect(cardPhoto).toHaveJSProperty('complete', true);
+	expect(await cardPhoto.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(320);
+	await card.getByRole('link', { name, exact: true }).click();
+	await expect(friend).toHaveURL(new RegExp(`/workout/${id}$`));
 	await expect(friend.getByTestId('workout-photos').getByRole('img')).toHaveCount(2);
 	await expect(friend.getByRole('button', { name: /Remove/ })).toHaveCount(0);
 	await expect(friend.getByLabel(/^Add photos/)).toHaveCount(0);
@@ -74,5 +85,5 @@ test('a member adds photos to a workout, a friend sees them, and a file that is 
 	await gallery.getByRole('button', { name: 'Remove photo 1' }).click();
 	await expect(photos.getByRole('status')).toHaveText('Removed the photo.');
 	await expect(gallery.getByRole('img')).toHaveCount(1);
-	await expect(gallery.getByRole('img')).toHaveAccessibleName('Photo 1 of Hill reps with a view');
+	await expect(gallery.getByRole('img')).toHaveAccessibleName(`Photo 1 of ${name}`);
 });

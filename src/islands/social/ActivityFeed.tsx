@@ -299,6 +299,32 @@ function Story({
 					<p className="story__figures">{formatFigures(story, unit).join(' · ')}</p>
 				</div>
 			</div>
+			{story.photos.first.length > 0 && (
+				<ul className="story__photos" data-testid="story-photos">
+					{story.photos.first.map((photo, index) => (
+						<li key={photo.id}>
+							<a href={photo.uri}>
+								<img
+									src={photo.thumbnail_uri}
+									width={96}
+									height={96}
+									alt={`${index + 1} of ${story.photos.total} from ${story.title}`}
+									loading="lazy"
+									decoding="async"
+								/>
+							</a>
+						</li>
+					))}
+					{story.photos.total > story.photos.first.length && (
+						<li>
+							<a href={`${story.href}#photos`} className="story__more-photos">
+								{story.photos.total - story.photos.first.length} more
+								<span className="visually-hidden"> photos from {story.title}</span>
+							</a>
+						</li>
+					)}
+				</ul>
+			)}
 			<div className="story__actions">
 				<form method="post" action={`${action}#${story.id}`} onSubmit={post}>
 					{story.likes.liked_by_me && story.likes.like_id ? (

@@ -127,6 +127,11 @@ export type PersonView = {
 	_links: { self: { href: string }[]; image: { href: string; name: string }[] };
 };
 
+/** Photos shown on a story's card; the rest are on the workout's page. */
+export const STORY_PHOTOS_SHOWN = 4;
+
+export type StoryPhoto = { id: number; uri: string; thumbnail_uri: string };
+
 export type StoryView = {
 	id: string;
 	object_type: StoryObjectType;
@@ -145,6 +150,8 @@ export type StoryView = {
 	};
 	/** The thumbnail's line as [lat, lng] pairs, drawn from what the viewer may see of the track. */
 	thumbnail: [number, number][];
+	/** A workout's photos: how many, and the first few to show on the card (none for a route). */
+	photos: { total: number; first: StoryPhoto[] };
 	href: string;
 	likes: { count: number; liked_by_me: boolean; like_id: string | null };
 	comments: { count: number };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../src/lib/account/server/service';
 import type { AppDeps } from '../../../src/lib/api/context';
+import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { workoutPhotoFolder } from '../../../src/lib/workouts/server/photo-files';
@@ -68,7 +69,7 @@ beforeAll(async () => {
 	dataDir = mkdtempSync(path.join(tmpdir(), 'workout-photos-'));
 	const base = createTestDeps(database.db);
 	deps = { ...base, config: { ...base.config, dataDir } };
-	app = createTestApi(deps, { routes: [createWorkoutsApi(), createWorkoutDetailApi()] });
+	app = createTestApi(deps, { routes: [createWorkoutsApi(), createWorkoutDetailApi(), createSocialApi()] });
 });
 beforeEach(async () => {
 	await database.reset();
@@ -132,6 +133,29 @@ describe('workout photos', () => {
 		expect(removed.status).toBe(204);
 		expect((await fetchPhoto(friendsOnly, shared, alice.token)).status).toBe(404);
 		expect(readdirSync(workoutPhotoFolder(deps.config, alice.id, friendsOnly))).toEqual([]);
+	});
+
+	test("a friend's feed card shows the first four photos and how many there are, each one readable to that friend", async () => {
+		const run = await logRun(alice, 1);
+		const ids: number[] = [];
+		for (let i = 0; i < 6; i++)
+			ids.push((await upload(run, alice.token, await photoWithLocation(400, 300))).json.id);
+		const feed = await callApi(app, 'GET', '/api/v7.1/activity_story/', { token: bob.token });
+		expect(feed.status).toBe(200);
+		const story = feed.json._embedded.activity_stories.find((s: { id: string }) => s.id === `workout_${run}`);
+		expect(story.photos.total).toBe(6);
+		expect(story.photos.first.map((photo: { id: number }) => photo.id)).toEqual(ids.slice(0, 4));
+		for (const photo of story.photos.first) {
+			expect(photo.thumbnail_uri).toBe(`/workout/${run}/photo/${photo.id}?size=thumbnail`);
+			expect((await fetchPhoto(run, photo.id, bob.token, 'thumbnail')).status).toBe(200);
+		}
+		// A workout without photos has none on its card.
+		const plain = await logRun(alice, 3);
+		const again = await callApi(app, 'GET', '/api/v7.1/activity_story/', { token: bob.token });
+		const plainStory = again.json._embedded.activity_stories.find(
+			(s: { id: string }) => s.id === `workout_${plain}`,
+		);
+		expect(plainStory.photos).toEqual({ total: 0, first: [] });
 	});
 
 	test('uploads are judged by their bytes, and a workout holds at most ten photos', async () => {

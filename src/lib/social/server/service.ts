@@ -11,6 +11,7 @@ import { canList as canListRoute } from '../../routes/policy';
 import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
 import { routes } from '../../routes/server/tables';
 import { canView as canViewWorkout } from '../../workouts/policy';
+import { photosOfWorkouts } from '../../workouts/server/photos';
 import { recordingForViewer } from '../../workouts/server/recording';
 import { getVisibleWorkout, getWorkoutSeries, type WorkoutWithOwner } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
@@ -22,6 +23,7 @@ import {
 	PRIVATE_PROFILE_MESSAGE,
 	SEARCH_PAGE_SIZE,
 	STORY_ID_PATTERN,
+	STORY_PHOTOS_SHOWN,
 	type StoryCreate,
 	type StoryObjectType,
 	type StoryView,
@@ -846,6 +848,14 @@ function thin(points: [number, number][]): [number, number][] {
 
 const round5 = (value: number) => Math.round(value * 1e5) / 1e5;
 
+function storyPhotos(
+	found: { total: number; first: { id: number; uri: string; thumbnail_uri: string }[] } | undefined,
+): StoryView['photos'] {
+	if (!found) return { total: 0, first: [] };
+	const first = found.first.map(({ id, uri, thumbnail_uri }) => ({ id, uri, thumbnail_uri }));
+	return { total: found.total, first };
+}
+
 async function representStories(
 	deps: Deps,
 	viewer: { id: number },
@@ -855,6 +865,11 @@ async function representStories(
 		deps,
 		viewer,
 		entries.map((entry) => ({ type: entry.type, id: entry.row.id })),
+	);
+	const photos = await photosOfWorkouts(
+		deps,
+		entries.filter((entry) => entry.type === 'workout').map((entry) => entry.row.id),
+		STORY_PHOTOS_SHOWN,
 	);
 	return Promise.all(
 		entries.map(async (entry): Promise<StoryView> => {
@@ -909,6 +924,7 @@ async function representStories(
 						energy_j: workout.metabolicEnergyTotal,
 					},
 					thumbnail,
+					photos: storyPhotos(photos.get(workout.id)),
 					href: `/workout/${workout.id}`,
 				};
 			}
@@ -919,6 +935,7 @@ async function representStories(
 				published: formatApiDateTime(route.createdAt),
 				figures: { distance_m: route.distanceM, duration_s: null, ascent_m: route.ascentM, energy_j: null },
 				thumbnail: thin(decodePath(route).map(([lat, lng]) => [round5(lat), round5(lng)])),
+				photos: storyPhotos(undefined),
 				href: `/routes/view/${route.id}`,
 			};
 		}),

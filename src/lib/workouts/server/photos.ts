@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
@@ -95,6 +95,31 @@ export async function listWorkoutPhotos(
 		.from(workoutPhotos)
 		.where(eq(workoutPhotos.workoutId, workoutId))
 		.orderBy(asc(workoutPhotos.createdAt), asc(workoutPhotos.id));
+}
+
+/**
+ * How many photos each workout holds and its first `shown`, oldest first, in one query: for lists
+ * of workouts the caller has already been allowed to see, such as the activity feed.
+ */
+export async function photosOfWorkouts(
+	deps: Pick<AppDeps, 'db'>,
+	workoutIds: number[],
+	shown: number,
+): Promise<Map<number, { total: number; first: ReturnType<typeof representWorkoutPhoto>[] }>> {
+	const found = new Map<number, { total: number; first: ReturnType<typeof representWorkoutPhoto>[] }>();
+	if (workoutIds.length === 0) return found;
+	const rows = await deps.db
+		.select()
+		.from(workoutPhotos)
+		.where(inArray(workoutPhotos.workoutId, workoutIds))
+		.orderBy(asc(workoutPhotos.createdAt), asc(workoutPhotos.id));
+	for (const row of rows) {
+		const entry = found.get(row.workoutId) ?? { total: 0, first: [] };
+		entry.total++;
+		if (entry.first.length < shown) entry.first.push(representWorkoutPhoto(row.workoutId, row));
+		found.set(row.workoutId, entry);
+	}
+	return found;
 }
 
 export async function removeWorkoutPhoto(deps: Deps, viewer: Viewer, workoutId: number, photoId: number) {
