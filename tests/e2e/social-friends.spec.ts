@@ -89,6 +89,18 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	).toBeDisabled();
 	await expectNoSeriousA11yIssues(quill.page);
 
+	// Wren's bell says so on any page, pre-rendered ones too, and opens the notifications.
+	await wren.page.goto('/');
+	const bell = wren.page.getByTestId('notification-bell');
+	await expect(bell).toHaveAccessibleName('Notifications, 1 new');
+	await expect(bell).toContainText('1');
+	await bell.click();
+	await expect(wren.page).toHaveURL(/\/activity_feed\/#notifications$/);
+	await expect(wren.page.getByTestId('notifications')).toContainText(`Quill${stamp} Social`);
+	// Once read there, the count is gone.
+	await wren.page.goto('/people/friends/');
+	await expect(wren.page.getByTestId('notification-bell')).toHaveAccessibleName('Notifications');
+
 	// Wren denies; nobody's total moves.
 	await wren.page.goto('/people/friends/');
 	const received = wren.page.getByTestId('requests-received');
