@@ -25,6 +25,7 @@ function story(likes: number, likedByMe: boolean): StoryView {
 			[40.28, -76.87],
 			[40.29, -76.88],
 		],
+		photos: { total: 0, first: [] },
 		href: '/workout/5',
 		likes: { count: likes, liked_by_me: likedByMe, like_id: likedByMe ? 'like_9' : null },
 		comments: { count: 1 },
@@ -96,6 +97,29 @@ describe('ActivityFeed', () => {
 		expect(container.querySelector('.story__comments img')).toBeNull();
 		expect(container.querySelector('polyline')?.getAttribute('points')?.split(' ')).toHaveLength(3);
 		expect(screen.getByText('8.20 km · 41:00')).toBeTruthy();
+	});
+
+	test('a card shows its first photos, each opening the full one, and leads to the rest', () => {
+		const photos = [11, 12, 13, 14].map((id) => ({
+			id,
+			uri: `/workout/5/photo/${id}?size=large`,
+			thumbnail_uri: `/workout/5/photo/${id}?size=thumbnail`,
+		}));
+		const withPhotos = { ...item(), story: { ...story(0, false), photos: { total: 6, first: photos } } };
+		render(<ActivityFeed {...props} items={[withPhotos]} />);
+		const shown = screen.getByTestId('story-photos').querySelectorAll('img');
+		expect([...shown].map((img) => img.getAttribute('src'))).toEqual(
+			photos.map((photo) => photo.thumbnail_uri),
+		);
+		expect(
+			screen
+				.getByRole('img', { name: '1 of 6 from Riverfront tempo run' })
+				.closest('a')
+				?.getAttribute('href'),
+		).toBe('/workout/5/photo/11?size=large');
+		expect(
+			screen.getByRole('link', { name: '2 more photos from Riverfront tempo run' }).getAttribute('href'),
+		).toBe('/workout/5#photos');
 	});
 
 	test('Like posts a like for the story and shows the new count and who liked it', async () => {
