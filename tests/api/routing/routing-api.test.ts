@@ -22,7 +22,7 @@ import { REGIONS_DIR, TEST_CACHE_DIR } from '../../unit/routing/region-cache.ts'
 let engine: RoutingEngine;
 let app: ReturnType<typeof createRoutingApi>;
 /** The same API with an MVP member signed in, as the house API mounts it: round trips are MVP's. */
-let mvpApp: Hono;
+let mvpApp: Hono<ApiEnv>;
 const MVP_MEMBER: Viewer = { id: 1, username: 'mo', displayName: 'Mo', isPremium: true };
 
 // Monaco: from the Casino square towards the Prince's Palace; Andorra la Vella to Escaldes.
