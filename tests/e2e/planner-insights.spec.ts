@@ -1,25 +1,60 @@
 import { expect, type Page, test } from '@playwright/test';
-import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
 
 /**
- * What the planner tells about a route as it is drawn, as the demo member sees it: the surfaces and kinds of way
+ * What the planner tells about a route as it is drawn, as an MVP member sees it: the surfaces and kinds of way
  * over Harrisburg's streets, a suggested loop picked and drawn with its mile or km markers, a note added and found
- * on the saved route; and over Andorra (whose height tile is bundled) the elevation profile and climb.
+ * on the saved route; and over Andorra (whose height tile is bundled) the elevation profile and climb. A member
+ * without MVP is told, in place of the loops and the surfaces, that they are MVP's and where to get it.
  */
+
+type Login = { email: string; password: string };
+
+/** A new member of Harrisburg, MVP through the MVP90 coupon when asked; signed out again for the login page. */
+async function newMember(page: Page, baseURL: string, mvp: boolean): Promise<Login> {
+	const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+	const person = {
+		first_name: mvp ? 'Mona' : 'Fred',
+		last_name: 'Planner',
+		email: `planner-${mvp ? 'mvp' : 'free'}-${stamp}@example.test`,
+		password: 'Gravel-Loop-Lantern-58',
+		birthdate: '1990-02-02',
+		gender: 'F',
+		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+		consents: { terms_of_use: true, privacy_policy: true },
+	};
+	const origin = { origin: new URL(baseURL).origin };
+	const signup = await page.request.post('/api/auth/signup', { data: person, headers: origin });
+	expect(signup.status()).toBe(201);
+	if (mvp) {
+		const headers = { ...origin, authorization: `Bearer ${(await signup.json()).access_token}` };
+		const claimed = await page.request.post('/api/billing/user-coupons', {
+			data: { coupon_id: 'MVP90', country_code: 'US' },
+			headers,
+		});
+		expect(claimed.status()).toBe(201);
+		const redeemed = await page.request.patch(`/api/billing/user-coupons/${(await claimed.json()).id}`, {
+			data: { redeemed: true },
+			headers,
+		});
+		expect(redeemed.status()).toBe(200);
+	}
+	await page.context().clearCookies();
+	return { email: person.email, password: person.password };
+}
 
 const BLANK_TILE = Buffer.from(
 	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
 	'base64',
 );
 
-async function openPlanner(page: Page, baseURL: string) {
+async function openPlanner(page: Page, baseURL: string, login: Login) {
 	await forbidExternalRequests(page, baseURL);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
 	await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
 	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
-	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
+	await page.getByRole('textbox', { name: 'Email' }).fill(login.email);
+	await page.locator('input[name="password"]').fill(login.password);
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/routes/create/');
 	await expect(page.getByTestId('planner-map')).toBeVisible();
@@ -42,12 +77,12 @@ async function percentTotal(page: Page, table: string): Promise<number> {
 	return Math.round(texts.reduce((sum, text) => sum + Number.parseFloat(text), 0) * 10) / 10;
 }
 
-test('a member sees the ways a route follows, picks a suggested loop with its markers and saves a note on it', async ({
+test('an MVP member sees the ways a route follows, picks a suggested loop with its markers and saves a note on it', async ({
 	page,
 	baseURL,
 }) => {
 	test.setTimeout(120_000);
-	await openPlanner(page, baseURL as string);
+	await openPlanner(page, baseURL as string, await newMember(page, baseURL as string, true));
 	// The chart's code is not part of the planner's first load.
 	const chartScripts: string[] = [];
 	page.on('request', (request) => {
@@ -126,7 +161,7 @@ const FULL_CLIMB = /^Climb \d+ (ft|m), descent \d+ (ft|m); lowest point \d+ (ft|
 
 test('the profile draws and the climb shows as a route over Andorra grows', async ({ page, baseURL }) => {
 	test.setTimeout(90_000);
-	await openPlanner(page, baseURL as string);
+	await openPlanner(page, baseURL as string, await newMember(page, baseURL as string, true));
 	// The chart and its stylesheet load on demand; a part missing from the build shows up here.
 	const pageErrors: string[] = [];
 	page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -179,4 +214,41 @@ test('the profile draws and the climb shows as a route over Andorra grows', asyn
 	await page.getByRole('link', { name: 'How is climb measured?' }).click();
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('How climb is measured');
 	await expect(page.getByTestId('climb-information')).toContainText('SRTM');
+});
+
+test('a member without MVP is offered MVP in place of the loops and the surfaces, and follows it to the checkout', async ({
+	page,
+	baseURL,
+}) => {
+	test.setTimeout(60_000);
+	await openPlanner(page, baseURL as string, await newMember(page, baseURL as string, false));
+	const roundTrips: string[] = [];
+	page.on('request', (request) => {
+		if (request.url().includes('/api/routing/round_trip')) roundTrips.push(request.url());
+	});
+
+	const loops = page.getByTestId('planner-loops-locked');
+	await expect(loops).toContainText('Round-trip suggestions are part of MVP.');
+	await expect(page.getByRole('button', { name: 'Suggest a loop' })).toHaveCount(0);
+
+	await clickMap(page, -90, -60);
+	await clickMap(page, 20, 50);
+	await expect(page.getByTestId('planner-gap').first()).toHaveAttribute('data-status', 'routed', {
+		timeout: 15_000,
+	});
+	const surfaces = page.getByTestId('planner-breakdown-locked');
+	await expect(surfaces).toContainText('The surface breakdown is part of MVP.');
+	await expect(surfaces.getByRole('link', { name: 'Get MVP' })).toHaveAttribute('href', '/premium/checkout');
+	await expect(page.getByRole('table', { name: 'Surface' })).toHaveCount(0);
+	// The rest of what the planner tells stays everyone's.
+	await expect(page.getByTestId('planner-climb')).toHaveText('No heights are known along this route.', {
+		timeout: 10_000,
+	});
+	await expectNoSeriousA11yIssues(page);
+	expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+
+	await loops.getByRole('link', { name: 'Get MVP' }).click();
+	await page.waitForURL('**/premium/checkout');
+	await expect(page.getByRole('radio', { name: /MVP Annual/ })).toBeVisible();
+	expect(roundTrips).toEqual([]);
 });

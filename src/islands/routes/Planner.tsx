@@ -43,6 +43,7 @@ import {
 	reverseRoute,
 	type SavedRoute,
 } from '../../lib/routes/planner';
+import type { PlannerFeatures } from '../../lib/routes/planner-insights';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
@@ -59,6 +60,8 @@ export type PlannerProps = {
 	layers: MapTileLayer[];
 	/** The saved route an edit or a copy starts from; none when drawing a new route. */
 	opened?: OpenedRoute;
+	/** The MVP parts of the planner this member may use (the page knows who they are). */
+	features: PlannerFeatures;
 };
 
 /** The unsaved route, kept as the member edits and offered back when the page opens again. */
@@ -172,7 +175,7 @@ export function parseCoordinates(text: string): LatLng | null {
  * road-following line when the routing service answers. Everything the map does can also be done from the
  * waypoint list and the "Add a point" form, so the planner works without a mouse.
  */
-export default function Planner({ unit, layers, opened }: PlannerProps) {
+export default function Planner({ unit, layers, opened, features }: PlannerProps) {
 	const draftKey = plannerDraftKey(
 		opened ? { kind: opened.kind, routeId: opened.routeId } : { kind: 'create' },
 	);
@@ -764,7 +767,7 @@ export default function Planner({ unit, layers, opened }: PlannerProps) {
 					</form>
 				</div>
 			</div>
-			<PlannerInsights store={store} map={map} unit={unit} />
+			<PlannerInsights store={store} map={map} unit={unit} features={features} />
 		</div>
 	);
 }

@@ -4,7 +4,10 @@ import 'uplot/dist/uPlot.min.css';
 import './planner-insights.scss';
 import { useStore } from '@nanostores/react';
 import L from 'leaflet';
+import { FetchError } from 'ofetch';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { api, ensureSession, errorData } from '../../lib/api/client';
+import { CHECKOUT_PATH } from '../../lib/billing/features';
 import { METRES_PER_KM, METRES_PER_MILE } from '../../lib/core/units';
 import {
 	addNote,
@@ -22,6 +25,7 @@ import {
 	loopClimbs,
 	loopHeightBatch,
 	loopToState,
+	type PlannerFeatures,
 	plannerDistanceMarkers,
 	readLoopSuggestions,
 	sumBreakdown,
@@ -41,6 +45,8 @@ export type PlannerInsightsProps = {
 	/** The planner's map, once made. */
 	map: L.Map | null;
 	unit: Unit;
+	/** The MVP parts this member may use; the others show what MVP adds and where to get it. */
+	features: PlannerFeatures;
 };
 
 const MODE_LABELS: Record<PlannerMode, string> = {
@@ -65,7 +71,7 @@ const labelOf = (type: string) => BREAKDOWN_LABELS[type] ?? type;
  * What the planner tells about the route as it grows: its elevation profile and climb, mile or km markers on the
  * map, the surfaces and kinds of way it follows, loops suggested from a start, and the member's own notes.
  */
-export default function PlannerInsights({ store, map, unit }: PlannerInsightsProps) {
+export default function PlannerInsights({ store, map, unit, features }: PlannerInsightsProps) {
 	const legs = useStore(store.$legs);
 	const routed = useStore(store.$routed);
 	const history = useStore(store.$history);
@@ -139,13 +145,32 @@ export default function PlannerInsights({ store, map, unit }: PlannerInsightsPro
 		[profile, unit],
 	);
 	const climb = summariseProfile(profile);
-	const breakdown = useMemo(() => sumBreakdown(legs, routed), [legs, routed]);
+	const breakdown = useMemo(
+		() => (features.surfaceBreakdown ? sumBreakdown(legs, routed) : null),
+		[features.surfaceBreakdown, legs, routed],
+	);
 	const ids = useId();
+
+	const loops = features.roundTrip ? (
+		<LoopSuggest store={store} map={map} unit={unit} />
+	) : (
+		<section
+			className="planner-insights__loops"
+			aria-labelledby={`${ids}-loops`}
+			data-testid="planner-loops-locked"
+		>
+			<h2 id={`${ids}-loops`}>Suggest a loop</h2>
+			<p>
+				Round-trip suggestions are part of MVP. <a href={CHECKOUT_PATH}>Get MVP</a> to have loops of the
+				length you choose suggested from your start point.
+			</p>
+		</section>
+	);
 
 	if (legs.length === 0) {
 		return (
 			<div className="planner-insights" data-testid="planner-insights">
-				<LoopSuggest store={store} map={map} unit={unit} />
+				{loops}
 				<PlannerNotes store={store} map={map} />
 			</div>
 		);
@@ -184,14 +209,23 @@ export default function PlannerInsights({ store, map, unit }: PlannerInsightsPro
 			<section
 				className="planner-insights__breakdown"
 				aria-labelledby={`${ids}-breakdown`}
-				data-testid="planner-breakdown"
+				data-testid={breakdown ? 'planner-breakdown' : 'planner-breakdown-locked'}
 			>
 				<h2 id={`${ids}-breakdown`}>Surfaces and ways</h2>
-				<BreakdownTable title="Surface" rows={breakdown.surface} unit={unit} />
-				<BreakdownTable title="Kind of way" rows={breakdown.wayType} unit={unit} />
+				{breakdown ? (
+					<>
+						<BreakdownTable title="Surface" rows={breakdown.surface} unit={unit} />
+						<BreakdownTable title="Kind of way" rows={breakdown.wayType} unit={unit} />
+					</>
+				) : (
+					<p>
+						The surface breakdown is part of MVP. <a href={CHECKOUT_PATH}>Get MVP</a> to see how much of your
+						route is paved or unpaved, and on roads, paths or tracks.
+					</p>
+				)}
 			</section>
 
-			<LoopSuggest store={store} map={map} unit={unit} />
+			{loops}
 			<PlannerNotes store={store} map={map} />
 		</div>
 	);
@@ -284,24 +318,27 @@ function LoopSuggest({ store, map, unit }: { store: PlannerStore; map: L.Map | n
 		}
 		setBusy(true);
 		try {
-			const response = await fetch('/api/routing/round_trip', {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', accept: 'application/json' },
-				body: JSON.stringify({
-					location: { lat: start.lat, lon: start.lng },
-					costing: COSTING[mode],
-					distance: Math.round(target * unitM),
-					avoid_highways: true,
-				}),
-				signal: AbortSignal.timeout(30_000),
-			});
-			const body = (await response.json().catch(() => null)) as
-				| (RoundTripResponse & { error?: string })
-				| null;
-			if (!response.ok || !body) {
-				setError(
-					`No loop could be planned here${body?.error ? `: ${body.error}` : ''}. Try another start point.`,
-				);
+			// Round trips are MVP's: the API needs to know who asks.
+			await ensureSession();
+			let body: RoundTripResponse;
+			try {
+				body = await api<RoundTripResponse>('/routing/round_trip', {
+					method: 'POST',
+					body: {
+						location: { lat: start.lat, lon: start.lng },
+						costing: COSTING[mode],
+						distance: Math.round(target * unitM),
+						avoid_highways: true,
+					},
+					signal: AbortSignal.timeout(30_000),
+				});
+			} catch (problem) {
+				// No answer at all is the outer catch's; an answer that refuses says why.
+				if (!(problem instanceof FetchError) || problem.status === undefined) throw problem;
+				const reason = errorData(problem).error;
+				if (problem.status === 403 && reason) setError(reason);
+				else
+					setError(`No loop could be planned here${reason ? `: ${reason}` : ''}. Try another start point.`);
 				return;
 			}
 			const found = readLoopSuggestions(body);

@@ -1,3 +1,4 @@
+import { checkFeature } from '../billing/features';
 import type { RoundTripResponse } from '../routing/contract';
 import { decodePolyline } from '../routing/polyline';
 import { cumulativeDistances, type ElevationSummary, summariseElevation } from './geo';
@@ -15,6 +16,16 @@ import { distanceMarkers, type Unit } from './render';
 
 // What the planner shows about the route as it is drawn: its height profile and climb, its mile or km markers,
 // the surfaces and kinds of way it follows, and loops suggested from a start point. Pure: no map, no fetch.
+
+/** The planner's MVP parts the member may use, decided by the one premium policy for the page's viewer. */
+export type PlannerFeatures = { roundTrip: boolean; surfaceBreakdown: boolean };
+
+export function plannerFeaturesFor(viewer: { isPremium: boolean } | null | undefined): PlannerFeatures {
+	return {
+		roundTrip: checkFeature(viewer, 'round_trip_routes'),
+		surfaceBreakdown: checkFeature(viewer, 'surface_breakdown'),
+	};
+}
 
 // Gaps are never changed in place, and the planner keeps a gap's object while it stays the same, so what is
 // worked out of one gap is kept with it: an edit of a long route works out only the gaps it changed.

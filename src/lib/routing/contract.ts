@@ -165,6 +165,15 @@ export const ErrorResponseSchema = v.object({
 });
 export type ErrorResponse = v.InferOutput<typeof ErrorResponseSchema>;
 
+/** The error of an MVP-only endpoint asked by anyone else: which feature it is and where to get it. */
+export const PremiumRequiredResponseSchema = v.object({
+	...ErrorResponseSchema.entries,
+	status_code: v.literal(403),
+	feature: v.string(),
+	checkout_path: v.string(),
+});
+export type PremiumRequiredResponse = v.InferOutput<typeof PremiumRequiredResponseSchema>;
+
 export const GeocodeQuerySchema = v.object({
 	q: v.pipe(singleLineText('q', 200), v.trim(), v.minLength(1, 'q is required.')),
 	format: v.optional(v.picklist(['geojson', 'json']), 'geojson'),

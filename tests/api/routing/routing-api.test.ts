@@ -1,6 +1,9 @@
 import polyline from '@mapbox/polyline';
+import { Hono } from 'hono';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEnv } from '../../../src/lib/api/context';
+import type { Viewer } from '../../../src/lib/auth/viewer';
 import {
 	CitySearchResponseSchema,
 	ErrorResponseSchema,
@@ -18,6 +21,9 @@ import { REGIONS_DIR, TEST_CACHE_DIR } from '../../unit/routing/region-cache.ts'
 
 let engine: RoutingEngine;
 let app: ReturnType<typeof createRoutingApi>;
+/** The same API with an MVP member signed in, as the house API mounts it: round trips are MVP's. */
+let mvpApp: Hono<ApiEnv>;
+const MVP_MEMBER: Viewer = { id: 1, username: 'mo', displayName: 'Mo', isPremium: true };
 
 // Monaco: from the Casino square towards the Prince's Palace; Andorra la Vella to Escaldes.
 const CASINO = { lat: 43.7396, lon: 7.4275 };
@@ -32,10 +38,16 @@ beforeAll(async () => {
 		only: ['monaco.osm.gz', 'andorra.osm.pbf'],
 	});
 	app = createRoutingApi({ engine });
+	mvpApp = new Hono<ApiEnv>()
+		.use(async (c, next) => {
+			c.set('viewer', MVP_MEMBER);
+			await next();
+		})
+		.route('/', app);
 });
 
-function post(path: string, body: unknown) {
-	return app.request(path, {
+function post(path: string, body: unknown, to: { request: Hono['request'] } = app) {
+	return to.request(path, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -182,11 +194,11 @@ describe('POST /routing/route', () => {
 
 describe('POST /routing/round_trip', () => {
 	it('offers loops from Andorra la Vella within 10 % of the distance, each with its surfaces', async () => {
-		const response = await post('/routing/round_trip', {
-			location: ANDORRA_LA_VELLA,
-			costing: 'pedestrian',
-			distance: 4000,
-		});
+		const response = await post(
+			'/routing/round_trip',
+			{ location: ANDORRA_LA_VELLA, costing: 'pedestrian', distance: 4000 },
+			mvpApp,
+		);
 		expect(response.status).toBe(200);
 		const body = v.parse(RoundTripResponseSchema, await response.json());
 		expect(body.trips.length).toBeGreaterThan(0);
@@ -202,8 +214,17 @@ describe('POST /routing/round_trip', () => {
 			{ location: ANDORRA_LA_VELLA, distance: 1e9 },
 			{ distance: 5000 },
 		]) {
-			await expectError(await post('/routing/round_trip', body), 110);
+			await expectError(await post('/routing/round_trip', body, mvpApp), 110);
 		}
+	});
+
+	it('is refused when no one is signed in, as when the API is mounted alone', async () => {
+		const body = await expectError(
+			await post('/routing/round_trip', { location: ANDORRA_LA_VELLA, distance: 4000 }),
+			0,
+			403,
+		);
+		expect(body.error).toContain('/premium/checkout');
 	});
 });
 

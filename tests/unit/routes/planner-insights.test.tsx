@@ -3,11 +3,14 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import PlannerInsights from '../../../src/islands/routes/PlannerInsights';
 import { addWaypoint, type LegOptions } from '../../../src/lib/routes/planner';
+import { type PlannerFeatures, plannerFeaturesFor } from '../../../src/lib/routes/planner-insights';
 import { createPlannerStore } from '../../../src/lib/routes/planner-store';
 
 const STRAIGHT: LegOptions = { mode: 'WALKING', followRoads: false, avoidHighways: true };
 const A = { lat: 40.27, lng: -76.88 };
 const B = { lat: 40.275, lng: -76.87 };
+const MVP = plannerFeaturesFor({ isPremium: true });
+const FREE = plannerFeaturesFor({ isPremium: false });
 
 let heightRequests: number;
 
@@ -25,11 +28,11 @@ afterEach(() => {
 	vi.unstubAllGlobals();
 });
 
-async function drawn() {
+async function drawn(features: PlannerFeatures = MVP) {
 	const store = createPlannerStore({ warn: () => {} });
 	await store.edit((s) => addWaypoint(s, A, STRAIGHT));
 	await store.edit((s) => addWaypoint(s, B, STRAIGHT));
-	render(<PlannerInsights store={store} map={null} unit="km" />);
+	render(<PlannerInsights store={store} map={null} unit="km" features={features} />);
 	return store;
 }
 
@@ -46,6 +49,30 @@ describe('planner insights', () => {
 		expect(screen.getByRole('link', { name: 'How is climb measured?' }).getAttribute('href')).toBe(
 			'/routes/climb_information/',
 		);
+	});
+
+	test('a member without MVP sees neither the loop form nor the breakdown, and is told where to get them', async () => {
+		expect(MVP).toEqual({ roundTrip: true, surfaceBreakdown: true });
+		expect(plannerFeaturesFor(null)).toEqual(FREE);
+		await drawn(FREE);
+		const loops = screen.getByTestId('planner-loops-locked');
+		expect(loops.textContent).toContain('Round-trip suggestions are part of MVP.');
+		expect(within(loops).getByRole('link', { name: 'Get MVP' }).getAttribute('href')).toBe(
+			'/premium/checkout',
+		);
+		expect(screen.queryByRole('button', { name: 'Suggest a loop' })).toBeNull();
+		const breakdown = screen.getByTestId('planner-breakdown-locked');
+		expect(breakdown.textContent).toContain('The surface breakdown is part of MVP.');
+		expect(within(breakdown).getByRole('link', { name: 'Get MVP' }).getAttribute('href')).toBe(
+			'/premium/checkout',
+		);
+		expect(screen.queryByRole('table', { name: 'Surface' })).toBeNull();
+		expect(screen.queryByRole('img', { name: /^Surface: / })).toBeNull();
+		// The rest of the planner's insights stay everyone's.
+		expect(screen.getByTestId('planner-notes')).toBeTruthy();
+		expect(
+			await screen.findByText('No heights are known along this route.', {}, { timeout: 3000 }),
+		).toBeTruthy();
 	});
 
 	test('a note is checked, added at a point, and undone like any edit', async () => {

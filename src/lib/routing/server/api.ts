@@ -1,12 +1,23 @@
 import { type Context, Hono } from 'hono';
+import { describeRoute, resolver } from 'hono-openapi';
 import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
 import {
+	CHECKOUT_PATH,
+	checkFeature,
+	PREMIUM_FEATURE_NAMES,
+	type PremiumFeature,
+} from '../../billing/features';
+import {
+	ErrorResponseSchema,
 	GeocodeQuerySchema,
 	HeightRequestSchema,
 	LocateRequestSchema,
 	MAX_LOCATIONS,
+	type PremiumRequiredResponse,
+	PremiumRequiredResponseSchema,
 	RoundTripRequestSchema,
+	RoundTripResponseSchema,
 	RouteRequestSchema,
 } from '../contract.ts';
 import { RoutingEngine, RoutingError } from '../engine.ts';
@@ -27,19 +38,39 @@ export interface RoutingApiOptions {
 
 const STATUS_TEXT: Record<number, string> = {
 	400: 'Bad Request',
+	403: 'Forbidden',
 	413: 'Payload Too Large',
 	502: 'Bad Gateway',
 	503: 'Service Unavailable',
 	504: 'Gateway Timeout',
 };
 
-type ErrorStatus = 400 | 413 | 502 | 503 | 504;
+type ErrorStatus = 400 | 403 | 413 | 502 | 503 | 504;
 
 function sendError(c: Context, code: number, message: string, status: ErrorStatus = 400) {
 	return c.json(
 		{ error_code: code, error: message, status_code: status, status: STATUS_TEXT[status] },
 		status,
 	);
+}
+
+/**
+ * Refuses an MVP feature to a visitor or a member without MVP, before any routing work. Mounted alone (tests,
+ * tools) no one is signed in, so the feature is refused there too.
+ */
+function requireFeature(feature: PremiumFeature) {
+	return async (c: Context, next: () => Promise<void>) => {
+		if (checkFeature((c as Context<ApiEnv>).var.viewer, feature)) return next();
+		const body: PremiumRequiredResponse = {
+			error_code: 0,
+			error: `${PREMIUM_FEATURE_NAMES[feature]} is part of MVP. Get MVP at ${CHECKOUT_PATH}.`,
+			status_code: 403,
+			status: STATUS_TEXT[403],
+			feature,
+			checkout_path: CHECKOUT_PATH,
+		};
+		return c.json(body, 403);
+	};
 }
 
 // Valhalla's codes for the request problems a client can fix.
@@ -182,8 +213,45 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	const roundTrip = handle('round_trip', RoundTripRequestSchema, (engine, input) =>
 		planRoundTrips(engine, input),
 	);
-	app.post('/routing/round_trip', roundTrip);
-	app.get('/routing/round_trip', roundTrip);
+	const answer = (schema: v.GenericSchema, description: string) => ({
+		description,
+		content: { 'application/json': { schema: resolver(schema) } },
+	});
+	const roundTripDocs = (method: 'POST' | 'GET') =>
+		describeRoute({
+			summary: 'Loops that start and end at one point, near a target length (MVP)',
+			...(method === 'POST'
+				? {
+						requestBody: {
+							required: true,
+							content: { 'application/json': { schema: resolver(RoundTripRequestSchema) } },
+						},
+					}
+				: {
+						parameters: [
+							{
+								in: 'query',
+								name: 'json',
+								required: true,
+								description: 'The request body as JSON text',
+								schema: { type: 'string' },
+							},
+						],
+					}),
+			responses: {
+				200: answer(RoundTripResponseSchema, 'Up to three loops, least repeated way first'),
+				400: answer(ErrorResponseSchema, 'The request is not valid'),
+				403: answer(
+					PremiumRequiredResponseSchema,
+					'Round trips are part of MVP; the answer names the checkout',
+				),
+				413: answer(ErrorResponseSchema, 'The body is larger than 1 MiB'),
+				503: answer(ErrorResponseSchema, 'No routing engine is loaded'),
+			},
+		});
+	const gate = requireFeature('round_trip_routes');
+	app.post('/routing/round_trip', roundTripDocs('POST'), gate, roundTrip);
+	app.get('/routing/round_trip', roundTripDocs('GET'), gate, roundTrip);
 
 	app.get('/geocode/search', async (c) => {
 		const parsed = v.safeParse(GeocodeQuerySchema, {
