@@ -96,7 +96,7 @@ export async function loadStatsPage(
 	const stats = await memberStats(deps, viewer, member, {
 		groups: query.activity_groups ?? null,
 		weekType: query.week_type ?? 'week',
-		weekStartDay: (query.week_start_day ?? 1) as WeekDay,
+		weekStartDay: (query.week_start_day ?? member.weekStartDay) as WeekDay,
 		year: query.year ?? date.year,
 		date,
 	});
