@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../../api/context';
+import type { Viewer as SignedInViewer } from '../../auth/viewer';
+import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
@@ -8,6 +10,7 @@ import { StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
 import { personalRecords } from './records';
 import { calendarMonth, memberStats } from './service';
+import { heartRateZoneWeeks, type ZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
 
@@ -104,4 +107,20 @@ export async function loadStatsPage(
 	for (const bucket of stats.years)
 		for (const group of Object.keys(bucket.by_group)) present.add(group as ActivityGroup);
 	return { member, stats, groups: ACTIVITY_GROUPS.filter((group) => present.has(group)) };
+}
+
+/** The stats page's weeks of heart-rate zones, for the weeks its filters chose; null without MVP. */
+export async function loadZoneWeeks(
+	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
+	viewer: SignedInViewer,
+	member: StatsMember,
+	stats: StatsAnswer,
+): Promise<ZoneWeeks | null> {
+	if (!checkFeature(viewer, 'heart_rate_zones')) return null;
+	return heartRateZoneWeeks(deps, viewer, member, {
+		date: parseDateKey(stats.date) ?? localDateOf(deps.clock(), member.timeZone),
+		weekType: stats.week_type,
+		weekStartDay: stats.week_start_day,
+		groups: stats.activity_groups === 'all' ? null : stats.activity_groups,
+	});
 }
