@@ -109,18 +109,20 @@ export async function loadStatsPage(
 	return { member, stats, groups: ACTIVITY_GROUPS.filter((group) => present.has(group)) };
 }
 
-/** The stats page's weeks of heart-rate zones, for the weeks its filters chose; null without MVP. */
+/**
+ * The stats page's recent weeks of heart-rate zones, to this week, all activities, weeks from the
+ * member's start day; null without MVP. They stay put while the filters above refetch in place.
+ */
 export async function loadZoneWeeks(
 	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
 	viewer: SignedInViewer,
 	member: StatsMember,
-	stats: StatsAnswer,
 ): Promise<ZoneWeeks | null> {
 	if (!checkFeature(viewer, 'heart_rate_zones')) return null;
 	return heartRateZoneWeeks(deps, viewer, member, {
-		date: parseDateKey(stats.date) ?? localDateOf(deps.clock(), member.timeZone),
-		weekType: stats.week_type,
-		weekStartDay: stats.week_start_day,
-		groups: stats.activity_groups === 'all' ? null : stats.activity_groups,
+		date: localDateOf(deps.clock(), member.timeZone),
+		weekType: 'week',
+		weekStartDay: member.weekStartDay,
+		groups: null,
 	});
 }
