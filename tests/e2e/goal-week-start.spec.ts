@@ -76,4 +76,22 @@ test('a member changes the day their weeks start on and sees the goal week move'
 	await expect(page.getByTestId('calendar-grid').locator('thead th').first()).toHaveText('Sun');
 	await page.goto('/goals/create/');
 	await expect(page.getByLabel('My weeks start on')).toHaveValue('0');
+
+	// The same setting lives in the display settings, where it can be moved back to Monday.
+	await page.goto('/account/display_settings');
+	await expect(page.getByLabel('Weeks start on')).toHaveValue('0');
+	await page.getByLabel('Weeks start on').selectOption('1');
+	await page.getByRole('button', { name: 'Save display settings' }).click();
+	await expect(page.getByRole('status').filter({ hasText: /saved/i })).toBeVisible();
+	await page.goto(`/profile/${user.id}/goals/`);
+	await expect(page.getByTestId('goals-week-run')).toContainText('Weeks run Monday to Sunday');
+	expect((await shownWeek(page)).first.getTime()).toBe(monday.first.getTime());
+
+	// A value no form offers is refused with the reason, and nothing changes.
+	const bad = await page.request.post(`/profile/${user.id}/goals/`, {
+		form: { action: 'week_start', week_start_day: '9' },
+		headers: origin,
+	});
+	expect(bad.status()).toBe(400);
+	expect(await bad.text()).toContain('Choose the day your weeks start on.');
 });
