@@ -74,6 +74,8 @@ test('a member changes the day their weeks start on and sees the goal week move'
 	// The dashboard calendar's week rows start on Sunday too, and the goal form remembers the day.
 	await page.goto('/dashboard/');
 	await expect(page.getByTestId('calendar-grid').locator('thead th').first()).toHaveText('Sun');
+	await page.goto('/workouts/dashboard/lifetime/');
+	await expect(page.getByTestId('heatmap').locator('tbody th').first()).toContainText('Sunday');
 	await page.goto('/goals/create/');
 	await expect(page.getByLabel('My weeks start on')).toHaveValue('0');
 
