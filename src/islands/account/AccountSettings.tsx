@@ -10,6 +10,7 @@ import {
 	poundsToKilograms,
 } from '../../lib/account/derived';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
+import { WEEK_DAY_NAMES } from '../../lib/stats/format';
 
 import { type Choice, countryChoices, Field, GENDER_CHOICES, SelectField } from '../auth/ui';
 import '../auth/forms.scss';
@@ -309,7 +310,10 @@ export default function AccountSettings({ tab, countries }: Props) {
 				className="auth-form"
 				onSubmit={(event) => {
 					event.preventDefault();
-					save({ display_measurement_system: draft.display_measurement_system });
+					save({
+						display_measurement_system: draft.display_measurement_system,
+						week_start_day: Number(draft.week_start_day),
+					});
 				}}
 			>
 				{statusLine}
@@ -328,6 +332,14 @@ export default function AccountSettings({ tab, countries }: Props) {
 						</label>
 					))}
 				</fieldset>
+				<SelectField
+					label="Weeks start on"
+					name="week_start_day"
+					value={draft.week_start_day}
+					onChange={set('week_start_day')}
+					choices={WEEK_DAY_CHOICES}
+					error={errors.week_start_day}
+				/>
 				<button className="primary" type="submit">
 					Save display settings
 				</button>
@@ -385,6 +397,12 @@ export default function AccountSettings({ tab, countries }: Props) {
 	);
 }
 
+/** Goals, weekly stats and the calendar count weeks from this day. */
+const WEEK_DAY_CHOICES: readonly Choice[] = WEEK_DAY_NAMES.map((name, day) => ({
+	value: String(day),
+	label: name,
+}));
+
 function toDraft(user: SelfUser): Record<string, string> {
 	const feetInches = heightInFeetAndInches(user.height);
 	const imperial = user.display_measurement_system === 'imperial';
@@ -403,6 +421,7 @@ function toDraft(user: SelfUser): Record<string, string> {
 		time_zone: user.time_zone,
 		preferred_language: user.preferred_language,
 		display_measurement_system: user.display_measurement_system,
+		week_start_day: String(user.week_start_day),
 		height: user.height ? String(Math.round(user.height * 100)) : '',
 		height_ft: feetInches ? String(feetInches.feet) : '',
 		height_in: feetInches ? String(feetInches.inches) : '',

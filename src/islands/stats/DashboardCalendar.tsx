@@ -18,7 +18,7 @@ export type DashboardCalendarProps = {
 	userId: number;
 };
 
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 function monthTitle(month: string): string {
 	const [year, m] = month.split('-').map(Number);
@@ -198,7 +198,7 @@ export default function DashboardCalendar({
 					<caption className="visually-hidden">Workouts in {title}, one row a week, with week totals</caption>
 					<thead>
 						<tr>
-							{WEEKDAYS.map((day) => (
+							{WEEKDAYS.map((_, i) => WEEKDAYS[(data.week_start_day + i) % 7]).map((day) => (
 								<th scope="col" key={day}>
 									{day}
 								</th>

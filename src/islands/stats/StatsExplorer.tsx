@@ -9,6 +9,7 @@ import {
 	formatHours,
 	formatPacePerKm,
 	type Unit,
+	WEEK_DAY_NAMES,
 } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
@@ -30,7 +31,6 @@ const WEEK_TYPES: { id: WeekType; label: string }[] = [
 	{ id: 'isoWeek', label: 'ISO week' },
 	{ id: 'rolling', label: 'Last 7 days' },
 ];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function TotalsCard({
 	title,
@@ -270,7 +270,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 							defaultValue={initial.week_start_day}
 							aria-describedby="week-start-hint"
 						>
-							{DAYS.map((day, index) => (
+							{WEEK_DAY_NAMES.map((day, index) => (
 								<option key={day} value={index}>
 									{day}
 								</option>
@@ -305,7 +305,8 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 			<p className="stats-explorer__showing" aria-live="polite" data-testid="stats-showing">
 				{loading ? 'Loading… ' : ''}Showing {groupsLabel},{' '}
 				{WEEK_TYPES.find((type) => type.id === data.week_type)?.label.toLowerCase()}s
-				{data.week_type === 'week' ? ` from ${DAYS[data.week_start_day]}` : ''}, in {data.time_zone} time.
+				{data.week_type === 'week' ? ` from ${WEEK_DAY_NAMES[data.week_start_day]}` : ''}, in {data.time_zone}{' '}
+				time.
 			</p>
 			<div className="stats-cards">
 				<TotalsCard

@@ -56,6 +56,14 @@ export const UserUpdateSchema = v.strictObject({
 			'Select a valid choice. That choice is not one of the available choices.',
 		),
 	),
+	week_start_day: v.optional(
+		v.pipe(
+			v.number('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+			v.integer('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+			v.minValue(0, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+			v.maxValue(6, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+		),
+	),
 	preferred_language: v.optional(
 		v.pipe(
 			singleLineText('Preferred language', 5),
@@ -128,6 +136,8 @@ export const SelfUserSchema = v.object({
 	time_zone: v.string(),
 	time_zone_offset: v.number(),
 	display_measurement_system: v.string(),
+	/** The day the member's weeks start on, 0 Sunday … 6 Saturday. */
+	week_start_day: v.number(),
 	preferred_language: v.string(),
 	height: v.nullable(v.number()),
 	weight: v.nullable(v.number()),

@@ -1,4 +1,4 @@
-import { addDays, type Period, weekOf, weekStarting } from '../stats/calendar';
+import { addDays, type Period, type WeekDay, weekOf, weekStarting } from '../stats/calendar';
 import type { GoalMetric } from './contract';
 
 /** What weekly progress reads from a workout. */
@@ -43,16 +43,19 @@ export function weeklyProgress(options: {
 	metric: GoalMetric;
 	target: number;
 	timeZone: string;
+	/** The day the member's weeks start on (0 Sunday). */
+	weekStartDay: WeekDay;
 	goalStart: Date;
 	goalEnd: Date | null;
 	now: Date;
 	workouts: readonly ProgressWorkout[];
 	maxWeeks?: number;
 }): WeekProgress[] {
-	const { metric, target, timeZone, now } = options;
-	const current = weekOf(now, timeZone);
-	const last = options.goalEnd && options.goalEnd < now ? weekOf(options.goalEnd, timeZone) : current;
-	const first = weekOf(options.goalStart, timeZone);
+	const { metric, target, timeZone, weekStartDay, now } = options;
+	const current = weekOf(now, timeZone, weekStartDay);
+	const last =
+		options.goalEnd && options.goalEnd < now ? weekOf(options.goalEnd, timeZone, weekStartDay) : current;
+	const first = weekOf(options.goalStart, timeZone, weekStartDay);
 	const weeks: Period[] = [];
 	for (let week = last; ; ) {
 		weeks.push(week);
@@ -61,7 +64,7 @@ export function weeklyProgress(options: {
 	}
 	const sums = new Map<string, { value: number; count: number }>();
 	for (const workout of options.workouts) {
-		const key = weekOf(workout.start, timeZone).key;
+		const key = weekOf(workout.start, timeZone, weekStartDay).key;
 		const sum = sums.get(key) ?? { value: 0, count: 0 };
 		sum.value += contribution(metric, workout);
 		sum.count += 1;

@@ -122,8 +122,10 @@ export type CalendarMonth = {
 	time_zone: string;
 	measurement_system: 'metric' | 'imperial';
 	month: string;
+	/** The day each week row starts on (0 Sunday), the member's choice. */
+	week_start_day: WeekDay;
 	today: string;
-	/** Monday-first weeks covering the month, each with its seven days and totals. */
+	/** Weeks covering the month from the member's start day, each with its seven days and totals. */
 	weeks: { first: string; days: string[]; totals: Totals }[];
 	workouts: CalendarWorkout[];
 	totals: Totals;

@@ -70,6 +70,17 @@ export function goalInputUnit(metric: GoalMetric, unit: Unit): { label: string; 
 	}
 }
 
+/** Day names by day number, 0 Sunday, as week start days are kept. */
+export const WEEK_DAY_NAMES = [
+	'Sunday',
+	'Monday',
+	'Tuesday',
+	'Wednesday',
+	'Thursday',
+	'Friday',
+	'Saturday',
+] as const;
+
 /** 'MMM DD, YYYY' for a `YYYY-MM-DD` day. */
 export function formatDayKey(key: string): string {
 	const [year, month, day] = key.split('-').map(Number);

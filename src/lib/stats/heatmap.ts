@@ -1,13 +1,18 @@
-import { addDays, dateKey, type LocalDate, parseDateKey, weekDayOf } from './calendar';
+import { addDays, dateKey, type LocalDate, parseDateKey, type WeekDay, weekDayOf } from './calendar';
 
 export type HeatDay = { day: string; count: number; distance_m: number; duration_s: number };
 export type HeatCell = { day: string; level: 0 | 1 | 2 | 3 | 4; entry: HeatDay | null; inYear: boolean };
 
 /**
- * A year as columns of weeks (Monday at the top), each day shaded by how long the member moved:
- * level 0 for none, then quartiles of the year's active days, so a light year still shows shape.
+ * A year as columns of weeks (the member's week start day at the top, Monday unless they chose
+ * another), each day shaded by how long the member moved: level 0 for none, then quartiles of the
+ * year's active days, so a light year still shows shape.
  */
-export function heatmapColumns(year: number, days: readonly HeatDay[]): HeatCell[][] {
+export function heatmapColumns(
+	year: number,
+	days: readonly HeatDay[],
+	weekStartDay: WeekDay = 1,
+): HeatCell[][] {
 	const byDay = new Map(days.map((entry) => [entry.day, entry]));
 	const active = days.map((entry) => entry.duration_s || entry.count).sort((a, b) => a - b);
 	const quartile = (q: number) => active[Math.floor((active.length - 1) * q)] ?? 0;
@@ -21,7 +26,7 @@ export function heatmapColumns(year: number, days: readonly HeatDay[]): HeatCell
 		return 4;
 	};
 	const first: LocalDate = { year, month: 1, day: 1 };
-	let cursor = addDays(first, -((weekDayOf(first) + 6) % 7));
+	let cursor = addDays(first, -((weekDayOf(first) - weekStartDay + 7) % 7));
 	const columns: HeatCell[][] = [];
 	while (cursor.year < year || (cursor.year === year && dateKey(cursor) <= `${year}-12-31`)) {
 		const column: HeatCell[] = [];

@@ -187,3 +187,105 @@ describe('weekly goals', () => {
 		expect(single.status).toBe(404);
 	});
 });
+
+describe('the day weeks start on', () => {
+	const setStartDay = (value: unknown, token = alice.token) =>
+		callApi(made.app, 'PUT', `/api/v7.1/user/${alice.id}/`, { token, body: { week_start_day: value } });
+
+	test('a Sunday run counts in different weeks for a Sunday-start and a Monday-start member', async () => {
+		const bob = await addMember(made.deps, 'bob');
+		await setMember(made.deps, bob.id, { timeZone: 'America/New_York' });
+		expect(
+			(await callApi(made.app, 'GET', '/api/v7.1/user/self/', { token: alice.token })).json,
+		).toMatchObject({ week_start_day: 1 });
+		const saved = await setStartDay(0);
+		expect(saved.status).toBe(200);
+		expect(saved.json.week_start_day).toBe(0);
+		for (const member of [alice, bob]) {
+			const goal = await callApi(made.app, 'POST', '/api/v7.1/user_goal/', {
+				token: member.token,
+				body: { period: 'P1W', criteria: { threshold_metrics: { data_type_field: 'count', value: 1 } } },
+			});
+			expect(goal.status).toBe(201);
+		}
+		// Sunday 22 November, 10:00 in New York.
+		await log('2026-11-22T15:00:00Z', { km: 5 }, alice.token);
+		await log('2026-11-22T15:00:00Z', { km: 5 }, bob.token);
+		await advance((NOW.getTime() - made.deps.clock().getTime()) / 1000);
+		bob.token = await signInAs(made.deps, {
+			id: bob.id,
+			username: 'bob',
+			displayName: 'bob',
+			isPremium: false,
+		});
+		const weeksOf = async (token: string) =>
+			(await callApi(made.app, 'GET', '/api/v7.1/user_goal_progress/', { token })).json._embedded
+				.user_goal_progress[0].weeks;
+		// Alice's weeks start on Sunday: the run opens the current week, 22 to 28 November.
+		const sundayWeeks = await weeksOf(alice.token);
+		expect(sundayWeeks[0]).toMatchObject({ week_start: '2026-11-22', current: true, value: 1, met: true });
+		expect(sundayWeeks[0].start_datetime).toBe('2026-11-22T05:00:00.000Z');
+		expect(sundayWeeks[1]).toMatchObject({ week_start: '2026-11-15', value: 0, met: false });
+		// Bob's start on Monday: the same run closes the week of 16 November.
+		const mondayWeeks = await weeksOf(bob.token);
+		expect(mondayWeeks[0]).toMatchObject({ week_start: '2026-11-23', current: true, value: 0 });
+		expect(mondayWeeks[1]).toMatchObject({ week_start: '2026-11-16', value: 1, met: true });
+		// The weekly stats and the calendar's week rows follow the same day.
+		const stats = async (token: string) =>
+			(await callApi(made.app, 'GET', '/api/v7.1/workout_stats/?date=2026-11-22', { token })).json;
+		expect(await stats(alice.token)).toMatchObject({
+			week_start_day: 0,
+			week: { first: '2026-11-22', last: '2026-11-28', totals: { count: 1 } },
+		});
+		expect(await stats(bob.token)).toMatchObject({
+			week_start_day: 1,
+			week: { first: '2026-11-16', last: '2026-11-22', totals: { count: 1 } },
+		});
+		const calendar = async (token: string) =>
+			(await callApi(made.app, 'GET', '/api/v7.1/workout_calendar/?month=2026-11', { token })).json;
+		const aliceMonth = await calendar(alice.token);
+		expect(aliceMonth.week_start_day).toBe(0);
+		expect(aliceMonth.weeks[0].first).toBe('2026-11-01');
+		expect(aliceMonth.weeks.find((week: { first: string }) => week.first === '2026-11-22').totals.count).toBe(
+			1,
+		);
+		const bobMonth = await calendar(bob.token);
+		expect(bobMonth.weeks[0].first).toBe('2026-10-26');
+		expect(bobMonth.weeks.find((week: { first: string }) => week.first === '2026-11-16').totals.count).toBe(
+			1,
+		);
+		// An explicit week_start_day on the stats query still wins over the setting.
+		const asked = await callApi(
+			made.app,
+			'GET',
+			'/api/v7.1/workout_stats/?date=2026-11-22&week_start_day=1',
+			{
+				token: alice.token,
+			},
+		);
+		expect(asked.json.week).toMatchObject({ first: '2026-11-16' });
+	});
+
+	test('a bad start day is refused with a clear message and changes nothing', async () => {
+		for (const value of [7, -1, 1.5, '0', 'sunday', null]) {
+			const answer = await setStartDay(value);
+			expect(answer.status).toBe(400);
+			expect(JSON.stringify(answer.json._diagnostics)).toMatch(
+				/week_start_day is a day number: 0 \(Sunday\) to 6/,
+			);
+		}
+		const self = await callApi(made.app, 'GET', '/api/v7.1/user/self/', { token: alice.token });
+		expect(self.json.week_start_day).toBe(1);
+	});
+
+	test('only the member changes their own start day', async () => {
+		const bob = await addMember(made.deps, 'bob');
+		expect((await setStartDay(0, bob.token)).status).toBeGreaterThanOrEqual(403);
+		const anonymous = await callApi(made.app, 'PUT', `/api/v7.1/user/${alice.id}/`, {
+			body: { week_start_day: 0 },
+		});
+		expect(anonymous.status).toBe(401);
+		const self = await callApi(made.app, 'GET', '/api/v7.1/user/self/', { token: alice.token });
+		expect(self.json.week_start_day).toBe(1);
+	});
+});

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
@@ -12,7 +13,9 @@ export { addMember, befriend, type Member } from '../routes/helpers';
 export function createStatsTestApp(database: TestDatabase, start = new Date('2026-06-01T12:00:00Z')) {
 	const clock = createTestClock(start);
 	const deps = createTestDeps(database.db, { clock });
-	const app = createTestApi(deps, { routes: [createWorkoutsApi(), createGoalsApi(), createStatsApi()] });
+	const app = createTestApi(deps, {
+		routes: [createAccountApi(), createWorkoutsApi(), createGoalsApi(), createStatsApi()],
+	});
 	return { deps, app, clock };
 }
 

@@ -83,6 +83,14 @@ describe('the year heatmap', () => {
 		expect(columns.flat().filter((cell) => cell.inYear && cell.level === 0)).toHaveLength(361);
 		expect(monthStartingIn(columns[0])).toBe(1);
 	});
+
+	test('starts its columns on the member’s week start day', () => {
+		const columns = heatmapColumns(2026, [], 0);
+		// Weeks from Sunday: the first column starts on Sunday 28 December 2025.
+		expect(columns[0][0]).toMatchObject({ day: '2025-12-28', inYear: false });
+		expect(columns[0][4]).toMatchObject({ day: '2026-01-01', inYear: true });
+		expect(columns.flat().filter((cell) => cell.inYear)).toHaveLength(365);
+	});
 });
 
 describe('the goal form', () => {

@@ -14,6 +14,7 @@ describe('weekly goal progress', () => {
 			metric: 'distance',
 			target: 20_000,
 			timeZone: 'America/New_York',
+			weekStartDay: 1,
 			goalStart: new Date('2026-11-16T15:00:00Z'),
 			goalEnd: null,
 			now: new Date('2026-11-24T15:00:00Z'),
@@ -34,6 +35,7 @@ describe('weekly goal progress', () => {
 			metric: 'count',
 			target: 1,
 			timeZone: 'Europe/Ljubljana',
+			weekStartDay: 1,
 			goalStart: new Date('2026-11-16T15:00:00Z'),
 			goalEnd: null,
 			now: new Date('2026-11-24T15:00:00Z'),
@@ -50,6 +52,7 @@ describe('weekly goal progress', () => {
 			metric: 'duration',
 			target: 3600,
 			timeZone: 'Europe/Berlin',
+			weekStartDay: 1,
 			goalStart: new Date('2026-03-23T08:00:00Z'),
 			goalEnd: null,
 			now: new Date('2026-04-01T08:00:00Z'),
@@ -67,6 +70,7 @@ describe('weekly goal progress', () => {
 			metric: 'calories',
 			target: 500,
 			timeZone: 'UTC',
+			weekStartDay: 1,
 			goalStart: new Date('2026-10-01T00:00:00Z'),
 			goalEnd: new Date('2026-10-14T00:00:00Z'),
 			now: new Date('2026-11-24T00:00:00Z'),
@@ -75,5 +79,25 @@ describe('weekly goal progress', () => {
 		expect(weeks.map((week) => week.week.key)).toEqual(['2026-10-12', '2026-10-05', '2026-09-28']);
 		expect(weeks[1]).toMatchObject({ value: 600, met: true });
 		expect(weeks.every((week) => !week.current)).toBe(true);
+	});
+
+	test('with weeks from Sunday, a Sunday-evening run opens the next week instead of closing one', () => {
+		const options = {
+			metric: 'count' as const,
+			target: 1,
+			timeZone: 'America/New_York',
+			goalStart: new Date('2026-11-16T15:00:00Z'),
+			goalEnd: null,
+			now: new Date('2026-11-24T15:00:00Z'),
+			// Sunday 22 November 23:30 in New York.
+			workouts: [run('2026-11-23T04:30:00Z', 8)],
+		};
+		const sunday = weeklyProgress({ ...options, weekStartDay: 0 });
+		expect(sunday[0]).toMatchObject({ current: true, value: 1, met: true });
+		expect(sunday[0].week.key).toBe('2026-11-22');
+		const monday = weeklyProgress({ ...options, weekStartDay: 1 });
+		expect(monday[0]).toMatchObject({ current: true, value: 0 });
+		expect(monday[1]).toMatchObject({ value: 1, met: true });
+		expect(monday[1].week.key).toBe('2026-11-16');
 	});
 });

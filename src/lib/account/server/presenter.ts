@@ -64,6 +64,7 @@ export function presentSelfUser(row: UserRow, now: Date): SelfUser {
 		time_zone: row.timeZone,
 		time_zone_offset: timeZoneOffsetMinutes(row.timeZone, now),
 		display_measurement_system: row.displayMeasurementSystem,
+		week_start_day: row.weekStartDay,
 		preferred_language: row.preferredLanguage,
 		height: row.heightM,
 		weight: row.weightKg,

@@ -96,6 +96,7 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	if (input.time_zone !== undefined) changes.timeZone = input.time_zone;
 	if (input.display_measurement_system !== undefined)
 		changes.displayMeasurementSystem = input.display_measurement_system;
+	if (input.week_start_day !== undefined) changes.weekStartDay = input.week_start_day;
 	if (input.preferred_language !== undefined) changes.preferredLanguage = input.preferred_language;
 	if (input.height !== undefined) changes.heightM = input.height;
 	if (input.weight !== undefined) changes.weightKg = input.weight;

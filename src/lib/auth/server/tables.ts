@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
 	bigint,
 	boolean,
+	check,
 	date,
 	doublePrecision,
 	index,
@@ -33,6 +34,8 @@ export const users = pgTable(
 		country: text('country').notNull().default(''),
 		timeZone: text('time_zone').notNull().default('UTC'),
 		displayMeasurementSystem: text('display_measurement_system').notNull().default('metric'),
+		/** The day weekly goals, stats and the calendar start a week on: 0 Sunday … 6 Saturday. */
+		weekStartDay: integer('week_start_day').notNull().default(1),
 		preferredLanguage: text('preferred_language').notNull().default('en-us'),
 		heightM: doublePrecision('height_m'),
 		weightKg: doublePrecision('weight_kg'),
@@ -68,6 +71,7 @@ export const users = pgTable(
 		index('users_first_name_prefix_idx').on(sql`lower(${t.firstName}) text_pattern_ops`),
 		index('users_last_name_prefix_idx').on(sql`lower(${t.lastName}) text_pattern_ops`),
 		index('users_username_prefix_idx').on(sql`lower(${t.username}) text_pattern_ops`),
+		check('users_week_start_day_check', sql`${t.weekStartDay} between 0 and 6`),
 	],
 );
 

@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import { UserUpdateSchema } from '../../account/contract';
+import type { WeekDay } from '../../stats/calendar';
 import { goalInputUnit, type Unit } from '../../stats/format';
 import { GOAL_GROUPS, GOAL_METRICS, type GoalCreateInput, GoalCreateSchema } from '../contract';
 
@@ -30,4 +32,14 @@ export function readGoalForm(
 	});
 	if (!parsed.success) return { input: null, errors: ['That target is more than a week could hold.'] };
 	return { input: parsed.output, errors: [] };
+}
+
+/** The week start day a goals form posts (0 Sunday … 6 Saturday), by the settings' own rule. */
+export function readWeekStartForm(form: FormData): { weekStartDay: WeekDay | null; error: string | null } {
+	const value = form.get('week_start_day');
+	const text = typeof value === 'string' ? value.trim() : '';
+	const parsed = v.safeParse(UserUpdateSchema, { week_start_day: /^\d$/.test(text) ? Number(text) : -1 });
+	if (!parsed.success || parsed.output.week_start_day === undefined)
+		return { weekStartDay: null, error: 'Choose the day your weeks start on.' };
+	return { weekStartDay: parsed.output.week_start_day as WeekDay, error: null };
 }

@@ -117,6 +117,7 @@ export async function listGoalsWithProgress(
 				metric: goal.metric as GoalMetric,
 				target: goal.threshold,
 				timeZone: member.timeZone,
+				weekStartDay: member.weekStartDay,
 				goalStart: goal.startDatetime,
 				goalEnd: end,
 				now,

@@ -36,7 +36,7 @@ export function createStatsApi(): Hono<ApiEnv> {
 				await memberStats(deps, viewer, member, {
 					groups: query.activity_groups ?? null,
 					weekType: query.week_type ?? 'week',
-					weekStartDay: (query.week_start_day ?? 1) as WeekDay,
+					weekStartDay: (query.week_start_day ?? member.weekStartDay) as WeekDay,
 					year: query.year ?? date.year,
 					date,
 				}),

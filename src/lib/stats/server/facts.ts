@@ -7,6 +7,7 @@ import { areFriends } from '../../social/server/service';
 import { canView } from '../../workouts/policy';
 import { visibleCondition } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
+import type { WeekDay } from '../calendar';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 type Viewer = { id: number } | null;
@@ -30,6 +31,8 @@ export type StatsMember = {
 	displayName: string;
 	timeZone: string;
 	measurementSystem: 'metric' | 'imperial';
+	/** The day the member's weeks start on (0 Sunday), for goals, weekly stats and the calendar. */
+	weekStartDay: WeekDay;
 	joined: Date;
 	isSelf: boolean;
 	/** What the viewer is to the member, which decides the workouts they see. */
@@ -48,6 +51,7 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 			displayName: users.displayName,
 			timeZone: users.timeZone,
 			measurementSystem: users.displayMeasurementSystem,
+			weekStartDay: users.weekStartDay,
 			workoutPrivacy: users.workoutPrivacy,
 			createdAt: users.createdAt,
 		})
@@ -64,6 +68,7 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 		displayName: row.displayName || row.username,
 		timeZone: isListedTimeZone(row.timeZone) ? row.timeZone : 'UTC',
 		measurementSystem: row.measurementSystem === 'imperial' ? 'imperial' : 'metric',
+		weekStartDay: (row.weekStartDay >= 0 && row.weekStartDay <= 6 ? row.weekStartDay : 1) as WeekDay,
 		joined: row.createdAt,
 		isSelf,
 		relation: isSelf ? 'self' : isFriend ? 'friend' : 'public',

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import type { AppDeps } from '../../api/context';
+import type { Viewer as SignedInViewer } from '../../auth/viewer';
+import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
@@ -8,6 +10,7 @@ import { StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
 import { personalRecords } from './records';
 import { calendarMonth, memberStats } from './service';
+import { heartRateZoneWeeks, type ZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
 
@@ -96,7 +99,7 @@ export async function loadStatsPage(
 	const stats = await memberStats(deps, viewer, member, {
 		groups: query.activity_groups ?? null,
 		weekType: query.week_type ?? 'week',
-		weekStartDay: (query.week_start_day ?? 1) as WeekDay,
+		weekStartDay: (query.week_start_day ?? member.weekStartDay) as WeekDay,
 		year: query.year ?? date.year,
 		date,
 	});
@@ -104,4 +107,22 @@ export async function loadStatsPage(
 	for (const bucket of stats.years)
 		for (const group of Object.keys(bucket.by_group)) present.add(group as ActivityGroup);
 	return { member, stats, groups: ACTIVITY_GROUPS.filter((group) => present.has(group)) };
+}
+
+/**
+ * The stats page's recent weeks of heart-rate zones, to this week, all activities, weeks from the
+ * member's start day; null without MVP. They stay put while the filters above refetch in place.
+ */
+export async function loadZoneWeeks(
+	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
+	viewer: SignedInViewer,
+	member: StatsMember,
+): Promise<ZoneWeeks | null> {
+	if (!checkFeature(viewer, 'heart_rate_zones')) return null;
+	return heartRateZoneWeeks(deps, viewer, member, {
+		date: localDateOf(deps.clock(), member.timeZone),
+		weekType: 'week',
+		weekStartDay: member.weekStartDay,
+		groups: null,
+	});
 }

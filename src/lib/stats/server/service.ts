@@ -199,7 +199,7 @@ function localTime(instant: Date, timeZone: string): string {
 	return formatter.format(instant);
 }
 
-/** A month of a member's workouts for the dashboard calendar, in their zone, weeks from Monday. */
+/** A month of a member's workouts for the dashboard calendar, in their zone, weeks from their start day. */
 export async function calendarMonth(
 	deps: Deps,
 	viewer: Viewer,
@@ -209,9 +209,10 @@ export async function calendarMonth(
 ): Promise<CalendarMonth> {
 	const zone = member.timeZone;
 	const period = monthOf(year, month, zone);
-	const gridFirst = weekOf(period.start, zone, 1).first;
+	const startDay = member.weekStartDay;
+	const gridFirst = weekOf(period.start, zone, startDay).first;
 	const monthLast = addDays(period.first, period.days - 1);
-	const gridLast = addDays(weekOf(startOfLocalDay(monthLast, zone), zone, 1).first, 6);
+	const gridLast = addDays(weekOf(startOfLocalDay(monthLast, zone), zone, startDay).first, 6);
 	const conditions = ownedVisible(viewer, member);
 	conditions.push(gte(workouts.startDatetime, startOfLocalDay(gridFirst, zone)));
 	conditions.push(lt(workouts.startDatetime, startOfLocalDay(addDays(gridLast, 1), zone)));
@@ -269,6 +270,7 @@ export async function calendarMonth(
 		time_zone: zone,
 		measurement_system: member.measurementSystem,
 		month: monthKey,
+		week_start_day: startDay,
 		today: dateKey(localDateOf(deps.clock(), zone)),
 		weeks,
 		workouts: list,

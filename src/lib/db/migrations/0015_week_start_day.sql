@@ -1,0 +1,2 @@
+ALTER TABLE "users" ADD COLUMN "week_start_day" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_week_start_day_check" CHECK ("users"."week_start_day" between 0 and 6);

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { heartRateZones } from '../../../src/lib/auth/server/tables';
+import type { Viewer } from '../../../src/lib/auth/viewer';
+import { statsMember } from '../../../src/lib/stats/server/facts';
+import { heartRateZoneWeeks } from '../../../src/lib/stats/server/zones';
+import { callApi } from '../../helpers/app';
+import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { addMember, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
+
+let database: TestDatabase;
+let made: ReturnType<typeof createStatsTestApp>;
+let alice: Member;
+
+// Tuesday 24 November 2026 in New York.
+beforeAll(async () => {
+	database = await openTestDb();
+});
+beforeEach(async () => {
+	await database.reset();
+	made = createStatsTestApp(database, new Date('2026-11-24T15:00:00Z'));
+	alice = await addMember(made.deps, 'alice');
+	await setMember(made.deps, alice.id, { timeZone: 'America/New_York' });
+});
+afterAll(async () => {
+	await database.close();
+});
+
+/** A run with a heart-rate sample every 10 s: `easy` minutes at 100 bpm (zone 1), then `hard` at 150 (zone 4). */
+async function logHeartRate(start: string, easy: number, hard: number, activity_type = 16) {
+	const heartrate: [number, number][] = [];
+	for (let s = 0; s <= (easy + hard) * 60; s += 10) heartrate.push([s, s < easy * 60 ? 100 : 150]);
+	const payload = workoutPayload(start, { minutes: easy + hard, activity_type });
+	const answer = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
+		token: alice.token,
+		body: {
+			...payload,
+			// The average a device reports with its series, as the workout page also expects.
+			aggregates: { ...payload.aggregates, heartrate_avg: (100 * easy + 150 * hard) / (easy + hard) },
+			time_series: { heartrate },
+		},
+	});
+	expect(answer.status).toBe(201);
+}
+
+const viewer = (isPremium: boolean): Viewer => ({
+	id: alice.id,
+	username: 'alice',
+	displayName: 'alice',
+	isPremium,
+});
+
+async function zoneWeeks(options: { weekStartDay: 0 | 1; premium?: boolean; groups?: ['run'] | ['ride'] }) {
+	const member = await statsMember(made.deps, { id: alice.id }, alice.id);
+	return heartRateZoneWeeks(made.deps, viewer(options.premium ?? true), member, {
+		date: { year: 2026, month: 11, day: 24 },
+		weekType: 'week',
+		weekStartDay: options.weekStartDay,
+		groups: options.groups ?? null,
+		count: 3,
+	});
+}
+
+describe('time in heart-rate zones per week', () => {
+	test('sums each workout’s heart-rate series into the zones of the week it falls in, in the member’s zone', async () => {
+		await logHeartRate('2026-11-17T12:00:00Z', 20, 10); // Tuesday 17th
+		// Sunday 22 November 23:30 in New York.
+		await logHeartRate('2026-11-23T04:30:00Z', 0, 30);
+		await logHeartRate('2026-11-24T12:00:00Z', 10, 0); // Tuesday 24th
+		// A logged workout without heart rate adds nothing.
+		await callApi(made.app, 'POST', '/api/v7.1/workout/', {
+			token: alice.token,
+			body: workoutPayload('2026-11-18T12:00:00Z'),
+		});
+		const monday = await zoneWeeks({ weekStartDay: 1 });
+		expect(monday.zones.map((zone) => zone.name)).toEqual(['zone1', 'zone2', 'zone3', 'zone4', 'zone5']);
+		expect(monday.weeks.map((week) => [week.first, week.last])).toEqual([
+			['2026-11-09', '2026-11-15'],
+			['2026-11-16', '2026-11-22'],
+			['2026-11-23', '2026-11-29'],
+		]);
+		expect(monday.weeks[0]).toMatchObject({ seconds: [0, 0, 0, 0, 0], workouts: 0 });
+		expect(monday.weeks[1]).toMatchObject({ seconds: [1200, 0, 0, 2400, 0], workouts: 2 });
+		expect(monday.weeks[2]).toMatchObject({ seconds: [600, 0, 0, 0, 0], workouts: 1 });
+		// Weeks from Sunday: the Sunday-evening run moves to the current week.
+		const sunday = await zoneWeeks({ weekStartDay: 0 });
+		expect(sunday.weeks.map((week) => week.first)).toEqual(['2026-11-08', '2026-11-15', '2026-11-22']);
+		expect(sunday.weeks[1].seconds).toEqual([1200, 0, 0, 600, 0]);
+		expect(sunday.weeks[2].seconds).toEqual([600, 0, 0, 1800, 0]);
+		// The stats' activity filter applies: no rides, no time.
+		const rides = await zoneWeeks({ weekStartDay: 1, groups: ['ride'] });
+		expect(rides.weeks.every((week) => week.workouts === 0)).toBe(true);
+	});
+
+	test('the member’s own zones decide where the time goes', async () => {
+		await logHeartRate('2026-11-24T12:00:00Z', 10, 10);
+		await made.deps.db.insert(heartRateZones).values({
+			userId: alice.id,
+			zones: [
+				{ name: 'zone1', start: 0, end: 90 },
+				{ name: 'zone2', start: 91, end: 120 },
+				{ name: 'zone3', start: 121, end: 140 },
+				{ name: 'zone4', start: 141, end: 160 },
+				{ name: 'zone5', start: 161, end: 200 },
+			],
+		});
+		const weeks = await zoneWeeks({ weekStartDay: 1 });
+		expect(weeks.weeks[2].seconds).toEqual([0, 600, 0, 600, 0]);
+	});
+
+	test('is MVP only, and nobody sees another member’s zones', async () => {
+		await logHeartRate('2026-11-24T12:00:00Z', 10, 0);
+		await expect(zoneWeeks({ weekStartDay: 1, premium: false })).rejects.toMatchObject({
+			code: 'forbidden',
+			message: 'Heart-rate zone analysis is part of MVP.',
+		});
+		const bob = await addMember(made.deps, 'bob');
+		await setMember(made.deps, alice.id, { workoutPrivacy: 3 });
+		const member = await statsMember(made.deps, { id: bob.id }, alice.id);
+		await expect(
+			heartRateZoneWeeks(made.deps, { ...viewer(true), id: bob.id, username: 'bob' }, member, {
+				date: { year: 2026, month: 11, day: 24 },
+				weekType: 'week',
+				weekStartDay: 1,
+				groups: null,
+			}),
+		).rejects.toMatchObject({ code: 'not_found' });
+	});
+});
