@@ -14,25 +14,42 @@ const shared = {
 // once more against the real PostgreSQL, each worker on its own copy of the database. API files
 // share their worker's modules (isolate: false): each opens its own database and app, and loading
 // the server's module graph once per file cost more than the tests themselves.
+//
+// Files that compare how long the server takes under load run last, alone, so another worker's
+// burst of CPU is not counted against them.
+const TIMED = ['tests/api/workouts/import-latency.test.ts'];
+const databases = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
 const projects = [
 	{ resolve: { alias }, test: { ...shared, name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
-	{
-		resolve: { alias },
-		test: { ...shared, name: 'api', include: ['tests/api/**/*.test.ts'], isolate: false },
-	},
+	...databases.flatMap((kind) => {
+		const suffix = kind === 'postgres' ? '-postgres' : '';
+		const env = { TEST_DB_KIND: kind };
+		return [
+			{
+				resolve: { alias },
+				test: {
+					...shared,
+					name: `api${suffix}`,
+					include: ['tests/api/**/*.test.ts'],
+					exclude: TIMED,
+					env,
+					isolate: false,
+				},
+			},
+			{
+				resolve: { alias },
+				test: {
+					...shared,
+					name: `api-timed${suffix}`,
+					include: TIMED,
+					env,
+					maxWorkers: 1,
+					sequence: { groupOrder: 1 },
+				},
+			},
+		];
+	}),
 ];
-if (process.env.TEST_DATABASE_URL) {
-	projects.push({
-		resolve: { alias },
-		test: {
-			...shared,
-			name: 'api-postgres',
-			include: ['tests/api/**/*.test.ts'],
-			env: { TEST_DB_KIND: 'postgres' },
-			isolate: false,
-		} as (typeof projects)[number]['test'],
-	});
-}
 
 // Vitest's default leaves a core idle (one worker on a two-core machine); the suites wait on
 // databases as much as on the CPU, so every core gets a worker.
