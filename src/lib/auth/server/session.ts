@@ -37,6 +37,9 @@ export function readCookie(cookieHeader: string | null | undefined, name: string
 	return undefined;
 }
 
+/** How long a just-rotated session cookie still identifies its member on page requests. */
+export const ROTATED_COOKIE_GRACE_SECONDS = 10;
+
 /** A new sign-in: the refresh token for the cookie, and the session id access tokens carry. */
 export async function createSession(
 	deps: SessionDeps,
@@ -169,16 +172,20 @@ export async function findViewerBySessionCookie(
 	const token = readCookie(cookieHeader, sessionCookieName(deps.config));
 	if (!token) return null;
 	const [row] = await deps.db
-		.select({ userId: refreshTokens.userId, familyExpiresAt: refreshTokens.familyExpiresAt })
+		.select({
+			userId: refreshTokens.userId,
+			familyExpiresAt: refreshTokens.familyExpiresAt,
+			rotatedAt: refreshTokens.rotatedAt,
+		})
 		.from(refreshTokens)
-		.where(
-			and(
-				eq(refreshTokens.tokenHash, hashToken(token)),
-				isNull(refreshTokens.revokedAt),
-				isNull(refreshTokens.rotatedAt),
-			),
-		);
-	if (!row || row.familyExpiresAt <= deps.clock()) return null;
+		.where(and(eq(refreshTokens.tokenHash, hashToken(token)), isNull(refreshTokens.revokedAt)));
+	const now = deps.clock();
+	if (!row || row.familyExpiresAt <= now) return null;
+	// A page or link followed while an island's refresh is in flight still carries the token that
+	// refresh just replaced; for reading who is here it stays good a few seconds. Refreshing with it
+	// is still reuse (rotateSession).
+	if (row.rotatedAt && now.getTime() - row.rotatedAt.getTime() > ROTATED_COOKIE_GRACE_SECONDS * 1000)
+		return null;
 	return findViewerById(deps, row.userId);
 }
 
