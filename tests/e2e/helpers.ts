@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
 
 export const member: Viewer = { id: 42, username: 'ana.runner', displayName: 'Ana Runner', isPremium: false };
 export const mvpMember: Viewer = { id: 43, username: 'mo', displayName: 'Mo Rider', isPremium: true };
@@ -63,4 +64,41 @@ export async function logIn(
 	});
 	expect(response.ok()).toBe(true);
 	return (await response.json()).access_token;
+}
+
+/**
+ * Where a place is drawn on the planner's map, in page pixels: Web Mercator from the view the planner keeps
+ * (its centre and zoom, saved when the map settles). Points of a long route are dots on a canvas with no
+ * element of their own to find.
+ */
+export async function plannerPointOnPage(
+	page: Page,
+	place: { lat: number; lng: number },
+): Promise<{ x: number; y: number }> {
+	const { view, left, top, width, height } = await page.getByTestId('planner-map').evaluate((map, key) => {
+		const box = map.getBoundingClientRect();
+		return {
+			view: JSON.parse(localStorage.getItem(key) ?? 'null') as {
+				lat: number;
+				lng: number;
+				zoom: number;
+			} | null,
+			left: box.left + map.clientLeft,
+			top: box.top + map.clientTop,
+			width: map.clientWidth,
+			height: map.clientHeight,
+		};
+	}, MAP_VIEW_STORAGE_KEY);
+	if (!view) throw new Error('The planner has not kept its view.');
+	const scale = 256 * 2 ** view.zoom;
+	const project = (p: { lat: number; lng: number }) => {
+		const sin = Math.sin((p.lat * Math.PI) / 180);
+		return {
+			x: scale * (0.5 + p.lng / 360),
+			y: scale * (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)),
+		};
+	};
+	const at = project(place);
+	const centre = project(view);
+	return { x: left + width / 2 + at.x - centre.x, y: top + height / 2 + at.y - centre.y };
 }

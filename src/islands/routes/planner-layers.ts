@@ -6,6 +6,21 @@ import type { LatLng, PlannedLeg, Waypoint } from '../../lib/routes/planner';
 const DRAG_THRESHOLD_PX = 4;
 
 /**
+ * From this many points on, the route is drawn on one canvas, pins as dots: restyling and painting a thousand
+ * DOM pins and SVG lines cost more on each edit than the edit itself. The point list still names, moves and
+ * removes every point from the keyboard.
+ */
+export const CANVAS_FROM_POINTS = 150;
+
+/** How far from a point's centre a mouse press still takes it; a finger reaches twice as far. */
+const DOT_REACH_PX = 10;
+
+type Pin = { layer: L.Marker | L.CircleMarker; index: number; lat: number; lng: number };
+
+/** The route's colours on a canvas, from the custom properties planner.scss sets from the design tokens. */
+type CanvasColours = { routed: string; straight: string; pin: string; pinEdge: string };
+
+/**
  * The planner's route on the map, kept in step with the model by changing only what an edit changed: a drag
  * or an undo on a 1,000-point route moves a pin and redraws two lines instead of rebuilding two thousand layers.
  * Lines are matched by their gap (the same object while unchanged), else by its key and status (the key names
@@ -20,7 +35,11 @@ export class PlannerLayers {
 	/** Each drawn line's gap in the route as it is now: lines outlive edits that renumber the gaps. */
 	private lineGaps = new Map<RoutingLine, number>();
 	private legOf = new WeakMap<RoutingLine, PlannedLeg>();
-	private pins = new Map<number, { marker: L.Marker; index: number; lat: number; lng: number }>();
+	private pins = new Map<number, Pin>();
+	/** Set while the route is long enough to be drawn on a canvas. */
+	private canvas: { renderer: L.Canvas; colours: CanvasColours; hint: L.Tooltip } | null = null;
+	/** The point a long route's hover is naming. */
+	private hinted: number | null = null;
 
 	constructor(
 		private readonly map: L.Map,
@@ -30,19 +49,52 @@ export class PlannerLayers {
 		private readonly onInsert: (index: number, point: LatLng) => void,
 	) {
 		this.group = L.layerGroup().addTo(map);
+		map.getContainer().addEventListener('pointerdown', this.pressPoint, { capture: true });
 	}
 
 	update(legs: readonly PlannedLeg[], waypoints: readonly Waypoint[]): void {
+		const onCanvas = waypoints.length >= CANVAS_FROM_POINTS;
+		if (onCanvas !== Boolean(this.canvas)) {
+			this.clear();
+			this.canvas = onCanvas ? this.makeCanvas() : null;
+		}
 		this.updateLines(legs);
 		this.updatePins(waypoints);
 	}
 
 	remove(): void {
+		this.clear();
 		this.group.remove();
+		this.map.getContainer().removeEventListener('pointerdown', this.pressPoint, { capture: true });
+	}
+
+	private clear(): void {
+		this.group.clearLayers();
+		if (this.canvas) {
+			this.map.closeTooltip(this.canvas.hint);
+			this.canvas.renderer.remove();
+		}
+		this.canvas = null;
 		this.lines.clear();
 		this.duplicates = [];
 		this.lineGaps.clear();
 		this.pins.clear();
+	}
+
+	private makeCanvas() {
+		const style = getComputedStyle(this.map.getContainer());
+		const colour = (name: string) => style.getPropertyValue(`--planner-${name}`).trim();
+		return {
+			// A wider hit area than the lines' width: a finger or a quick press still lands on them.
+			renderer: L.canvas({ padding: 0.5, tolerance: 4 }),
+			colours: {
+				routed: colour('leg'),
+				straight: colour('leg-straight'),
+				pin: colour('pin'),
+				pinEdge: colour('pin-edge'),
+			},
+			hint: L.tooltip({ direction: 'top', offset: [0, -8] }),
+		};
 	}
 
 	private updateLines(legs: readonly PlannedLeg[]): void {
@@ -89,25 +141,40 @@ export class PlannerLayers {
 		const coordinates = leg.points.map((p) => L.latLng(p.lat, p.lng));
 		const line = new RoutingLine(
 			{ coordinates, waypointIndices: [0, coordinates.length - 1] },
-			{
-				styles: [{ className: `planner-leg planner-leg--${leg.status}`, weight: 5 }],
-				extendToWaypoints: false,
-				addWaypoints: true,
-			},
+			{ styles: [this.lineStyle(leg)], extendToWaypoints: false, addWaypoints: true },
 		);
 		line.on('linetouched', (event) => {
 			const gap = this.lineGaps.get(line);
-			if (gap !== undefined) this.dragNewPoint(gap + 1, (event as L.LeafletMouseEvent).latlng);
+			if (gap === undefined) return;
+			// A press let go where it began stays a click on the map, which adds a point at the end as always.
+			this.followPointer(gap + 1, (event as L.LeafletMouseEvent).latlng, (point) =>
+				this.onInsert(gap + 1, point),
+			);
 		});
 		line.addTo(this.group);
+		// On a canvas the last drawn is on top and takes the press: lines stay under the pins.
+		if (this.canvas) line.eachLayer((path) => (path as L.Path).bringToBack());
 		return line;
 	}
 
+	private lineStyle(leg: PlannedLeg): L.PathOptions {
+		const className = `planner-leg planner-leg--${leg.status}`;
+		if (!this.canvas) return { className, weight: 5 };
+		const { renderer, colours } = this.canvas;
+		return {
+			className,
+			weight: 5,
+			renderer,
+			color: leg.status === 'straight' ? colours.straight : colours.routed,
+			dashArray: leg.status === 'routed' ? undefined : '8 8',
+		};
+	}
+
 	/**
-	 * Follows the pointer from a press on a line with a new pin; letting go after a real move adds the point
-	 * there. A press let go where it began stays a click on the map, which adds a point at the end as always.
+	 * Follows the pointer from a press with a pin numbered `index`; letting go after a real move hands the
+	 * place to `drop`. A press let go where it began does nothing here.
 	 */
-	private dragNewPoint(index: number, from: L.LatLng): void {
+	private followPointer(index: number, from: L.LatLng, drop: (point: LatLng) => void): void {
 		const map = this.map;
 		const ghost = L.marker(from, { icon: pinIcon(index), interactive: false, keyboard: false }).addTo(
 			this.group,
@@ -115,48 +182,53 @@ export class PlannerLayers {
 		const start = map.latLngToContainerPoint(from);
 		let moved = false;
 		map.dragging.disable();
-		const onMove = (event: L.LeafletMouseEvent) => {
-			ghost.setLatLng(event.latlng);
-			if (start.distanceTo(event.containerPoint) > DRAG_THRESHOLD_PX) moved = true;
+		// Pointer events, which a mouse and a finger both send, and on the document: the pointer may leave the map.
+		const onMove = (event: PointerEvent) => {
+			ghost.setLatLng(map.mouseEventToLatLng(event));
+			if (start.distanceTo(map.mouseEventToContainerPoint(event)) > DRAG_THRESHOLD_PX) moved = true;
 		};
-		const onUp = (event: L.LeafletMouseEvent) => {
-			map.off('mousemove', onMove);
-			map.off('mouseup', onUp);
+		const onUp = (event: PointerEvent) => {
+			document.removeEventListener('pointermove', onMove);
+			document.removeEventListener('pointerup', onUp);
+			document.removeEventListener('pointercancel', onUp);
 			map.dragging.enable();
 			ghost.remove();
-			if (!moved) return;
+			if (!moved || event.type === 'pointercancel') return;
 			swallowNextClick(map);
-			this.onInsert(index, { lat: event.latlng.lat, lng: event.latlng.lng });
+			const at = map.mouseEventToLatLng(event);
+			drop({ lat: at.lat, lng: at.lng });
 		};
-		map.on('mousemove', onMove);
-		map.on('mouseup', onUp);
+		document.addEventListener('pointermove', onMove);
+		document.addEventListener('pointerup', onUp);
+		document.addEventListener('pointercancel', onUp);
 	}
 
 	private updatePins(waypoints: readonly Waypoint[]): void {
-		const kept = new Map<number, { marker: L.Marker; index: number; lat: number; lng: number }>();
+		const kept = new Map<number, Pin>();
 		waypoints.forEach((waypoint, index) => {
 			const pin = this.pins.get(waypoint.id);
 			if (!pin) {
-				kept.set(waypoint.id, { marker: this.makePin(waypoint, index), index, ...waypoint });
+				const layer = this.canvas ? this.makeDot(waypoint) : this.makePin(waypoint, index);
+				kept.set(waypoint.id, { layer, index, ...waypoint });
 				return;
 			}
 			this.pins.delete(waypoint.id);
 			if (pin.lat !== waypoint.lat || pin.lng !== waypoint.lng)
-				pin.marker.setLatLng([waypoint.lat, waypoint.lng]);
-			if (pin.index !== index) {
-				pin.marker.options.title = pointName(index);
-				pin.marker.options.alt = pointName(index);
-				pin.marker.setIcon(pinIcon(index));
-				// A div icon is redrawn into the same element, which keeps its old title.
-				pin.marker.getElement()?.setAttribute('title', pointName(index));
-			}
+				pin.layer.setLatLng([waypoint.lat, waypoint.lng]);
+			if (pin.index !== index && pin.layer instanceof L.Marker) renumber(pin.layer, index);
 			pin.index = index;
 			pin.lat = waypoint.lat;
 			pin.lng = waypoint.lng;
 			kept.set(waypoint.id, pin);
 		});
-		for (const unused of this.pins.values()) unused.marker.remove();
+		for (const unused of this.pins.values()) unused.layer.remove();
 		this.pins = kept;
+	}
+
+	/** A pin dragged to a new place is moved there, wherever the route has renumbered it since. */
+	private moveTo(waypointId: number, point: LatLng): void {
+		const pin = this.pins.get(waypointId);
+		if (pin) this.onMove(pin.index, point);
 	}
 
 	private makePin(waypoint: Waypoint, index: number): L.Marker {
@@ -169,11 +241,72 @@ export class PlannerLayers {
 		marker.on('dragend', () => {
 			// Let go over another pin, the browser's click lands on the pane under both and would reach the map.
 			swallowNextClick(this.map);
-			const pin = this.pins.get(waypoint.id);
 			const at = marker.getLatLng();
-			if (pin) this.onMove(pin.index, { lat: at.lat, lng: at.lng });
+			this.moveTo(waypoint.id, { lat: at.lat, lng: at.lng });
 		});
 		return marker;
+	}
+
+	/**
+	 * A long route's point: a dot on the canvas. Dots close together overlap, so a hover or a press means the
+	 * point nearest the pointer. Pressing is handled by `pressPoint`.
+	 */
+	private makeDot(waypoint: Waypoint): L.CircleMarker {
+		const { renderer, colours, hint } = this.canvas as NonNullable<typeof this.canvas>;
+		const dot = L.circleMarker([waypoint.lat, waypoint.lng], {
+			renderer,
+			radius: 6,
+			weight: 2,
+			color: colours.pinEdge,
+			fillColor: colours.pin,
+			fillOpacity: 1,
+			// A click on a point is not a click on the map, which would add a point at the end.
+			bubblingMouseEvents: false,
+		}).addTo(this.group);
+		// Hover names the point; a tap, with no hover to give, does too.
+		dot.on('mouseover mousemove click', (event) => {
+			const nearest = this.nearestPin((event as L.LeafletMouseEvent).containerPoint);
+			if (!nearest) return;
+			const [id, pin] = nearest;
+			if (this.hinted === id && this.map.hasLayer(hint)) return;
+			this.hinted = id;
+			hint.setLatLng([pin.lat, pin.lng]).setContent(pointName(pin.index));
+			this.map.openTooltip(hint);
+		});
+		dot.on('mouseout', () => this.map.closeTooltip(hint));
+		return dot;
+	}
+
+	/**
+	 * A press on a long route's point, by mouse or finger, drags it with a ghost pin. Caught on its way down to
+	 * the canvas, so neither the map's drag nor the line under the point starts; a click still follows.
+	 */
+	private readonly pressPoint = (event: PointerEvent): void => {
+		if (!this.canvas || !event.isPrimary || event.button !== 0) return;
+		if (!(event.target instanceof HTMLCanvasElement)) return;
+		const at = this.map.mouseEventToContainerPoint(event);
+		const nearest = this.nearestPin(at);
+		if (!nearest) return;
+		const [id, pin] = nearest;
+		const reach = event.pointerType === 'mouse' ? DOT_REACH_PX : DOT_REACH_PX * 2;
+		if (at.distanceTo(this.map.latLngToContainerPoint([pin.lat, pin.lng])) > reach) return;
+		event.preventDefault();
+		event.stopPropagation();
+		this.map.closeTooltip(this.canvas.hint);
+		this.followPointer(pin.index, L.latLng(pin.lat, pin.lng), (point) => this.moveTo(id, point));
+	};
+
+	private nearestPin(at: L.Point): [number, Pin] | undefined {
+		let nearest: [number, Pin] | undefined;
+		let best = Number.POSITIVE_INFINITY;
+		for (const [id, pin] of this.pins) {
+			const distance = at.distanceTo(this.map.latLngToContainerPoint([pin.lat, pin.lng]));
+			if (distance < best) {
+				best = distance;
+				nearest = [id, pin];
+			}
+		}
+		return nearest;
 	}
 }
 
@@ -189,6 +322,14 @@ function swallowNextClick(map: L.Map): void {
 const lineId = (leg: PlannedLeg) => `${leg.status}|${leg.key}`;
 
 const pointName = (index: number) => `Point ${index + 1}`;
+
+function renumber(marker: L.Marker, index: number): void {
+	marker.options.title = pointName(index);
+	marker.options.alt = pointName(index);
+	marker.setIcon(pinIcon(index));
+	// A div icon is redrawn into the same element, which keeps its old title.
+	marker.getElement()?.setAttribute('title', pointName(index));
+}
 
 function pinIcon(index: number): L.DivIcon {
 	return L.divIcon({ className: 'planner-pin', html: `<span>${index + 1}</span>`, iconSize: [28, 28] });
