@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { $activityTypes, groupActivityTypes, loadActivityTypes } from '../../lib/workouts/store';
 import './activity-type-select.scss';
 
@@ -31,7 +31,10 @@ export default function ActivityTypeSelect({ id, value, onChange, error, filter 
 	useEffect(() => {
 		void loadActivityTypes();
 	}, []);
-	const groups = useMemo(() => groupActivityTypes(state.types, search), [state.types, search]);
+	// Redrawing a thousand options takes a moment on a slow phone: the field takes each key at once
+	// and the list follows when it can.
+	const listedSearch = useDeferredValue(search);
+	const groups = useMemo(() => groupActivityTypes(state.types, listedSearch), [state.types, listedSearch]);
 	const shown = groups.reduce((count, group) => count + group.options.length, 0);
 	const chosen = state.types.find((type) => type.id === value) ?? null;
 	const chosenHidden = chosen !== null && !groups.some((group) => group.options.some((o) => o.id === value));
@@ -102,7 +105,7 @@ export default function ActivityTypeSelect({ id, value, onChange, error, filter 
 			<small id={`${id}-status`} role="status">
 				{!loaded
 					? 'Loading activity types…'
-					: search.trim() === ''
+					: listedSearch.trim() === ''
 						? ''
 						: shown === 0
 							? 'No results found'

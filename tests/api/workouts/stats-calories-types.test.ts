@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { users } from '../../../src/lib/auth/server/tables';
@@ -179,6 +180,32 @@ describe('calorie estimate', () => {
 		expect(answer.json).toMatchObject({ met: 2.5, calories: 150, weight: 60, compendium_code: '02150' });
 	});
 
+	test('the two editions reuse a code for different activities, and each type keeps its own', async () => {
+		const estimate = async (id: number) =>
+			(
+				await callApi(
+					made.app,
+					'GET',
+					`/api/_api/workout/calculate/calories/?activity_type=${id}&duration=3600&weight=70`,
+				)
+			).json;
+		expect(await estimate(101015)).toMatchObject({
+			met: 7.5,
+			compendium_code: '01015',
+			compendium_edition: 2011,
+			compendium_activity: 'Bicycling, general',
+		});
+		expect(await estimate(201015)).toMatchObject({
+			met: 4.3,
+			calories: 301,
+			compendium_code: '01015',
+			compendium_edition: 2024,
+			compendium_activity: 'Bicycling, self-selected easy pace',
+		});
+		// A type of the 2024 edition's own heading: virtual reality fitness, 9.8 MET.
+		expect(await estimate(222360)).toMatchObject({ met: 9.8, calories: 686, compendium_edition: 2024 });
+	});
+
 	test('bad input is a 400', async () => {
 		for (const body of [
 			{ activity_type: 16, duration: -1 },
@@ -192,19 +219,26 @@ describe('calorie estimate', () => {
 });
 
 describe('activity types', () => {
-	test('the list has every type with name, has_children, group and self/parent/root links', async () => {
+	type Listed = {
+		id: number;
+		name: string;
+		has_children: boolean;
+		group: string;
+		_links: Record<string, { id: string }[]>;
+	};
+	async function listAll() {
 		const list = await callApi(made.app, 'GET', '/api/v7.1/activity_type/');
 		expect(list.status).toBe(200);
-		const types = list.json._embedded.activity_types as {
-			id: number;
-			name: string;
-			has_children: boolean;
-			group: string;
-			_links: Record<string, { id: string }[]>;
-		}[];
-		expect(list.json.total_count).toBe(types.length);
-		expect(types.length).toBeGreaterThan(600);
-		expect(list.json.attribution).toContain('Compendium of Physical Activities');
+		return { page: list.json, types: list.json._embedded.activity_types as Listed[] };
+	}
+
+	test('the list has about 1,200 types with name, has_children, group and self/parent/root links', async () => {
+		const { page, types } = await listAll();
+		expect(page.total_count).toBe(types.length);
+		expect(types.length).toBeGreaterThan(1100);
+		expect(types.length).toBeLessThan(1300);
+		expect(page.attribution).toContain('2024 Adult Compendium of Physical Activities');
+		expect(page.attribution).toContain('2011 Compendium of Physical Activities');
 		const run = types.find((type) => type.id === 16);
 		expect(run).toMatchObject({ name: 'Run', has_children: true, group: 'run' });
 		expect(run?._links.parent).toBeUndefined();
@@ -214,6 +248,58 @@ describe('activity types', () => {
 		expect(trackRun?._links.root[0].id).toBe('16');
 		const ids = new Set(types.map((type) => type.id));
 		expect(ids.size).toBe(types.length);
+	});
+
+	test('every parent is listed, every root is a top-level type, and no two names repeat under one parent', async () => {
+		const { types } = await listAll();
+		const byId = new Map(types.map((type) => [type.id, type]));
+		const names = new Set<string>();
+		for (const type of types) {
+			const parent = type._links.parent?.[0].id;
+			const root = Number(type._links.root[0].id);
+			if (parent) expect(byId.get(Number(parent))?.has_children, `${type.id}`).toBe(true);
+			expect(byId.get(root)?._links.parent, `${type.id}`).toBeUndefined();
+			const key = `${parent}:${type.name.toLowerCase()}`;
+			expect(names.has(key), key).toBe(false);
+			names.add(key);
+		}
+		// The outdoor roots the product names are top-level types with their activities under them.
+		for (const id of [9, 11, 15, 16, 24]) {
+			expect(byId.get(id)?._links.parent, `${id}`).toBeUndefined();
+			expect(byId.get(id)?.has_children, `${id}`).toBe(true);
+		}
+		const ebike = types.find(
+			(type) => type.name === 'E-bike (electrically assisted) with light electronic support',
+		);
+		expect(ebike).toMatchObject({ id: 201084, group: 'ride' });
+		expect(ebike?._links.root[0].id).toBe('11');
+	});
+
+	test('every type first served keeps its id, name, parent and MET value', async () => {
+		const first = JSON.parse(
+			readFileSync(new URL('../../fixtures/activity-types/first-list.json', import.meta.url), 'utf8'),
+		) as { types: [number, string, number | null, number | null, string | null][] };
+		const { types } = await listAll();
+		const byId = new Map(types.map((type) => [type.id, type]));
+		expect(first.types).toHaveLength(638);
+		for (const [id, name, parent, met, code] of first.types) {
+			const type = byId.get(id);
+			// Where the Compendium tells two activities apart only by a Taylor code, the name now carries it.
+			expect(type?.name.startsWith(name), `${id}`).toBe(true);
+			expect(type?._links.parent?.[0].id ?? null, `${id}`).toBe(parent === null ? null : String(parent));
+			if (code) {
+				const estimate = await callApi(
+					made.app,
+					'GET',
+					`/api/_api/workout/calculate/calories/?activity_type=${id}&duration=3600&weight=70`,
+				);
+				expect(estimate.json, `${id}`).toMatchObject({
+					met,
+					compendium_code: code,
+					compendium_edition: 2011,
+				});
+			}
+		}
 	});
 
 	test('an item by id with and without the slash, paging, children of a parent, and 404 for an unknown id', async () => {

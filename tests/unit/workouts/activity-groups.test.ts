@@ -33,14 +33,27 @@ describe('activity groups by id', () => {
 });
 
 describe('the activity type tree', () => {
-	test('every parent exists and every Compendium activity carries its own MET', () => {
+	test('every parent exists and every Compendium activity carries its own MET and edition', () => {
 		const types = listActivityTypes();
 		const ids = new Set(types.map((type) => type.id));
 		for (const type of types) {
 			if (type.parent !== null) expect(ids.has(type.parent), `${type.id}`).toBe(true);
-			if (type.compendium_code) expect(type.met).toBeGreaterThan(0);
+			if (type.compendium_code) {
+				expect(type.met).toBeGreaterThan(0);
+				// An edition's activity id is its code above that edition's base.
+				expect(type.id - Number(type.compendium_code), `${type.id}`).toBe(
+					type.compendium_edition === 2011 ? 100000 : 200000,
+				);
+			}
 		}
-		expect(compendiumEntryFor(112150)).toMatchObject({ code: '12150', met: 8 });
+		expect(compendiumEntryFor(112150)).toMatchObject({ code: '12150', met: 8, edition: 2011 });
+		expect(compendiumEntryFor(212620)).toMatchObject({ code: '12620', met: 13, edition: 2024 });
 		expect(compendiumEntryFor(16)).toEqual(COMPENDIUM_MET.run);
+	});
+
+	test('activities of the 2024 edition sit under the named types and take their groups', () => {
+		expect(activityTypeGroup(212620)).toBe('run'); // Triathlon, running
+		expect(activityTypeGroup(201080)).toBe('ride'); // E-bike without electronic support
+		expect(activityTypeGroup(218104)).toBe('other'); // Kayaking, competition: under Water Activities
 	});
 });

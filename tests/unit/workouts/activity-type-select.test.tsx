@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import ActivityTypeSelect from '../../../src/islands/workouts/ActivityTypeSelect';
 import { $session } from '../../../src/lib/auth/store';
+import { listActivityTypes } from '../../../src/lib/workouts/server/activity-types';
 import { $activityTypes } from '../../../src/lib/workouts/store';
 
 const type = (id: number, name: string, parent: number | null, root: number) => ({
@@ -36,11 +37,17 @@ afterEach(() => {
 	vi.unstubAllGlobals();
 });
 
-const ok = () =>
-	new Response(JSON.stringify({ _embedded: { activity_types: LIST } }), {
-		status: 200,
-		headers: { 'content-type': 'application/json' },
-	});
+const ok =
+	(list = LIST) =>
+	() =>
+		new Response(JSON.stringify({ _embedded: { activity_types: list } }), {
+			status: 200,
+			headers: { 'content-type': 'application/json' },
+		});
+/** Every type the API serves, as it serves them. */
+const FULL_LIST = listActivityTypes().map((entry) =>
+	type(entry.id, entry.name, entry.parent, entry.ancestors.at(-1) ?? entry.id),
+);
 
 describe('ActivityTypeSelect', () => {
 	test('shows loading, then the list with Popular first', async () => {
@@ -51,7 +58,7 @@ describe('ActivityTypeSelect', () => {
 		expect(select.disabled).toBe(true);
 		expect(screen.getByRole('status').textContent).toBe('Loading activity types…');
 
-		release(ok());
+		release(ok()());
 		await vi.waitFor(() => expect(select.disabled).toBe(false));
 		const groups = [...select.querySelectorAll('optgroup')].map((group) => group.label);
 		expect(groups).toEqual(['Popular', 'Hike', 'Run']);
@@ -62,7 +69,7 @@ describe('ActivityTypeSelect', () => {
 
 	test('an error says so and Retry? loads again', async () => {
 		answers.push(() => new Response('{}', { status: 500 }));
-		answers.push(ok);
+		answers.push(ok());
 		render(<ActivityTypeSelect id="t" value={null} onChange={() => {}} />);
 		const alert = await screen.findByRole('alert');
 		expect(alert.textContent).toContain('Error loading activity types.');
@@ -74,7 +81,7 @@ describe('ActivityTypeSelect', () => {
 	});
 
 	test('typing narrows the list and choosing reports the type', async () => {
-		answers.push(ok);
+		answers.push(ok());
 		const onChange = vi.fn();
 		render(<ActivityTypeSelect id="t" value={null} onChange={onChange} />);
 		const select = screen.getByLabelText('Activity type') as HTMLSelectElement;
@@ -89,8 +96,33 @@ describe('ActivityTypeSelect', () => {
 		fireEvent.change(screen.getByLabelText('Find an activity'), { target: { value: 'curling' } });
 		expect(screen.getByRole('status').textContent).toBe('No results found');
 	});
+	test('the whole list: each type once under its top-level type, Popular first, and a search narrows it', async () => {
+		answers.push(ok(FULL_LIST));
+		const onChange = vi.fn();
+		render(<ActivityTypeSelect id="t" value={null} onChange={onChange} />);
+		const select = screen.getByLabelText('Activity type') as HTMLSelectElement;
+		await vi.waitFor(() => expect(select.disabled).toBe(false));
+		const groups = [...select.querySelectorAll('optgroup')];
+		expect(groups[0].label).toBe('Popular');
+		const grouped = groups.slice(1).flatMap((group) => [...group.querySelectorAll('option')]);
+		expect(grouped).toHaveLength(FULL_LIST.length);
+		expect(new Set(grouped.map((option) => option.value)).size).toBe(FULL_LIST.length);
+		const bikeRide = groups.find((group) => group.label === 'Bike Ride');
+		expect([...(bikeRide?.querySelectorAll('option') ?? [])].map((option) => option.textContent)).toContain(
+			'E-bike (electrically assisted) with high electronic support',
+		);
+
+		fireEvent.change(screen.getByLabelText('Find an activity'), { target: { value: 'e-bike' } });
+		const found = [...select.querySelectorAll('optgroup option')].map((option) => option.textContent);
+		expect(found.length).toBeGreaterThan(3);
+		expect(found.every((name) => name?.toLowerCase().includes('e-bike'))).toBe(true);
+		expect(screen.getByRole('status').textContent).toBe(`${found.length} activities match`);
+		fireEvent.change(select, { target: { value: '216005' } });
+		expect(onChange).toHaveBeenCalledWith(216005, 'E-bike (electrically assisted) for transportation');
+	});
+
 	test('as a filter it offers All Activities and No Activities first and reports them apart from types', async () => {
-		answers.push(ok);
+		answers.push(ok());
 		const onChange = vi.fn();
 		const onFilter = vi.fn();
 		const { rerender } = render(

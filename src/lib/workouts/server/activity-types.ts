@@ -8,6 +8,8 @@ type ActivityTypeEntry = {
 	parent: number | null;
 	met?: number;
 	compendium_code?: string;
+	/** The Compendium edition the code and MET come from; the two editions reuse some codes. */
+	compendium_edition?: 2011 | 2024;
 };
 
 export type ActivityType = ActivityTypeEntry & {
@@ -60,7 +62,12 @@ export function activityTypeGroup(id: number): ActivityGroup {
 /** The type's own Compendium MET when it is a Compendium activity, else its group's. */
 export function compendiumEntryFor(id: number): CompendiumEntry {
 	const type = typeById.get(id);
-	if (type?.met !== undefined && type.compendium_code)
-		return { code: type.compendium_code, met: type.met, description: type.name };
+	if (type?.met !== undefined && type.compendium_code && type.compendium_edition)
+		return {
+			code: type.compendium_code,
+			met: type.met,
+			description: type.name,
+			edition: type.compendium_edition,
+		};
 	return COMPENDIUM_MET[activityTypeGroup(id)];
 }

@@ -84,6 +84,7 @@ function representCalories(result: Awaited<ReturnType<typeof calculateCalories>>
 		metabolic_energy_total: Math.round(result.joules),
 		compendium_code: result.code,
 		compendium_activity: result.description,
+		compendium_edition: result.edition,
 	};
 }
 
