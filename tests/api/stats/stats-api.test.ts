@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { canSeeCalendar } from '../../../src/lib/stats/server/pages';
+import { canSeeCalendar, loadStatsPage } from '../../../src/lib/stats/server/pages';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
@@ -155,6 +155,27 @@ describe('stats', () => {
 		expect(active.json.years.map((year: { key: string }) => year.key)).toEqual(['2026-01-01']);
 		expect(active.json.averages).toEqual(defaults.json.averages);
 		expect(active.json.year_totals).toEqual(defaults.json.year_totals);
+	});
+
+	test('the stats page reads the filters from its address and offers every group the member has', async () => {
+		await log('2026-11-23T10:00:00Z', { km: 5 });
+		await log('2026-11-24T10:00:00Z', { km: 30, activity_type: 11 });
+		const params = new URLSearchParams(
+			'activity_groups=run&split_type=1&time_series_x_axis_type=active&week_start_day=0&date=2026-11-25',
+		);
+		const page = await loadStatsPage(made.deps, alice, params);
+		expect(page.groups).toEqual(['ride', 'run']);
+		expect(page.stats).toMatchObject({
+			activity_groups: ['run'],
+			split_type: 1,
+			time_series_x_axis_type: 'active',
+			week_start_day: 0,
+			week: { first: '2026-11-22', totals: { count: 1 } },
+		});
+		expect(page.stats.weeks.map((week) => week.key)).toEqual(['2026-11-22']);
+		// An address it cannot read shows the defaults rather than failing.
+		const unread = await loadStatsPage(made.deps, alice, new URLSearchParams('split_type=7'));
+		expect(unread.stats).toMatchObject({ split_type: 2, time_series_x_axis_type: 'time', week_start_day: 1 });
 	});
 
 	test('refuses filters it does not know', async () => {

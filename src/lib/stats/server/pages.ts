@@ -3,13 +3,13 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer as SignedInViewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
-import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
+import type { ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf } from '../calendar';
 import type { CalendarMonth, StatsAnswer, ZoneWeeks } from '../contract';
 import { STATS_FILTER_KEYS, StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
 import { personalRecords } from './records';
-import { calendarMonth, memberStats, type StatsQuery, statsQueryOf } from './service';
+import { calendarMonth, memberGroups, memberStats, type StatsQuery, statsQueryOf } from './service';
 import { heartRateZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
@@ -99,10 +99,7 @@ export async function loadStatsPage(
 		localDateOf(deps.clock(), member.timeZone),
 	);
 	const stats = await memberStats(deps, viewer, member, query);
-	const present = new Set<ActivityGroup>();
-	for (const bucket of stats.years)
-		for (const group of Object.keys(bucket.by_group)) present.add(group as ActivityGroup);
-	return { member, query, stats, groups: ACTIVITY_GROUPS.filter((group) => present.has(group)) };
+	return { member, query, stats, groups: await memberGroups(deps, viewer, member) };
 }
 
 /**

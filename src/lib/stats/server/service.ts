@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
-import type { ActivityGroup } from '../../workouts/activity-groups';
+import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { activityTypeGroup, findActivityType, listActivityTypes } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
@@ -81,6 +81,18 @@ async function cachedDailyRows(deps: Deps, viewer: Viewer, member: StatsMember):
 	return cachedFor(deps, `days|${member.id}|${member.relation}|${member.timeZone}`, fingerprint, () =>
 		dailyRows(deps, viewer, member),
 	);
+}
+
+/** The activity groups a member has any workouts in (as the viewer may see them), in the usual order. */
+export async function memberGroups(
+	deps: Deps,
+	viewer: Viewer,
+	member: StatsMember,
+): Promise<ActivityGroup[]> {
+	const present = new Set(
+		(await cachedDailyRows(deps, viewer, member)).map((row) => activityTypeGroup(row.activityTypeId)),
+	);
+	return ACTIVITY_GROUPS.filter((group) => present.has(group));
 }
 
 export type StatsQuery = {
