@@ -19,35 +19,42 @@ export type WeekStartSave =
 
 export const $weekStartSave = atom<WeekStartSave>({ status: 'idle' });
 
-let saving = 0;
+let latest = 0;
+let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * Saves the day the member's weeks start on through the user API. Only the newest pick reports
- * back, so quick changes end with the last one's outcome; the stats view follows the pick either way.
+ * Saves the day the member's weeks start on through the user API. Saves go one at a time, in the
+ * order picked, and a pick replaced before its turn is not sent, so the member's setting ends as
+ * the last pick and only that one's outcome is reported; the stats view follows the pick either way.
  */
-export async function saveWeekStartDay(userId: number, day: WeekDay): Promise<boolean> {
-	const ticket = ++saving;
+export function saveWeekStartDay(userId: number, day: WeekDay): Promise<boolean> {
+	const ticket = ++latest;
 	$weekStartSave.set({ status: 'saving', day });
-	try {
-		await ensureSession();
-		const updated = await api<SelfUser>(`/v7.1/user/${userId}/`, {
-			method: 'PUT',
-			body: { week_start_day: day },
-		});
-		const session = $session.get();
-		if (session) $session.set({ ...session, user: updated });
-		if (ticket === saving) $weekStartSave.set({ status: 'saved', day });
-		return true;
-	} catch (error) {
-		const reason = errorData(error).message;
-		if (ticket === saving)
-			$weekStartSave.set({
-				status: 'failed',
-				day,
-				message: `${WEEK_DAY_NAMES[day]} could not be saved as your week start${reason ? ` (${reason})` : ''}: goals and the calendar keep the day they had, and only these stats start on ${WEEK_DAY_NAMES[day]}. Pick it again to retry.`,
+	const turn = queue.then(async () => {
+		if (ticket !== latest) return false;
+		try {
+			await ensureSession();
+			const updated = await api<SelfUser>(`/v7.1/user/${userId}/`, {
+				method: 'PUT',
+				body: { week_start_day: day },
 			});
-		return false;
-	}
+			const session = $session.get();
+			if (session) $session.set({ ...session, user: updated });
+			if (ticket === latest) $weekStartSave.set({ status: 'saved', day });
+			return true;
+		} catch (error) {
+			const reason = errorData(error).message;
+			if (ticket === latest)
+				$weekStartSave.set({
+					status: 'failed',
+					day,
+					message: `${WEEK_DAY_NAMES[day]} could not be saved as your week start${reason ? ` (${reason})` : ''}: goals and the calendar keep the day they had, and only these stats start on ${WEEK_DAY_NAMES[day]}. Pick it again to retry.`,
+				});
+			return false;
+		}
+	});
+	queue = turn;
+	return turn;
 }
 
 export type StatsFilterQuery = Record<string, string>;
