@@ -141,12 +141,22 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 	await page.reload({ waitUntil: 'commit' });
 	await expect(page.getByTestId('week-start-day')).toHaveValue('0');
 
-	// The app's stats follow the saved day without being told, filters included.
+	// The app's stats follow the saved day without being told, filters included; a pick made there
+	// as soon as the page shows is saved too.
 	await page.goto('/mobile/workout/stats/?activity_groups=run', { waitUntil: 'commit' });
-	await expect(page.getByRole('combobox', { name: 'Weeks start on' })).toHaveValue('0');
+	const appWeekStart = page.getByRole('combobox', { name: 'Weeks start on' });
+	await expect(appWeekStart).toHaveValue('0');
+	await appWeekStart.selectOption('Monday');
+	await expect(page.getByTestId('week-start-status')).toHaveText(
+		'Saved: your weeks start on Monday everywhere.',
+	);
+	const self = await page.request.get('/api/v7.1/user/self/', {
+		headers: { authorization: `Bearer ${token}` },
+	});
+	expect((await self.json()).week_start_day).toBe(1);
 	await expect(summary).toContainText('Run from');
 	await expect(summary).toContainText('20 min with heart rate');
-	expect(await weekday()).toBe(0);
+	await expect.poll(weekday).toBe(1);
 	await page.getByRole('checkbox', { name: 'All' }).check();
 	await expect(summary).toContainText('30 min with heart rate');
 	await expectNoSeriousA11yIssues(page);
