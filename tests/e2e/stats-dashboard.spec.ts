@@ -99,6 +99,18 @@ test('the demo member reads the calendar, filters stats, sees lifetime totals an
 	await page.getByText(/Show per month in \d{4} as a table/).click();
 	await expect(page.getByTestId('table-months')).toBeVisible();
 	await expect(page.getByTestId('chart-months-summary')).toContainText('the most was');
+	// One bar per month for all chosen activities, and only the months with workouts on the axis.
+	await page.getByRole('radio', { name: 'All together' }).check();
+	await page.getByRole('radio', { name: 'Active periods only' }).check();
+	await expect(page).toHaveURL(/split_type=1/);
+	await expect(page).toHaveURL(/time_series_x_axis_type=active/);
+	const monthRows = page.getByTestId('table-months').locator('tbody tr');
+	await expect(page.getByTestId('table-months').locator('thead th')).toHaveCount(5);
+	await expect(monthRows.first()).toBeVisible();
+	for (const count of await monthRows.locator('td:first-of-type').allTextContents())
+		expect(Number(count)).toBeGreaterThan(0);
+	await page.getByRole('radio', { name: 'Every period' }).check();
+	await expect(monthRows).toHaveCount(12);
 	// Choosing All again clears the single activity.
 	await page.getByRole('checkbox', { name: 'All' }).check();
 	await expect(page.getByRole('checkbox', { name: 'Run' })).not.toBeChecked();

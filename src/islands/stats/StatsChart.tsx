@@ -17,6 +17,8 @@ export const CHART_METRICS: { id: ChartMetric; label: string }[] = [
 
 const INK_SOFT = '#44506a';
 const GRID = '#e2e8f0';
+/** Bars not split by activity group, in the brand's blue. */
+const TOTAL_COLOUR = '#0b5cad';
 
 /** A period's figure in the unit the chart's axis uses. */
 export function metricValue(totals: Totals | undefined, metric: ChartMetric, unit: Unit): number {
@@ -98,14 +100,29 @@ export default function StatsChart({
 		const box = stage.current;
 		if (!box || buckets.length === 0) return;
 		const x = buckets.map((_, index) => index);
-		// Stacked bars: each series is the running sum up to its group, drawn tallest first.
+		// Stacked bars: each series is the running sum up to its group, drawn tallest first; bars
+		// not split by group are one series of the totals.
+		const layers =
+			groups.length > 0
+				? groups.map((group) => ({
+						label: GROUP_LABELS[group],
+						colour: GROUP_COLOURS[group],
+						values: buckets.map((bucket) => metricValue(bucket.by_group[group], metric, unit)),
+					}))
+				: [
+						{
+							label: 'All chosen activities',
+							colour: TOTAL_COLOUR,
+							values: buckets.map((bucket) => metricValue(bucket.totals, metric, unit)),
+						},
+					];
 		const stacks: number[][] = [];
 		let running = buckets.map(() => 0);
-		for (const group of groups) {
-			running = running.map((sum, index) => sum + metricValue(buckets[index].by_group[group], metric, unit));
+		for (const layer of layers) {
+			running = running.map((sum, index) => sum + layer.values[index]);
 			stacks.push(running.map((value) => Math.round(value * 10) / 10));
 		}
-		const order = groups.map((_, index) => groups.length - 1 - index);
+		const order = layers.map((_, index) => layers.length - 1 - index);
 		const bars = uPlot.paths.bars?.({ size: [0.7, 40], gap: 1 });
 		const size = () => ({ width: Math.max(240, box.clientWidth), height: 200 });
 		const chart = new uPlot(
@@ -120,9 +137,9 @@ export default function StatsChart({
 				series: [
 					{},
 					...order.map((index) => ({
-						label: GROUP_LABELS[groups[index]],
-						stroke: GROUP_COLOURS[groups[index]],
-						fill: GROUP_COLOURS[groups[index]],
+						label: layers[index].label,
+						stroke: layers[index].colour,
+						fill: layers[index].colour,
 						width: 0,
 						paths: bars,
 						points: { show: false },

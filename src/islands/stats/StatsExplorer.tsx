@@ -1,7 +1,8 @@
+import { useStore } from '@nanostores/react';
 import { type ChangeEvent, type FormEvent, useEffect, useRef, useState } from 'react';
-import { api, ensureSession } from '../../lib/api/client';
 import type { Totals, WeekType } from '../../lib/stats/aggregate';
-import type { StatsAnswer } from '../../lib/stats/contract';
+import type { WeekDay } from '../../lib/stats/calendar';
+import type { SplitType, StatsAnswer, XAxisType, ZoneWeeks } from '../../lib/stats/contract';
 import { toggleGroup } from '../../lib/stats/contract';
 import {
 	formatDayKey,
@@ -12,8 +13,10 @@ import {
 	WEEK_DAY_NAMES,
 } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
+import { $weekStartSave, fetchStats, fetchZoneWeeks, saveWeekStartDay } from '../../lib/stats/store';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
 import StatsChart, { CHART_METRICS, type ChartMetric } from './StatsChart';
+import ZoneWeeksTable from './ZoneWeeksTable';
 import './stats.scss';
 
 export type StatsExplorerProps = {
@@ -24,12 +27,24 @@ export type StatsExplorerProps = {
 	/** Where the filter form goes without script: /workout/stats/ or the app's /mobile/ twin. */
 	basePath: string;
 	userId: number;
+	/** Time in heart-rate zones for the same filters; null without MVP, which shows the offer instead. */
+	initialZones: ZoneWeeks | null;
 };
 
 const WEEK_TYPES: { id: WeekType; label: string }[] = [
 	{ id: 'week', label: 'Week' },
 	{ id: 'isoWeek', label: 'ISO week' },
 	{ id: 'rolling', label: 'Last 7 days' },
+];
+
+const SPLITS: { id: SplitType; label: string }[] = [
+	{ id: 2, label: 'By activity' },
+	{ id: 1, label: 'All together' },
+];
+
+const X_AXES: { id: XAxisType; label: string }[] = [
+	{ id: 'time', label: 'Every period' },
+	{ id: 'active', label: 'Active periods only' },
 ];
 
 function TotalsCard({
@@ -85,10 +100,31 @@ function queryOf(state: StatsAnswer | Filters): Record<string, string> {
 		week_start_day: String(state.week_start_day),
 		year: String(state.year),
 		date: state.date,
+		split_type: String(state.split_type),
+		time_series_x_axis_type: state.time_series_x_axis_type,
 	};
 }
 
-type Filters = Pick<StatsAnswer, 'activity_groups' | 'week_type' | 'week_start_day' | 'year' | 'date'>;
+type Filters = Pick<
+	StatsAnswer,
+	| 'activity_groups'
+	| 'week_type'
+	| 'week_start_day'
+	| 'year'
+	| 'date'
+	| 'split_type'
+	| 'time_series_x_axis_type'
+>;
+
+const filtersOf = (answer: StatsAnswer): Filters => ({
+	activity_groups: answer.activity_groups,
+	week_type: answer.week_type,
+	week_start_day: answer.week_start_day,
+	year: answer.year,
+	date: answer.date,
+	split_type: answer.split_type,
+	time_series_x_axis_type: answer.time_series_x_axis_type,
+});
 
 /** The filters as the form holds them; null when a field is not readable yet. */
 function readFilters(form: HTMLFormElement): Filters | null {
@@ -98,6 +134,8 @@ function readFilters(form: HTMLFormElement): Filters | null {
 	const weekStart = Number(data.get('week_start_day') ?? 1);
 	const year = Number(data.get('year'));
 	const date = String(data.get('date') ?? '');
+	const split = SPLITS.find((option) => String(option.id) === data.get('split_type'))?.id ?? 2;
+	const axis = X_AXES.find((option) => option.id === data.get('time_series_x_axis_type'))?.id ?? 'time';
 	if (!(WEEK_TYPES as { id: string }[]).some((type) => type.id === weekType)) return null;
 	if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !Number.isInteger(year)) return null;
 	return {
@@ -106,22 +144,50 @@ function readFilters(form: HTMLFormElement): Filters | null {
 		week_start_day: (weekStart >= 0 && weekStart <= 6 ? weekStart : 1) as Filters['week_start_day'],
 		year,
 		date,
+		split_type: split,
+		time_series_x_axis_type: axis,
 	};
 }
 
+/** What saving the week start day says next to the menu; the failure is an alert. */
+function WeekStartStatus() {
+	const state = useStore($weekStartSave);
+	if (state.status === 'failed')
+		return (
+			<small role="alert" className="stats-error" data-testid="week-start-error">
+				{state.message}
+			</small>
+		);
+	return (
+		<small role="status" data-testid="week-start-status">
+			{state.status === 'saving'
+				? `Saving ${WEEK_DAY_NAMES[state.day]} as your week start…`
+				: state.status === 'saved'
+					? `Saved: your weeks start on ${WEEK_DAY_NAMES[state.day]} everywhere.`
+					: ''}
+		</small>
+	);
+}
+
 /**
- * Stats with filters: activities, week type and start day, year and date. The server renders the
- * first answer and the form works without script; with it, each change refetches in place.
+ * Stats with filters: activities, week type and start day, year and date, how bars split and what
+ * the x axis holds; time in heart-rate zones follows the same filters. The server renders the first
+ * answer and the form works without script; with it, each change refetches in place, and picking
+ * the week start day also saves it as the member's setting.
  */
-export default function StatsExplorer({ initial, unit, groups, basePath, userId }: StatsExplorerProps) {
+export default function StatsExplorer({
+	initial,
+	unit,
+	groups,
+	basePath,
+	userId,
+	initialZones,
+}: StatsExplorerProps) {
 	const [data, setData] = useState(initial);
-	const [filters, setFilters] = useState<Filters>({
-		activity_groups: initial.activity_groups,
-		week_type: initial.week_type,
-		week_start_day: initial.week_start_day,
-		year: initial.year,
-		date: initial.date,
-	});
+	const [filters, setFilters] = useState<Filters>(filtersOf(initial));
+	const [zones, setZones] = useState(initialZones);
+	const [zonesError, setZonesError] = useState<string | null>(null);
+	const zonesLocked = initialZones === null;
 	const [metric, setMetric] = useState<ChartMetric>('distance');
 	const [loading, setLoading] = useState(false);
 	const [error, setError] = useState<string | null>(null);
@@ -133,19 +199,36 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 		const ticket = ++latest.current;
 		setLoading(true);
 		setError(null);
+		const query = queryOf(next);
+		const zoneAnswer = zonesLocked
+			? null
+			: fetchZoneWeeks(userId, query).then(
+					(answer) => {
+						if (ticket !== latest.current) return;
+						setZones(answer);
+						setZonesError(null);
+					},
+					() => {
+						if (ticket === latest.current)
+							setZonesError('The heart-rate zones for these filters could not be loaded. Try again.');
+					},
+				);
 		try {
-			await ensureSession();
-			const answer = await api<StatsAnswer>('/v7.1/workout_stats/', {
-				query: { ...queryOf(next), user: userId },
-			});
+			const answer = await fetchStats(userId, query);
 			if (ticket !== latest.current) return;
 			setData(answer);
-			window.history.replaceState(null, '', `${basePath}?${new URLSearchParams(queryOf(next))}`);
+			window.history.replaceState(null, '', `${basePath}?${new URLSearchParams(query)}`);
 		} catch {
 			if (ticket === latest.current) setError('The stats could not be loaded. Try again.');
 		} finally {
+			await zoneAnswer;
 			if (ticket === latest.current) setLoading(false);
 		}
+	}
+
+	/** A week start picked here is the member's: goals, the calendar and the heatmap follow it. */
+	function pickedWeekStart(day: WeekDay) {
+		void saveWeekStartDay(userId, day);
 	}
 
 	// The inputs are left to the browser (defaults only), so a choice made before this script
@@ -164,6 +247,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 		}
 		const read = readFilters(form);
 		if (read && JSON.stringify(queryOf(read)) !== JSON.stringify(queryOf(initial))) void apply(read);
+		if (read && read.week_start_day !== initial.week_start_day) pickedWeekStart(read.week_start_day);
 	}, []);
 
 	function changed(event: ChangeEvent<HTMLFormElement>) {
@@ -188,7 +272,9 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 		}
 		if (target.name === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(target.value)) return;
 		const read = readFilters(form);
-		if (read) void apply(read);
+		if (!read) return;
+		void apply(read);
+		if (target.name === 'week_start_day') pickedWeekStart(read.week_start_day);
 	}
 
 	const selected = filters.activity_groups === 'all' ? null : filters.activity_groups;
@@ -262,22 +348,57 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 						</label>
 					))}
 				</fieldset>
+				<fieldset className="stats-filters__weeks">
+					<legend>Bars</legend>
+					{SPLITS.map((split) => (
+						<label className="stats-toggle" key={split.id}>
+							<input
+								type="radio"
+								name="split_type"
+								value={split.id}
+								defaultChecked={initial.split_type === split.id}
+							/>
+							{split.label}
+						</label>
+					))}
+				</fieldset>
+				<fieldset className="stats-filters__weeks">
+					<legend>Time axis</legend>
+					{X_AXES.map((axis) => (
+						<label className="stats-toggle" key={axis.id}>
+							<input
+								type="radio"
+								name="time_series_x_axis_type"
+								value={axis.id}
+								defaultChecked={initial.time_series_x_axis_type === axis.id}
+							/>
+							{axis.label}
+						</label>
+					))}
+				</fieldset>
 				<div className="stats-filters__fields">
-					<label>
-						<span>Weeks start on</span>
-						<select
-							name="week_start_day"
-							defaultValue={initial.week_start_day}
-							aria-describedby="week-start-hint"
-						>
-							{WEEK_DAY_NAMES.map((day, index) => (
-								<option key={day} value={index}>
-									{day}
-								</option>
-							))}
-						</select>
-						<small id="week-start-hint">ISO weeks start on Monday; the last 7 days end today.</small>
-					</label>
+					<div className="stats-filters__field">
+						<label>
+							<span>Weeks start on</span>
+							<select
+								name="week_start_day"
+								defaultValue={initial.week_start_day}
+								aria-describedby="week-start-hint"
+								data-testid="stats-week-start"
+							>
+								{WEEK_DAY_NAMES.map((day, index) => (
+									<option key={day} value={index}>
+										{day}
+									</option>
+								))}
+							</select>
+						</label>
+						<small id="week-start-hint">
+							Your setting for goals, the calendar and the heatmap too. ISO weeks start on Monday; the last 7
+							days end today.
+						</small>
+						<WeekStartStatus />
+					</div>
 					<label>
 						<span>Year</span>
 						<select name="year" defaultValue={initial.year}>
@@ -366,6 +487,7 @@ export default function StatsExplorer({ initial, unit, groups, basePath, userId 
 				unit={unit}
 			/>
 			<StatsChart id="years" title="Per year" buckets={data.years} metric={metric} unit={unit} />
+			<ZoneWeeksTable data={zones} locked={zonesLocked} error={zonesError} groupsLabel={groupsLabel} />
 		</div>
 	);
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
+import type { HeartRateZone } from '../workouts/analysis';
 import { type Bucket, type Totals, WEEK_TYPES, type WeekType } from './aggregate';
 import { parseDateKey, type WeekDay } from './calendar';
 
@@ -18,6 +19,22 @@ const DateText = v.pipe(
 		'date is a day such as 2026-11-24.',
 	),
 );
+
+/**
+ * How each period's bar is split: 1 one bar for everything chosen, 2 (the default) stacked by
+ * activity group in the groups' colours.
+ */
+export const SPLIT_TYPES = [1, 2] as const;
+export type SplitType = (typeof SPLIT_TYPES)[number];
+export const DEFAULT_SPLIT_TYPE: SplitType = 2;
+
+/**
+ * What the time series' x axis holds: `time` (the default) every period of the calendar, quiet ones
+ * as gaps; `active` only the periods with workouts, side by side, so a sparse year reads closer.
+ */
+export const X_AXIS_TYPES = ['time', 'active'] as const;
+export type XAxisType = (typeof X_AXIS_TYPES)[number];
+export const DEFAULT_X_AXIS_TYPE: XAxisType = 'time';
 
 /** "all", or a comma-separated list of groups; "all" with others means all. */
 export const ActivityGroupsText = v.pipe(
@@ -49,8 +66,31 @@ export const StatsQuerySchema = v.object({
 	),
 	year: v.optional(Year),
 	date: v.optional(DateText),
+	split_type: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^[12]$/, 'split_type is 1 (one bar per period) or 2 (split by activity group).'),
+			v.transform((text) => Number(text) as SplitType),
+		),
+	),
+	time_series_x_axis_type: v.optional(
+		v.picklist(
+			X_AXIS_TYPES,
+			'time_series_x_axis_type is time (every period) or active (periods with workouts).',
+		),
+	),
 });
 export type StatsQueryInput = v.InferOutput<typeof StatsQuerySchema>;
+
+/** The stats filters a page address carries besides activity_groups, which may repeat. */
+export const STATS_FILTER_KEYS = [
+	'week_type',
+	'week_start_day',
+	'year',
+	'date',
+	'split_type',
+	'time_series_x_axis_type',
+] as const;
 
 export const CalendarQuerySchema = v.object({
 	user: v.optional(MemberId),
@@ -96,14 +136,24 @@ export type StatsAnswer = {
 	week_type: WeekType;
 	week_start_day: WeekDay;
 	activity_groups: ActivityGroup[] | 'all';
+	split_type: SplitType;
+	time_series_x_axis_type: XAxisType;
 	week: { first: string; last: string; totals: Totals };
 	month: { first: string; last: string; totals: Totals };
 	year_totals: Totals;
+	/** Periods for the charts and their tables, split and laid out as asked. */
 	weeks: Bucket[];
 	months: Bucket[];
 	years: Bucket[];
+	/** Over every period of the year that has begun, whatever the x axis shows. */
 	averages: { per_week: Totals; per_month: Totals };
 };
+
+/** A week's seconds in each of the member's zones, in the zones' order. */
+export type ZoneWeek = { first: string; last: string; seconds: number[]; workouts: number };
+
+/** Time in heart-rate zones per week, the zones first (names and bpm bounds). */
+export type ZoneWeeks = { zones: HeartRateZone[]; weeks: ZoneWeek[] };
 
 export type CalendarWorkout = {
 	id: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { canSeeCalendar } from '../../../src/lib/stats/server/pages';
+import { canSeeCalendar, loadStatsPage } from '../../../src/lib/stats/server/pages';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
@@ -119,6 +119,65 @@ describe('stats', () => {
 		expect(all.json.month.totals).toMatchObject({ count: 4, distance_m: 53000 });
 	});
 
+	test('bars split by activity group on a time axis unless asked for one bar or the active periods only', async () => {
+		await log('2026-11-23T10:00:00Z', { km: 5 }); // Monday
+		await log('2026-11-24T10:00:00Z', { km: 30, activity_type: 11 }); // a ride
+		await log('2026-09-08T10:00:00Z', { km: 8 });
+		const stats = (query: string) =>
+			callApi(made.app, 'GET', `/api/v7.1/workout_stats/?date=2026-11-25&week_start_day=1${query}`, {
+				token: alice.token,
+			});
+		// The defaults: split type 2, every week of the year on the time axis, quiet ones included.
+		const defaults = await stats('');
+		expect(defaults.json).toMatchObject({ split_type: 2, time_series_x_axis_type: 'time' });
+		expect(defaults.json.weeks).toHaveLength(53);
+		expect(defaults.json.months).toHaveLength(12);
+		const november = defaults.json.weeks.find((week: { key: string }) => week.key === '2026-11-23');
+		expect(november.by_group).toMatchObject({ run: { count: 1 }, ride: { count: 1 } });
+		expect(defaults.json).toEqual((await stats('&split_type=2&time_series_x_axis_type=time')).json);
+		// One bar per period: the totals stay, the split by group goes.
+		const together = await stats('&split_type=1');
+		expect(together.status).toBe(200);
+		expect(together.json.split_type).toBe(1);
+		const togetherNovember = together.json.weeks.find((week: { key: string }) => week.key === '2026-11-23');
+		expect(togetherNovember).toMatchObject({ by_group: {}, totals: { count: 2, distance_m: 35000 } });
+		expect(
+			together.json.months.every((month: { by_group: object }) => Object.keys(month.by_group).length === 0),
+		).toBe(true);
+		// Active periods only: the two active weeks and months, side by side; the averages still count every week.
+		const active = await stats('&time_series_x_axis_type=active');
+		expect(active.json.time_series_x_axis_type).toBe('active');
+		expect(active.json.weeks.map((week: { key: string }) => week.key)).toEqual(['2026-09-07', '2026-11-23']);
+		expect(active.json.months.map((month: { key: string }) => month.key)).toEqual([
+			'2026-09-01',
+			'2026-11-01',
+		]);
+		expect(active.json.years.map((year: { key: string }) => year.key)).toEqual(['2026-01-01']);
+		expect(active.json.averages).toEqual(defaults.json.averages);
+		expect(active.json.year_totals).toEqual(defaults.json.year_totals);
+	});
+
+	test('the stats page reads the filters from its address and offers every group the member has', async () => {
+		await log('2026-11-23T10:00:00Z', { km: 5 });
+		await log('2026-11-24T10:00:00Z', { km: 30, activity_type: 11 });
+		const params = new URLSearchParams(
+			'activity_groups=run&split_type=1&time_series_x_axis_type=active&week_start_day=0&date=2026-11-25',
+		);
+		const page = await loadStatsPage(made.deps, alice, params);
+		expect(page.groups).toEqual(['ride', 'run']);
+		expect(page.stats).toMatchObject({
+			activity_groups: ['run'],
+			split_type: 1,
+			time_series_x_axis_type: 'active',
+			week_start_day: 0,
+			week: { first: '2026-11-22', totals: { count: 1 } },
+		});
+		expect(page.stats.weeks.map((week) => week.key)).toEqual(['2026-11-22']);
+		// An address it cannot read shows the defaults rather than failing.
+		const unread = await loadStatsPage(made.deps, alice, new URLSearchParams('split_type=7'));
+		expect(unread.stats).toMatchObject({ split_type: 2, time_series_x_axis_type: 'time', week_start_day: 1 });
+	});
+
 	test('refuses filters it does not know', async () => {
 		for (const query of [
 			'activity_groups=running',
@@ -128,11 +187,23 @@ describe('stats', () => {
 			'date=2026-02-30',
 			'date=%00',
 			'activity_groups=run%00',
+			'split_type=3',
+			'split_type=0',
+			'split_type=2.0',
+			'split_type=',
+			'split_type=two',
+			'time_series_x_axis_type=distance',
+			'time_series_x_axis_type=TIME',
+			'time_series_x_axis_type=time%00',
 		]) {
 			const answer = await callApi(made.app, 'GET', `/api/v7.1/workout_stats/?${query}`, {
 				token: alice.token,
 			});
 			expect(answer.status, query).toBe(400);
+			const field = query.split('=')[0];
+			expect(answer.json._diagnostics.validation_failures, query).toEqual([
+				{ [field]: [expect.any(String)] },
+			]);
 		}
 	});
 });

@@ -3,7 +3,7 @@ import { heartRateZones } from '../../../src/lib/auth/server/tables';
 import type { Viewer } from '../../../src/lib/auth/viewer';
 import { statsMember } from '../../../src/lib/stats/server/facts';
 import { heartRateZoneWeeks } from '../../../src/lib/stats/server/zones';
-import { callApi } from '../../helpers/app';
+import { callApi, signInAs } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
 
@@ -15,9 +15,13 @@ let alice: Member;
 beforeAll(async () => {
 	database = await openTestDb();
 });
+// Zone times are cached by workout id and creation time; ids start again after each reset, so
+// each test's workouts are created a minute later than the last one's.
+let tests = 0;
 beforeEach(async () => {
 	await database.reset();
 	made = createStatsTestApp(database, new Date('2026-11-24T15:00:00Z'));
+	made.clock.advance(60 * tests++);
 	alice = await addMember(made.deps, 'alice');
 	await setMember(made.deps, alice.id, { timeZone: 'America/New_York' });
 });
@@ -124,5 +128,95 @@ describe('time in heart-rate zones per week', () => {
 				groups: null,
 			}),
 		).rejects.toMatchObject({ code: 'not_found' });
+	});
+});
+
+describe('time in heart-rate zones per week through the API, for the stats filters', () => {
+	const path = '/api/v7.1/workout_stats/zone_weeks/';
+
+	test('follows the activities, week type, start day and date the stats page asks for', async () => {
+		await logHeartRate('2026-11-17T12:00:00Z', 20, 10); // a run, Tuesday 17th
+		await logHeartRate('2026-11-18T12:00:00Z', 0, 15, 11); // a ride, Wednesday 18th
+		await logHeartRate('2026-10-06T12:00:00Z', 5, 0); // a run, Tuesday 6 October
+		const token = await signInAs(made.deps, viewer(true));
+		const ask = (query: string) => callApi(made.app, 'GET', `${path}?${query}`, { token });
+
+		const all = await ask('date=2026-11-24&week_start_day=1');
+		expect(all.status).toBe(200);
+		expect(all.json.zones).toHaveLength(5);
+		expect(all.json.weeks).toHaveLength(8);
+		expect(all.json.weeks.at(-1)).toMatchObject({ first: '2026-11-23', last: '2026-11-29' });
+		expect(all.json.weeks.at(-2)).toMatchObject({
+			first: '2026-11-16',
+			seconds: [1200, 0, 0, 1500, 0],
+			workouts: 2,
+		});
+
+		// Runs only: the ride's quarter of an hour leaves the week.
+		const runs = await ask('date=2026-11-24&week_start_day=1&activity_groups=run');
+		expect(runs.json.weeks.at(-2)).toMatchObject({ seconds: [1200, 0, 0, 600, 0], workouts: 1 });
+		const rides = await ask('date=2026-11-24&activity_groups=ride');
+		expect(rides.json.weeks.at(-2)).toMatchObject({ seconds: [0, 0, 0, 900, 0], workouts: 1 });
+
+		// An earlier date: the eight weeks end with its week, reaching back to October's run.
+		const october = await ask('date=2026-10-14&week_start_day=1&activity_groups=run');
+		expect(october.json.weeks.at(-1)).toMatchObject({ first: '2026-10-12', last: '2026-10-18' });
+		const sixth = october.json.weeks.find((week: { first: string }) => week.first === '2026-10-05');
+		expect(sixth).toMatchObject({ seconds: [300, 0, 0, 0, 0], workouts: 1 });
+
+		// ISO weeks start on Monday whatever the start day; a rolling week ends on the chosen day.
+		const iso = await ask('date=2026-11-24&week_start_day=0&week_type=isoWeek');
+		expect(iso.json.weeks.at(-1).first).toBe('2026-11-23');
+		const sunday = await ask('date=2026-11-24&week_start_day=0');
+		expect(sunday.json.weeks.at(-1).first).toBe('2026-11-22');
+		const rolling = await ask('date=2026-11-24&week_type=rolling');
+		expect(rolling.json.weeks.at(-1)).toMatchObject({ first: '2026-11-18', last: '2026-11-24' });
+
+		// Without a start day, the member's own setting decides.
+		await callApi(made.app, 'PUT', `/api/v7.1/user/${alice.id}/`, { token, body: { week_start_day: 3 } });
+		const saved = await ask('date=2026-11-24');
+		expect(saved.json.weeks.at(-1).first).toBe('2026-11-18');
+	});
+
+	test('a free member gets 403 and the offer’s reason, never the figures; nobody else’s zones, nobody signed out', async () => {
+		await logHeartRate('2026-11-24T12:00:00Z', 10, 0);
+		const free = await callApi(made.app, 'GET', `${path}?activity_groups=run`, { token: alice.token });
+		expect(free.status).toBe(403);
+		expect(free.json).toEqual({
+			error: 'premium_required',
+			message: 'Heart-rate zone analysis is part of MVP.',
+			_diagnostics: { validation_failures: [] },
+		});
+		const bob = await addMember(made.deps, 'bob');
+		const bobMvp = await signInAs(made.deps, {
+			id: bob.id,
+			username: 'bob',
+			displayName: 'bob',
+			isPremium: true,
+		});
+		const other = await callApi(made.app, 'GET', `${path}?user=${alice.id}`, { token: bobMvp });
+		expect(other.status).toBe(404);
+		expect(JSON.stringify(other.json)).not.toContain('seconds');
+		const signedOut = await callApi(made.app, 'GET', `${path}?user=${alice.id}`);
+		expect(signedOut.status).toBe(401);
+	});
+
+	test('refuses filters it does not know, with the field that failed', async () => {
+		const token = await signInAs(made.deps, viewer(true));
+		for (const query of [
+			'activity_groups=running',
+			'week_type=fortnight',
+			'week_start_day=7',
+			'date=2026-02-30',
+			'split_type=9',
+			'time_series_x_axis_type=distance',
+			'user=x',
+		]) {
+			const answer = await callApi(made.app, 'GET', `${path}?${query}`, { token });
+			expect(answer.status, query).toBe(400);
+			expect(answer.json._diagnostics.validation_failures, query).toEqual([
+				{ [query.split('=')[0]]: [expect.any(String)] },
+			]);
+		}
 	});
 });

@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
+import { describeRoute } from 'hono-openapi';
 import type { ApiEnv } from '../../api/context';
 import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
-import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
+import { localDateOf } from '../calendar';
 import { CalendarQuerySchema, LifetimeQuerySchema, RecordsQuerySchema, StatsQuerySchema } from '../contract';
 import { statsMember } from './facts';
 import { personalRecords } from './records';
-import { calendarMonth, lifetime, memberStats } from './service';
+import { calendarMonth, lifetime, memberStats, statsQueryOf } from './service';
+import { heartRateZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
 
@@ -25,23 +27,40 @@ export function createStatsApi(): Hono<ApiEnv> {
 	const app = new Hono<ApiEnv>();
 
 	for (const path of both('/v7.1/workout_stats/')) {
-		app.get(path, validate('query', StatsQuerySchema), async (c) => {
-			const query = c.req.valid('query');
-			const { deps, viewer } = c.var;
-			const member = await statsMember(deps, viewer, memberIdOf(viewer, query.user));
-			const today = localDateOf(deps.clock(), member.timeZone);
-			const date = query.date ? (parseDateKey(query.date) ?? today) : today;
-			c.header('Cache-Control', 'private, no-cache');
-			return c.json(
-				await memberStats(deps, viewer, member, {
-					groups: query.activity_groups ?? null,
-					weekType: query.week_type ?? 'week',
-					weekStartDay: (query.week_start_day ?? member.weekStartDay) as WeekDay,
-					year: query.year ?? date.year,
-					date,
-				}),
-			);
-		});
+		app.get(
+			path,
+			describeRoute({ summary: "A member's totals per week, month and year for the stats filters" }),
+			validate('query', StatsQuerySchema),
+			async (c) => {
+				const query = c.req.valid('query');
+				const { deps, viewer } = c.var;
+				const member = await statsMember(deps, viewer, memberIdOf(viewer, query.user));
+				const today = localDateOf(deps.clock(), member.timeZone);
+				c.header('Cache-Control', 'private, no-cache');
+				return c.json(await memberStats(deps, viewer, member, statsQueryOf(query, member, today)));
+			},
+		);
+	}
+
+	// Zones are health data: the member's own only, and only with MVP (403 premium_required).
+	for (const path of both('/v7.1/workout_stats/zone_weeks/')) {
+		app.get(
+			path,
+			describeRoute({
+				summary:
+					'Time in heart-rate zones per week for the stats filters, the eight weeks to the chosen date (MVP)',
+			}),
+			validate('query', StatsQuerySchema),
+			async (c) => {
+				const query = c.req.valid('query');
+				const { deps, viewer } = c.var;
+				if (!viewer) throw new AppError('unauthenticated', 'Log in to see your heart-rate zones');
+				const member = await statsMember(deps, viewer, memberIdOf(viewer, query.user));
+				const today = localDateOf(deps.clock(), member.timeZone);
+				c.header('Cache-Control', 'private, no-store');
+				return c.json(await heartRateZoneWeeks(deps, viewer, member, statsQueryOf(query, member, today)));
+			},
+		);
 	}
 
 	for (const path of both('/v7.1/workout_calendar/')) {

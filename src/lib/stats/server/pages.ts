@@ -3,14 +3,14 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer as SignedInViewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
-import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
-import { localDateOf, parseDateKey, type WeekDay } from '../calendar';
-import type { CalendarMonth, StatsAnswer } from '../contract';
-import { StatsQuerySchema } from '../contract';
+import type { ActivityGroup } from '../../workouts/activity-groups';
+import { localDateOf } from '../calendar';
+import type { CalendarMonth, StatsAnswer, ZoneWeeks } from '../contract';
+import { STATS_FILTER_KEYS, StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
 import { personalRecords } from './records';
-import { calendarMonth, memberStats } from './service';
-import { heartRateZoneWeeks, type ZoneWeeks } from './zones';
+import { calendarMonth, memberGroups, memberStats, type StatsQuery, statsQueryOf } from './service';
+import { heartRateZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
 
@@ -83,46 +83,36 @@ export async function loadStatsPage(
 	deps: Pick<AppDeps, 'db' | 'clock'>,
 	viewer: { id: number },
 	params: URLSearchParams,
-): Promise<{ member: StatsMember; stats: StatsAnswer; groups: ActivityGroup[] }> {
+): Promise<{ member: StatsMember; query: StatsQuery; stats: StatsAnswer; groups: ActivityGroup[] }> {
 	const member = await statsMember(deps, viewer, viewer.id);
 	const raw: Record<string, string> = {};
 	const groups = params.getAll('activity_groups').join(',');
 	if (groups) raw.activity_groups = groups;
-	for (const key of ['week_type', 'week_start_day', 'year', 'date'] as const) {
+	for (const key of STATS_FILTER_KEYS) {
 		const value = params.get(key);
 		if (value) raw[key] = value;
 	}
 	const parsed = v.safeParse(StatsQuerySchema, raw);
-	const query = parsed.success ? parsed.output : {};
-	const today = localDateOf(deps.clock(), member.timeZone);
-	const date = (query.date && parseDateKey(query.date)) || today;
-	const stats = await memberStats(deps, viewer, member, {
-		groups: query.activity_groups ?? null,
-		weekType: query.week_type ?? 'week',
-		weekStartDay: (query.week_start_day ?? member.weekStartDay) as WeekDay,
-		year: query.year ?? date.year,
-		date,
-	});
-	const present = new Set<ActivityGroup>();
-	for (const bucket of stats.years)
-		for (const group of Object.keys(bucket.by_group)) present.add(group as ActivityGroup);
-	return { member, stats, groups: ACTIVITY_GROUPS.filter((group) => present.has(group)) };
+	const query = statsQueryOf(
+		parsed.success ? parsed.output : {},
+		member,
+		localDateOf(deps.clock(), member.timeZone),
+	);
+	const stats = await memberStats(deps, viewer, member, query);
+	return { member, query, stats, groups: await memberGroups(deps, viewer, member) };
 }
 
 /**
- * The stats page's recent weeks of heart-rate zones, to this week, all activities, weeks from the
- * member's start day; null without MVP. They stay put while the filters above refetch in place.
+ * The stats page's heart-rate zones for its first paint, for the same filters as the figures
+ * above (the island asks the API again when they change); null without MVP, so free members get
+ * the offer and never the data.
  */
 export async function loadZoneWeeks(
 	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
 	viewer: SignedInViewer,
 	member: StatsMember,
+	query: StatsQuery,
 ): Promise<ZoneWeeks | null> {
 	if (!checkFeature(viewer, 'heart_rate_zones')) return null;
-	return heartRateZoneWeeks(deps, viewer, member, {
-		date: localDateOf(deps.clock(), member.timeZone),
-		weekType: 'week',
-		weekStartDay: member.weekStartDay,
-		groups: null,
-	});
+	return heartRateZoneWeeks(deps, viewer, member, query);
 }

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
-import type { ActivityGroup } from '../../workouts/activity-groups';
+import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { activityTypeGroup, findActivityType, listActivityTypes } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
@@ -11,13 +11,23 @@ import {
 	type LocalDate,
 	localDateOf,
 	monthOf,
+	parseDateKey,
 	rollingWeekOf,
 	startOfLocalDay,
 	type WeekDay,
 	weekOf,
 	yearOf,
 } from '../calendar';
-import type { CalendarMonth, CalendarWorkout, StatsAnswer } from '../contract';
+import {
+	type CalendarMonth,
+	type CalendarWorkout,
+	DEFAULT_SPLIT_TYPE,
+	DEFAULT_X_AXIS_TYPE,
+	type SplitType,
+	type StatsAnswer,
+	type StatsQueryInput,
+	type XAxisType,
+} from '../contract';
 import { cachedFor, workoutsFingerprint } from './cache';
 import type { StatsMember } from './facts';
 
@@ -73,13 +83,50 @@ async function cachedDailyRows(deps: Deps, viewer: Viewer, member: StatsMember):
 	);
 }
 
+/** The activity groups a member has any workouts in (as the viewer may see them), in the usual order. */
+export async function memberGroups(
+	deps: Deps,
+	viewer: Viewer,
+	member: StatsMember,
+): Promise<ActivityGroup[]> {
+	const present = new Set(
+		(await cachedDailyRows(deps, viewer, member)).map((row) => activityTypeGroup(row.activityTypeId)),
+	);
+	return ACTIVITY_GROUPS.filter((group) => present.has(group));
+}
+
 export type StatsQuery = {
 	groups: ActivityGroup[] | null;
 	weekType: WeekType;
 	weekStartDay: WeekDay;
 	year: number;
 	date: LocalDate;
+	splitType: SplitType;
+	xAxis: XAxisType;
 };
+
+/**
+ * The stats query from what a client sent, with the defaults: all activities, weeks from the
+ * member's start day, today in their zone, bars split by group on a time axis.
+ */
+export function statsQueryOf(input: StatsQueryInput, member: StatsMember, today: LocalDate): StatsQuery {
+	const date = (input.date && parseDateKey(input.date)) || today;
+	return {
+		groups: input.activity_groups ?? null,
+		weekType: input.week_type ?? 'week',
+		weekStartDay: (input.week_start_day ?? member.weekStartDay) as WeekDay,
+		year: input.year ?? date.year,
+		date,
+		splitType: input.split_type ?? DEFAULT_SPLIT_TYPE,
+		xAxis: input.time_series_x_axis_type ?? DEFAULT_X_AXIS_TYPE,
+	};
+}
+
+/** Periods as the charts draw them: split by group or not, every period or the active ones. */
+function laidOut(buckets: Bucket[], query: StatsQuery): Bucket[] {
+	const shown = query.xAxis === 'active' ? buckets.filter((bucket) => bucket.totals.count > 0) : buckets;
+	return query.splitType === 1 ? shown.map((bucket) => ({ ...bucket, by_group: {} })) : shown;
+}
 
 function divide(totals: Totals, by: number): Totals {
 	const n = Math.max(1, by);
@@ -159,6 +206,8 @@ export async function memberStats(
 		week_type: query.weekType,
 		week_start_day: query.weekStartDay,
 		activity_groups: query.groups ?? 'all',
+		split_type: query.splitType,
+		time_series_x_axis_type: query.xAxis,
 		week: {
 			first: dateKey(week.first),
 			last: dateKey(weekLast),
@@ -170,9 +219,9 @@ export async function memberStats(
 			totals: totalsOf(inRange(month.first, monthLast)),
 		},
 		year_totals: yearTotals,
-		weeks,
-		months,
-		years,
+		weeks: laidOut(weeks, query),
+		months: laidOut(months, query),
+		years: laidOut(years, query),
 		averages: {
 			per_week: divide(yearTotals, Math.ceil(elapsedDays / 7)),
 			per_month: divide(yearTotals, query.year < today.year ? 12 : query.year > today.year ? 0 : today.month),

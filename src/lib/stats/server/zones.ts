@@ -6,20 +6,16 @@ import type { Viewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
 import type { ActivityGroup } from '../../workouts/activity-groups';
-import { type HeartRateZone, timeInZones } from '../../workouts/analysis';
+import { timeInZones } from '../../workouts/analysis';
 import { decodeSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
 import { bucketStart, type WeekType } from '../aggregate';
 import { addDays, dateKey, type LocalDate, localDateOf, startOfLocalDay, type WeekDay } from '../calendar';
+import type { ZoneWeek, ZoneWeeks } from '../contract';
 import type { StatsMember } from './facts';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
-
-/** A week's seconds in each of the member's zones, in the zones' order. */
-export type ZoneWeek = { first: string; last: string; seconds: number[]; workouts: number };
-
-export type ZoneWeeks = { zones: HeartRateZone[]; weeks: ZoneWeek[] };
 
 /** Weeks the stats page shows, ending with the chosen one. */
 export const ZONE_WEEKS = 8;
