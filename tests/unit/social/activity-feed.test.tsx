@@ -26,6 +26,7 @@ function story(likes: number, likedByMe: boolean): StoryView {
 			[40.29, -76.88],
 		],
 		photos: { total: 0, first: [] },
+		details: null,
 		href: '/workout/5',
 		likes: { count: likes, liked_by_me: likedByMe, like_id: likedByMe ? 'like_9' : null },
 		comments: { count: 1 },
