@@ -27,6 +27,7 @@ export type StoryObjectType = (typeof STORY_OBJECT_TYPES)[number];
 export type StoryDetails =
 	| {
 			type: 'goal';
+			goal_id: number;
 			/** distance (metres), duration (seconds), calories (kcal) or count (workouts). */
 			metric: 'distance' | 'duration' | 'calories' | 'count';
 			target: number;

@@ -125,6 +125,7 @@ describe('goal stories', () => {
 			published: '2026-11-24T07:30:00+00:00',
 			details: {
 				type: 'goal',
+				goal_id: goalId,
 				metric: 'distance',
 				target: 10_000,
 				activity_group: 'all',

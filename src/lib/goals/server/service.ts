@@ -194,6 +194,7 @@ export async function refreshGoalStories(deps: Deps, ownerId: number): Promise<v
 								title: `Weekly ${GOAL_METRIC_LABELS[metric].toLowerCase()} goal`,
 								details: {
 									type: 'goal' as const,
+									goal_id: goal.id,
 									metric,
 									target: goal.threshold,
 									activity_group: goal.activityGroup,
