@@ -1361,6 +1361,10 @@ export type MemberStoryInput = {
 	privacyCap?: 1 | 3;
 };
 
+/** A flat object as text with its keys in order: jsonb hands keys back in an order of its own. */
+const flatJson = (value: object) =>
+	JSON.stringify(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 /**
  * Makes a member's live stories about one goal or one challenge exactly `stories`, one per period,
  * so calling it again after any change is safe. A story already live keeps its time, place and
@@ -1395,11 +1399,10 @@ export async function syncMemberStories(
 	const changed = [...wanted].filter(([period, story]) => {
 		const row = byPeriod.get(period);
 		return (
-			!row ||
-			!row.live ||
+			!row?.live ||
 			row.title !== story.title ||
 			row.privacyCap !== (story.privacyCap ?? 3) ||
-			JSON.stringify(row.details) !== JSON.stringify(story.details)
+			flatJson(row.details) !== flatJson(story.details)
 		);
 	});
 	if (changed.length === 0) return;
