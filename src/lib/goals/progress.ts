@@ -22,6 +22,9 @@ export type WeekProgress = {
 
 export const JOULES_PER_KCAL = 4184;
 
+/** The most weeks of a goal's progress read at once: two years. */
+export const MAX_PROGRESS_WEEKS = 104;
+
 /** How much one workout adds to a metric. */
 export function contribution(metric: GoalMetric, workout: ProgressWorkout): number {
 	switch (metric) {
@@ -61,7 +64,7 @@ export function weeklyProgress(options: {
 	const weeks: Period[] = [];
 	for (let week = last; ; ) {
 		weeks.push(week);
-		if (week.key <= first.key || weeks.length >= (options.maxWeeks ?? 104)) break;
+		if (week.key <= first.key || weeks.length >= (options.maxWeeks ?? MAX_PROGRESS_WEEKS)) break;
 		week = weekStarting(addDays(week.first, -7), timeZone);
 	}
 	const sums = new Map<string, { value: number; count: number; metAt: Date | null }>();

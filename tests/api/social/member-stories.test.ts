@@ -184,6 +184,28 @@ describe('goal stories', () => {
 	});
 });
 
+describe('goal stories follow the member’s weeks', () => {
+	test('moving the week start re-counts the weeks: a week no longer met loses its story', async () => {
+		await setGoal(10);
+		await logRun('2026-11-23T08:00:00Z', 6);
+		await logRun('2026-11-24T07:00:00Z', 5);
+		expect(await storiesOf(friend.token, 'goal')).toHaveLength(1);
+		// Weeks from Tuesday: Monday's run belongs to the week before the goal began.
+		const moved = await callApi(app, 'PUT', `/api/v7.1/user/${owner.id}/`, {
+			token: owner.token,
+			body: { week_start_day: 2 },
+		});
+		expect(moved.status).toBe(200);
+		expect(await storiesOf(friend.token, 'goal')).toEqual([]);
+		const back = await callApi(app, 'PUT', `/api/v7.1/user/${owner.id}/`, {
+			token: owner.token,
+			body: { week_start_day: 1 },
+		});
+		expect(back.status).toBe(200);
+		expect(await storiesOf(friend.token, 'goal')).toHaveLength(1);
+	});
+});
+
 describe('challenge stories', () => {
 	test('joining makes a story leading to the challenge; joining again keeps one; leaving takes it out; rejoining brings it back', async () => {
 		expect((await join(true)).status).toBe(201);

@@ -15,7 +15,7 @@ import {
 	MAX_ACTIVE_GOALS,
 	type WeekProgressView,
 } from '../contract';
-import { type WeekProgress, weeklyProgress } from '../progress';
+import { MAX_PROGRESS_WEEKS, type WeekProgress, weeklyProgress } from '../progress';
 import { userGoals } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -181,10 +181,11 @@ export async function refreshGoalStories(deps: Deps, ownerId: number): Promise<v
 	const { goals } = await listGoalsWithProgress(deps, { id: ownerId }, {});
 	for (const { goal, weeks } of goals) {
 		const metric = goal.metric as GoalMetric;
-		const oldest = weeks.at(-1);
+		// A goal older than the weeks read keeps the stories of its earlier weeks.
+		const fromPeriod = weeks.length >= MAX_PROGRESS_WEEKS ? weeks.at(-1)?.week.key : undefined;
 		await syncMemberStories(
 			deps,
-			{ actorId: ownerId, type: 'goal', subjectId: goal.id, fromPeriod: oldest?.week.key },
+			{ actorId: ownerId, type: 'goal', subjectId: goal.id, fromPeriod },
 			weeks.flatMap((week) =>
 				week.met && week.metAt
 					? [
