@@ -99,6 +99,21 @@ const storyAs = (token: string | undefined, id: string) => {
 	return callApi(app, 'GET', `/api/v7.1/activity_story/?object_type=${type}&object_id=${number}`, { token });
 };
 
+/** A member's whole home feed, one story a page, following each next link. */
+async function walk(token: string): Promise<string[]> {
+	const walked: string[] = [];
+	let before: string | null = null;
+	do {
+		const query = `?limit=1${before ? `&before=${before}` : ''}`;
+		const page = await callApi(app, 'GET', `/api/v7.1/activity_story/${query}`, { token });
+		expect(page.status).toBe(200);
+		walked.push(...page.json._embedded.activity_stories.map((story: { id: string }) => story.id));
+		const href: string | undefined = page.json._links.next?.[0]?.href;
+		before = href ? new URL(href, 'http://x').searchParams.get('before') : null;
+	} while (before && walked.length < 50);
+	return walked;
+}
+
 const join = (showName: boolean) =>
 	callApi(app, 'POST', `/api/challenges/${november.id}/users/`, {
 		token: owner.token,
@@ -332,16 +347,7 @@ describe('paging', () => {
 	test('next links walk workouts, goal and challenge stories once each, newest first; polling finds a new one', async () => {
 		await setGoal(5);
 		const run = await logRun('2026-11-23T08:00:00Z', 6, 1);
-		let next: string | null = null;
-		const walked: string[] = [];
-		do {
-			const query = `?limit=1${next ? `&before=${next}` : ''}`;
-			const page = await callApi(app, 'GET', `/api/v7.1/activity_story/${query}`, { token: friend.token });
-			expect(page.status).toBe(200);
-			walked.push(...page.json._embedded.activity_stories.map((story: { id: string }) => story.id));
-			const href: string | undefined = page.json._links.next?.[0]?.href;
-			next = href ? new URL(href, 'http://x').searchParams.get('before') : null;
-		} while (next);
+		const walked = await walk(friend.token);
 		const [goalStory] = await storiesOf(owner.token, 'goal');
 		// The goal was met as the run ended, so it comes before (newer than) the run.
 		expect(walked).toEqual([goalStory, `workout_${run}`]);
@@ -350,6 +356,19 @@ describe('paging', () => {
 		expect((await join(true)).status).toBe(201);
 		const [challengeStory] = await storiesOf(owner.token, 'challenge');
 		expect(await feedIds(app, friend.token, `?after=${top}`)).toEqual([challengeStory]);
+	});
+});
+
+describe('paging ties', () => {
+	test('a goal met and a challenge joined at the same instant are each walked once, in feed order', async () => {
+		await setGoal(5);
+		// Still running at the clock's time: the week is met now, as the challenge is joined.
+		const run = await logRun('2026-11-24T14:50:00Z', 6, 1);
+		expect((await join(true)).status).toBe(201);
+		const walked = await walk(friend.token);
+		const [goalStory] = await storiesOf(owner.token, 'goal');
+		const [challengeStory] = await storiesOf(owner.token, 'challenge');
+		expect(walked).toEqual([goalStory, challengeStory, `workout_${run}`]);
 	});
 });
 

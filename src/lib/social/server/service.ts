@@ -658,6 +658,16 @@ async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
 	return rows.map((row) => (row.from === memberId ? row.to : row.from));
 }
 
+/** Each member's workout privacy, which their goal and challenge stories follow. */
+async function workoutPrivacyOf(db: Db, ids: number[]): Promise<Map<number, number>> {
+	if (ids.length === 0) return new Map();
+	const rows = await db
+		.select({ id: users.id, privacy: users.workoutPrivacy })
+		.from(users)
+		.where(inArray(users.id, ids));
+	return new Map(rows.map((row) => [row.id, row.privacy]));
+}
+
 /**
  * SQL for "owned by one of these actors, at a privacy level the viewer may see": the actors are
  * grouped by what the policy allows each (the viewer, friends, others), so the query can use the
@@ -756,36 +766,55 @@ export async function listStories(
 		.orderBy(after ? asc(routes.createdAt) : desc(routes.createdAt), after ? asc(routes.id) : desc(routes.id))
 		.limit(take)
 		.as('route_top');
-	const memberActors = actorsCondition(
-		memberStories.actorId,
-		memberStoryPrivacy,
-		[0, 1, 3],
-		actors,
-		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, { isFriend: actor.isFriend }),
-	);
-	const memberTop = (type: MemberStoryType) =>
-		deps.db
-			.select({ id: memberStories.id, at: memberStories.publishedAt })
+	// Goal and challenge stories are one query: the feed order's type tie-break is a row comparison.
+	const memberKeys = async (): Promise<Position[]> => {
+		const levels = await workoutPrivacyOf(
+			deps.db,
+			actors.map((actor) => actor.id),
+		);
+		const memberActors = actorsCondition(
+			memberStories.actorId,
+			sql`${memberStories.privacyCap}`,
+			[1, 3],
+			actors,
+			(actor, cap) =>
+				canViewWorkout(
+					viewer,
+					{ ownerId: actor.id, privacy: Math.min(levels.get(actor.id) ?? 0, cap) },
+					{ isFriend: actor.isFriend },
+				),
+		);
+		const key = sql`(${memberStories.publishedAt}, ${memberStories.objectType} collate "C", ${memberStories.id})`;
+		const bound = (position: Position) =>
+			sql`(${epochPlus(position.micros)}, ${position.type} collate "C", ${position.id})`;
+		const order = after ? asc : desc;
+		const top = deps.db
+			.select({ id: memberStories.id, type: memberStories.objectType, at: memberStories.publishedAt })
 			.from(memberStories)
-			.innerJoin(users, eq(users.id, memberStories.actorId))
 			.where(
 				and(
-					eq(memberStories.objectType, type),
 					eq(memberStories.live, true),
 					memberActors,
-					notRemoved(type, memberStories.id),
-					...positionCondition(type, memberStories.publishedAt, memberStories.id, before, after),
+					sql`not exists (select 1 from ${removedStories} where ${removedStories.objectType} = ${memberStories.objectType} and ${removedStories.objectId} = ${memberStories.id})`,
+					before ? sql`${memberStories.publishedAt} <= ${epochPlus(before.micros)}` : undefined,
+					before ? sql`${key} < ${bound(before)}` : undefined,
+					after ? sql`${memberStories.publishedAt} >= ${epochPlus(after.micros)}` : undefined,
+					after ? sql`${key} > ${bound(after)}` : undefined,
 				),
 			)
 			.orderBy(
-				after ? asc(memberStories.publishedAt) : desc(memberStories.publishedAt),
-				after ? asc(memberStories.id) : desc(memberStories.id),
+				order(memberStories.publishedAt),
+				order(sql`${memberStories.objectType} collate "C"`),
+				order(memberStories.id),
 			)
 			.limit(take)
-			.as(`${type}_top`);
+			.as('member_top');
+		const rows = await deps.db.select({ id: top.id, type: top.type, micros: microsOf(top.at) }).from(top);
+		return rows.map((row) => ({ micros: BigInt(row.micros), type: row.type, id: row.id }));
+	};
 	const keysOf = async (
 		type: StoryObjectType,
-		top: ReturnType<typeof memberTop> | typeof workoutTop | typeof routeTop,
+		top: typeof workoutTop | typeof routeTop,
 	): Promise<Position[]> =>
 		(await deps.db.select({ id: top.id, micros: microsOf(top.at) }).from(top)).map((key) => ({
 			micros: BigInt(key.micros),
@@ -794,11 +823,7 @@ export async function listStories(
 		}));
 	// The exact time is worked out only for the few rows kept, not for every candidate.
 	const positions = (
-		await Promise.all([
-			keysOf('workout', workoutTop),
-			keysOf('route', routeTop),
-			...MEMBER_STORY_TYPES.map((type) => keysOf(type, memberTop(type))),
-		])
+		await Promise.all([keysOf('workout', workoutTop), keysOf('route', routeTop), memberKeys()])
 	).flat();
 	positions.sort(comparePositions);
 	// Newer-than polling takes the oldest of the newer ones first, so none is skipped.
