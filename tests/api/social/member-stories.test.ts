@@ -2,8 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createAccountApi } from '../../../src/lib/account/server/api';
 import { users } from '../../../src/lib/auth/server/tables';
+import type { ChallengeInput } from '../../../src/lib/challenges/contract';
 import { createChallengesApi } from '../../../src/lib/challenges/server/api';
-import { type ChallengeRow, createChallenge } from '../../../src/lib/challenges/server/service';
+import {
+	type ChallengeRow,
+	createChallenge,
+	updateChallenge,
+} from '../../../src/lib/challenges/server/service';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
@@ -30,6 +35,18 @@ let november: ChallengeRow;
 // Tuesday 24 November 2026, 15:00 UTC; the owner's weeks start on Monday the 23rd (UTC).
 const NOW = new Date('2026-11-24T15:00:00Z');
 
+const NOVEMBER = {
+	name: 'November Distance',
+	description: '',
+	metric: 'distance',
+	activity_groups: ['run'],
+	starts_on: '2026-11-01',
+	ends_on: '2026-11-30',
+	target: 50_000,
+	mode: 'solo',
+	prizes: [],
+} as const satisfies ChallengeInput;
+
 beforeAll(async () => {
 	database = await openTestDb();
 });
@@ -53,17 +70,7 @@ beforeEach(async () => {
 	await befriend(deps, friend, owner, 'active');
 	await befriend(deps, owner, pending, 'pending');
 	await setMember(deps, owner.id, { timeZone: 'UTC', workoutPrivacy: 1 });
-	november = await createChallenge(deps, {
-		name: 'November Distance',
-		description: '',
-		metric: 'distance',
-		activity_groups: ['run'],
-		starts_on: '2026-11-01',
-		ends_on: '2026-11-30',
-		target: 50_000,
-		mode: 'solo',
-		prizes: [],
-	});
+	november = await createChallenge(deps, NOVEMBER);
 });
 afterAll(() => database.close());
 
@@ -253,6 +260,12 @@ describe('challenge stories', () => {
 		const back = (await storyAs(friend.token, storyId)).json._embedded.activity_stories[0];
 		expect(back.published).toBe('2026-11-24T15:05:00+00:00');
 		expect(back.likes.count).toBe(1);
+
+		// A challenge renamed by its operator is named anew in the story.
+		await updateChallenge(deps, november.id, { ...NOVEMBER, name: 'November Kilometres' });
+		expect((await storyAs(friend.token, storyId)).json._embedded.activity_stories[0].title).toBe(
+			'November Kilometres',
+		);
 	});
 });
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
-import { syncMemberStories } from '../../social/server/service';
+import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { computeElevationChange } from '../../workout-files/metrics';
 import { decodeSeries } from '../../workouts/series';
@@ -761,6 +761,8 @@ export async function updateChallenge(deps: Deps, ref: string | number, input: C
 		.where(eq(challenges.id, current.id))
 		.returning();
 	await recountChallenge(deps, row);
+	if (row.name !== current.name)
+		await retitleMemberStories(deps, { type: 'challenge', subjectId: row.id }, row.name);
 	return row;
 }
 

@@ -1464,6 +1464,18 @@ export async function syncMemberStories(
 		});
 }
 
+/** A challenge renamed: every member's story about it carries the new name. */
+export async function retitleMemberStories(
+	deps: Pick<AppDeps, 'db'>,
+	subject: { type: MemberStoryType; subjectId: number },
+	title: string,
+): Promise<void> {
+	await deps.db
+		.update(memberStories)
+		.set({ title })
+		.where(and(eq(memberStories.objectType, subject.type), eq(memberStories.subjectId, subject.subjectId)));
+}
+
 // ---------------------------------------------------------------- notifications
 
 export type NotificationView = {
