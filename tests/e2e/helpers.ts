@@ -1,5 +1,11 @@
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
+import {
+	type APIRequestContext,
+	type Browser,
+	type BrowserContext,
+	expect,
+	type Page,
+} from '@playwright/test';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
@@ -101,4 +107,44 @@ export async function plannerPointOnPage(
 	const at = project(place);
 	const centre = project(view);
 	return { x: left + width / 2 + at.x - centre.x, y: top + height / 2 + at.y - centre.y };
+}
+
+export type NewMember = {
+	first_name: string;
+	last_name: string;
+	email: string;
+	password: string;
+	id: number;
+	token: string;
+};
+
+/**
+ * A new member signed up and logged in through the API in a context of their own, with a page
+ * there: social tests make their own friends rather than change the demo world's.
+ */
+export async function signUp(browser: Browser, baseURL: string, first: string, stamp: string) {
+	const context = await browser.newContext({ baseURL });
+	const person = {
+		first_name: first,
+		last_name: 'Social',
+		email: `${first.toLowerCase()}.${stamp}@mapstride.example`,
+		password: `Friendly-${first}-Trail-2026`,
+		birthdate: '1991-03-03',
+		gender: 'F',
+		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+		// Agreed at signup, as the signup form does, so their pages open without the consent screen.
+		consents: { terms_of_use: true, privacy_policy: true },
+	};
+	const origin = { origin: new URL(baseURL).origin };
+	const signup = await context.request.post('/api/auth/signup', { data: person, headers: origin });
+	expect(signup.status()).toBe(201);
+	const login = await context.request.post('/api/auth/login', {
+		data: { email: person.email, password: person.password },
+		headers: origin,
+	});
+	const answer = await login.json();
+	const member: NewMember = { ...person, id: answer.user.id, token: answer.access_token };
+	// Signed in by the login API's cookies; the first member signs in again through the page.
+	const page = await context.newPage();
+	return { member, page };
 }

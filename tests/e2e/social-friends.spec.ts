@@ -1,48 +1,12 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { PRIVATE_PROFILE_MESSAGE } from '../../src/lib/social/contract';
-import { expectNoSeriousA11yIssues } from './helpers';
+import { expectNoSeriousA11yIssues, type NewMember, signUp } from './helpers';
 
 /**
  * Two new members find each other, send, deny, re-send and accept a request, see each other's
  * workouts in the feed, like, unlike, comment, reply and delete; a private profile and a missing
  * one look the same.
  */
-
-type NewMember = {
-	first_name: string;
-	last_name: string;
-	email: string;
-	password: string;
-	id: number;
-	token: string;
-};
-
-async function signUp(browser: Browser, baseURL: string, first: string, stamp: string) {
-	const context = await browser.newContext({ baseURL });
-	const person = {
-		first_name: first,
-		last_name: 'Social',
-		email: `${first.toLowerCase()}.${stamp}@mapstride.example`,
-		password: `Friendly-${first}-Trail-2026`,
-		birthdate: '1991-03-03',
-		gender: 'F',
-		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-		// Agreed at signup, as the signup form does, so their pages open without the consent screen.
-		consents: { terms_of_use: true, privacy_policy: true },
-	};
-	const origin = { origin: new URL(baseURL).origin };
-	const signup = await context.request.post('/api/auth/signup', { data: person, headers: origin });
-	expect(signup.status()).toBe(201);
-	const login = await context.request.post('/api/auth/login', {
-		data: { email: person.email, password: person.password },
-		headers: origin,
-	});
-	const answer = await login.json();
-	const member: NewMember = { ...person, id: answer.user.id, token: answer.access_token };
-	// Signed in by the login API's cookies; the first member signs in again through the page.
-	const page = await context.newPage();
-	return { member, page };
-}
 
 /** Through the login page, as a person signs in. */
 async function logInThrough(page: Page, member: NewMember, path: string) {

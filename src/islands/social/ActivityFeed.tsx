@@ -1,6 +1,8 @@
 import { type FormEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
-import type { CommentView, StoryView } from '../../lib/social/contract';
+import type { GoalGroup } from '../../lib/goals/contract';
+import type { CommentView, StoryObjectType, StoryView } from '../../lib/social/contract';
+import { describeGoal } from '../../lib/stats/format';
 import { StoryThumbnail } from './StoryThumbnail';
 import './activity-feed.scss';
 
@@ -24,8 +26,21 @@ type RepliesAnswer<T> = { _embedded: { activity_stories: T[] } };
 
 const METRES = { km: 1000, mi: 1609.344 };
 
+/** What the actor did, after their name on a card. */
+const VERBS: Record<StoryObjectType, string> = {
+	workout: 'recorded a workout',
+	route: 'created a route',
+	goal: 'completed their weekly goal',
+	challenge: 'joined the challenge',
+};
+
 function formatFigures(story: StoryView, unit: 'km' | 'mi'): string[] {
 	const out: string[] = [];
+	if (story.details?.type === 'goal') {
+		const { metric, target, activity_group, week_start } = story.details;
+		out.push(describeGoal(metric, target, activity_group as GoalGroup, unit));
+		out.push(`week of ${day(`${week_start}T12:00:00Z`)}`);
+	}
 	if (story.figures.distance_m !== null)
 		out.push(`${(story.figures.distance_m / METRES[unit]).toFixed(2)} ${unit}`);
 	if (story.figures.duration_s !== null) {
@@ -51,6 +66,14 @@ function formatFigures(story: StoryView, unit: 'km' | 'mi'): string[] {
 
 const published = (iso: string) =>
 	new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+/** A calendar day (noon UTC), the same wherever the reader is. */
+const day = (iso: string) =>
+	new Date(iso).toLocaleDateString(undefined, {
+		year: 'numeric',
+		month: 'short',
+		day: 'numeric',
+		timeZone: 'UTC',
+	});
 
 async function loadReplies(story: StoryView): Promise<FeedItem> {
 	const [comments, likes] = await Promise.all([
@@ -90,7 +113,7 @@ export default function ActivityFeed(props: ActivityFeedProps) {
 	const feedQuery = { feed_id: props.feedId, feed_type: 'user', feed_view: props.view };
 
 	const refresh = useCallback(async (storyId: string) => {
-		const [, type, id] = /^(workout|route)_(\d+)$/.exec(storyId) ?? [];
+		const [, type, id] = /^(workout|route|goal|challenge)_(\d+)$/.exec(storyId) ?? [];
 		if (!type) return;
 		try {
 			const answer = await api<StoriesAnswer>('/v7.1/activity_story/', {
@@ -198,7 +221,8 @@ export default function ActivityFeed(props: ActivityFeedProps) {
 			)}
 			{items.length === 0 ? (
 				<p className="feed__empty">
-					Nothing here yet. Stories appear when you or your friends record a workout or create a route.
+					Nothing here yet. Stories appear when you or your friends record a workout, create a route, complete
+					a weekly goal or join a challenge.
 				</p>
 			) : (
 				<ol className="feed__stories" data-testid="feed">
@@ -239,7 +263,7 @@ function Story({
 	onSubmit: (event: FormEvent<HTMLFormElement>, storyId: string) => void;
 }) {
 	const { story, comments, likes } = item;
-	const verb = story.object_type === 'workout' ? 'recorded a workout' : 'created a route';
+	const verb = VERBS[story.object_type];
 	const topLevel = comments.filter((comment) => comment.reply_to === null);
 	const repliesTo = (id: string) => comments.filter((comment) => comment.reply_to === id);
 	const post = (event: FormEvent<HTMLFormElement>) => onSubmit(event, story.id);

@@ -16,9 +16,14 @@ export type WeekProgress = {
 	met: boolean;
 	workoutCount: number;
 	current: boolean;
+	/** When the week reached its target: the end of the workout that took it there; null if not met. */
+	metAt: Date | null;
 };
 
 export const JOULES_PER_KCAL = 4184;
+
+/** The most weeks of a goal's progress read at once: two years. */
+export const MAX_PROGRESS_WEEKS = 104;
 
 /** How much one workout adds to a metric. */
 export function contribution(metric: GoalMetric, workout: ProgressWorkout): number {
@@ -59,26 +64,33 @@ export function weeklyProgress(options: {
 	const weeks: Period[] = [];
 	for (let week = last; ; ) {
 		weeks.push(week);
-		if (week.key <= first.key || weeks.length >= (options.maxWeeks ?? 104)) break;
+		if (week.key <= first.key || weeks.length >= (options.maxWeeks ?? MAX_PROGRESS_WEEKS)) break;
 		week = weekStarting(addDays(week.first, -7), timeZone);
 	}
-	const sums = new Map<string, { value: number; count: number }>();
-	for (const workout of options.workouts) {
+	const sums = new Map<string, { value: number; count: number; metAt: Date | null }>();
+	const inOrder = [...options.workouts].sort((a, b) => a.start.getTime() - b.start.getTime());
+	for (const workout of inOrder) {
 		const key = weekOf(workout.start, timeZone, weekStartDay).key;
-		const sum = sums.get(key) ?? { value: 0, count: 0 };
+		const sum = sums.get(key) ?? { value: 0, count: 0, metAt: null };
 		sum.value += contribution(metric, workout);
 		sum.count += 1;
+		if (sum.metAt === null && sum.value >= target)
+			sum.metAt = new Date(
+				Math.min(now.getTime(), workout.start.getTime() + (workout.durationS ?? 0) * 1000),
+			);
 		sums.set(key, sum);
 	}
 	return weeks.map((week) => {
-		const sum = sums.get(week.key) ?? { value: 0, count: 0 };
+		const sum = sums.get(week.key) ?? { value: 0, count: 0, metAt: null };
+		const met = sum.value >= target;
 		return {
 			week,
 			value: sum.value,
 			target,
-			met: sum.value >= target,
+			met,
 			workoutCount: sum.count,
 			current: week.key === current.key,
+			metAt: met ? sum.metAt : null,
 		};
 	});
 }

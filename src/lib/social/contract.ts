@@ -19,7 +19,24 @@ export const COMMENTS_PER_HOUR = 60;
 export const PRIVATE_PROFILE_MESSAGE = 'This profile is set to private or the user does not exist.';
 
 export type FriendshipStatus = 'pending' | 'active';
-export type StoryObjectType = 'workout' | 'route';
+export const STORY_OBJECT_TYPES = ['workout', 'route', 'goal', 'challenge'] as const;
+/** What a story is about: a workout, a route, a week a goal was met, or a challenge joined. */
+export type StoryObjectType = (typeof STORY_OBJECT_TYPES)[number];
+
+/** The figures a goal story or a challenge story carries, fixed when the story is recorded. */
+export type StoryDetails =
+	| {
+			type: 'goal';
+			goal_id: number;
+			/** distance (metres), duration (seconds), calories (kcal) or count (workouts). */
+			metric: 'distance' | 'duration' | 'calories' | 'count';
+			target: number;
+			/** An activity group, or `all`. */
+			activity_group: string;
+			/** The week's first day, YYYY-MM-DD in the member's time zone. */
+			week_start: string;
+	  }
+	| { type: 'challenge'; challenge_id: number };
 
 const IntString = (min: number, max: number, name: string) =>
 	v.pipe(
@@ -75,16 +92,18 @@ export const FriendshipUpdateSchema = v.strictObject({ status: v.literal('active
 export const BlockCreateSchema = v.strictObject({ user: MemberIdValue });
 export const BlockParamSchema = v.object({ id: MemberIdText('id') });
 
-/** Story ids name what they are: workout_12, route_5, comment_7 or like_3. */
-export const STORY_ID_PATTERN = /^(workout|route|comment|like)_(\d{1,9})$/;
+/** Story ids name what they are: workout_12, route_5, goal_3, challenge_4, comment_7 or like_3. */
+export const STORY_ID_PATTERN = /^(workout|route|goal|challenge|comment|like)_(\d{1,9})$/;
+/** A feed position: microseconds since the epoch, then the story's type and id. */
+export const FEED_POSITION_PATTERN = /^\d{1,17}_(workout|route|goal|challenge)_\d{1,9}$/;
 const StoryId = (name: string) => v.pipe(v.string(), v.regex(STORY_ID_PATTERN, `${name} must be a story id`));
 
 /** Microseconds up to the year 3000: later would overflow a timestamp. */
-const MAX_POSITION_MICROS = 32_503_680_000_000_000;
+export const MAX_POSITION_MICROS = 32_503_680_000_000_000;
 const FeedPosition = (name: string) =>
 	v.pipe(
 		v.string(),
-		v.regex(/^\d{1,17}_(workout|route)_\d{1,9}$/, `${name} must come from a story's position`),
+		v.regex(FEED_POSITION_PATTERN, `${name} must come from a story's position`),
 		v.check((text) => Number(text.split('_')[0]) <= MAX_POSITION_MICROS, `${name} is out of range`),
 	);
 
@@ -101,7 +120,7 @@ export const StoryListQuerySchema = v.object({
 	reply_type: v.optional(v.picklist(['comment', 'like'])),
 	parent_story_id: v.optional(StoryId('parent_story_id')),
 	object_id: v.optional(IntString(1, 999_999_999, 'object_id')),
-	object_type: v.optional(v.picklist(['workout', 'route'])),
+	object_type: v.optional(v.picklist(STORY_OBJECT_TYPES)),
 });
 export type StoryListQuery = v.InferOutput<typeof StoryListQuerySchema>;
 
@@ -140,7 +159,8 @@ export type StoryView = {
 	position: string;
 	actor: { id: number; title: string; username: string };
 	title: string;
-	activity_type: number;
+	/** The workout's or route's activity type; null for goal and challenge stories. */
+	activity_type: number | null;
 	privacy: number;
 	figures: {
 		distance_m: number | null;
@@ -152,6 +172,8 @@ export type StoryView = {
 	thumbnail: [number, number][];
 	/** A workout's photos: how many, and the first few to show on the card (none for a route). */
 	photos: { total: number; first: StoryPhoto[] };
+	/** A goal story's goal, or a challenge story's challenge; null for workouts and routes. */
+	details: StoryDetails | null;
 	href: string;
 	likes: { count: number; liked_by_me: boolean; like_id: string | null };
 	comments: { count: number };

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe('the demo member’s social life', () => {
-	test('has friends whose workouts fill the feed on first start, a request waiting and a suggestion', async () => {
+	test('has friends whose workouts, goal and challenge fill the feed on first start, a request waiting and a suggestion', async () => {
 		const deps = createTestDeps(database.db);
 		const app = createTestApi(deps, { routes: [createAuthApi(), createRoutesApi(), createSocialApi()] });
 		await seedDemoWorld(deps);
@@ -39,9 +39,11 @@ describe('the demo member’s social life', () => {
 			suggested.json._embedded.user.map((user: { display_name: string }) => user.display_name),
 		).toContain('Dev Trail');
 
-		const feed = await callApi(app, 'GET', '/api/v7.1/activity_story/', { token });
+		const feed = await callApi(app, 'GET', '/api/v7.1/activity_story/?limit=100', { token });
 		const stories = feed.json._embedded.activity_stories as {
 			object_type: string;
+			title: string;
+			href: string;
 			actor: { id: number };
 			likes: { count: number };
 			comments: { count: number };
@@ -52,5 +54,14 @@ describe('the demo member’s social life', () => {
 		// Both friends' workouts are there: Ana's recordings and Ben's rides.
 		expect(new Set(friendsWorkouts.map((story) => story.actor.id)).size).toBe(2);
 		expect(friendsWorkouts.some((story) => story.likes.count === 1 && story.comments.count === 1)).toBe(true);
+		// Ben met his weekly riding goal and joined the cycling challenge.
+		const ben = friends.json._embedded.user.find(
+			(user: { display_name: string }) => user.display_name === 'Ben Rider',
+		).id;
+		const goal = stories.find((story) => story.object_type === 'goal');
+		expect(goal).toMatchObject({ actor: { id: ben }, href: `/profile/${ben}/goals/` });
+		const challenge = stories.find((story) => story.object_type === 'challenge');
+		expect(challenge).toMatchObject({ actor: { id: ben }, title: 'Climb Everest by Bike' });
+		expect(challenge?.href).toMatch(/^\/challenges\/\d+$/);
 	});
 });

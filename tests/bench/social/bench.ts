@@ -1,6 +1,7 @@
 /**
  * The activity feed and friend search at scale, through the social service (the SQL the API runs):
- * a member with 500 friends among 100,000 members and 2,000,000 stories (workouts and routes).
+ * a member with 500 friends among 100,000 members and 2,000,000 stories (workouts, routes, goals met
+ * and challenges joined).
  *
  * 1. The first feed page (20 stories) of that member, p50/p95.
  * 2. The next pages, following each page's position, p50/p95.
@@ -51,8 +52,8 @@ async function timed(runs: number, work: (run: number) => Promise<unknown>): Pro
  */
 async function load(db: Db) {
 	const started = performance.now();
-	await db.execute(sql`insert into users (id, username, email, password_hash, display_name, first_name, last_name, locality, region, country, profile_privacy)
-		select i, 'member' || i, 'member' || i || '@bench.example', 'x', 'Member ' || i, 'Member', 'N' || i, 'Harrisburg', 'PA', 'US', (array[0, 1, 3])[1 + i % 3]
+	await db.execute(sql`insert into users (id, username, email, password_hash, display_name, first_name, last_name, locality, region, country, profile_privacy, workout_privacy)
+		select i, 'member' || i, 'member' || i || '@bench.example', 'x', 'Member ' || i, 'Member', 'N' || i, 'Harrisburg', 'PA', 'US', (array[0, 1, 3])[1 + i % 3], (array[0, 1, 3])[1 + (i / 3) % 3]
 		from generate_series(1, ${MEMBERS}::int) as i`);
 	await db.execute(sql`select setval('users_id_seq', ${MEMBERS})`);
 	await db.execute(sql`insert into friendships (from_user_id, to_user_id, status)
@@ -63,7 +64,8 @@ async function load(db: Db) {
 		where 1 + ((i::bigint * 7919 + k * 104729) % ${MEMBERS}::int) not in (i, 1)
 		on conflict do nothing`);
 	const workoutCount = Math.round(STORIES * 0.75);
-	const routeCount = STORIES - workoutCount;
+	const memberStoryCount = Math.round(STORIES * 0.05);
+	const routeCount = STORIES - workoutCount - memberStoryCount;
 	await db.execute(sql`insert into workouts (owner_id, name, activity_type_id, privacy, start_datetime, distance_total, active_time_total)
 		select 1 + (i::bigint * 48271) % ${MEMBERS}::int, 'Run ' || i, 16, (array[0, 1, 3])[1 + (i / 7) % 3],
 			timestamp with time zone '2024-01-01' + ((i::bigint * 7907) % 63072000) * interval '1 second', 5000 + i % 5000, 1800 + i % 1200
@@ -73,9 +75,18 @@ async function load(db: Db) {
 			'_p~iF~ps|U_ulLnnqC_mqNvxq\`@', 3, 40.27, -76.88,
 			timestamp with time zone '2024-01-01' + ((i::bigint * 7919) % 63072000) * interval '1 second'
 		from generate_series(1, ${routeCount}::int) as i`);
+	// One goal met or challenge joined in twenty stories, each goal week and challenge its own.
+	await db.execute(sql`insert into member_stories (actor_id, object_type, subject_id, period, published_at, privacy_cap, title, details)
+		select 1 + (i::bigint * 16807) % ${MEMBERS}::int, case when i % 3 = 0 then 'challenge' else 'goal' end, i,
+			case when i % 3 = 0 then '' else '2024-01-01' end,
+			timestamp with time zone '2024-01-01' + ((i::bigint * 7901) % 63072000) * interval '1 second',
+			case when i % 2 = 0 then 3 else 1 end, 'Story ' || i,
+			case when i % 3 = 0 then jsonb_build_object('type', 'challenge', 'challenge_id', i)
+				else jsonb_build_object('type', 'goal', 'goal_id', i, 'metric', 'distance', 'target', 20000, 'activity_group', 'all', 'week_start', '2024-01-01') end
+		from generate_series(1, ${memberStoryCount}::int) as i`);
 	await db.execute(sql`analyze`);
 	console.log(
-		`  loaded ${MEMBERS.toLocaleString('en')} members, ${workoutCount.toLocaleString('en')} workouts and ${routeCount.toLocaleString('en')} routes in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+		`  loaded ${MEMBERS.toLocaleString('en')} members, ${workoutCount.toLocaleString('en')} workouts, ${routeCount.toLocaleString('en')} routes and ${memberStoryCount.toLocaleString('en')} goal and challenge stories in ${((performance.now() - started) / 1000).toFixed(0)} s`,
 	);
 }
 

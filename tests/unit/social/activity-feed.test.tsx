@@ -26,6 +26,7 @@ function story(likes: number, likedByMe: boolean): StoryView {
 			[40.29, -76.88],
 		],
 		photos: { total: 0, first: [] },
+		details: null,
 		href: '/workout/5',
 		likes: { count: likes, liked_by_me: likedByMe, like_id: likedByMe ? 'like_9' : null },
 		comments: { count: 1 },
@@ -91,6 +92,60 @@ const props = {
 };
 
 describe('ActivityFeed', () => {
+	test('a goal card says the goal and its week and leads to the goals page; a challenge card leads to the challenge', () => {
+		const plain = {
+			...story(0, false),
+			figures: { distance_m: null, duration_s: null, ascent_m: null, energy_j: null },
+		};
+		const goal: StoryView = {
+			...plain,
+			id: 'goal_4',
+			object_type: 'goal',
+			object_id: 4,
+			title: 'Weekly distance goal',
+			activity_type: null,
+			thumbnail: [],
+			details: {
+				type: 'goal',
+				goal_id: 9,
+				metric: 'distance',
+				target: 20_000,
+				activity_group: 'run',
+				week_start: '2026-04-27',
+			},
+			href: '/profile/2/goals/',
+		};
+		const challenge: StoryView = {
+			...plain,
+			id: 'challenge_5',
+			object_type: 'challenge',
+			object_id: 5,
+			title: 'May Running Challenge',
+			activity_type: null,
+			thumbnail: [],
+			details: { type: 'challenge', challenge_id: 12 },
+			href: '/challenges/12',
+		};
+		const { container } = render(
+			<ActivityFeed
+				{...props}
+				items={[goal, challenge].map((entry) => ({ story: entry, comments: [], likes: [] }))}
+			/>,
+		);
+		const [goalCard, challengeCard] = screen.getAllByTestId('story');
+		expect(goalCard.textContent).toContain('Ana Runner completed their weekly goal');
+		expect(goalCard.textContent).toContain('Run: 20.0 km a week · week of Apr 27, 2026');
+		expect(screen.getByRole('link', { name: 'Weekly distance goal' }).getAttribute('href')).toBe(
+			'/profile/2/goals/',
+		);
+		expect(challengeCard.textContent).toContain('Ana Runner joined the challenge');
+		expect(screen.getByRole('link', { name: 'May Running Challenge' }).getAttribute('href')).toBe(
+			'/challenges/12',
+		);
+		// No map for what has no track.
+		expect(container.querySelector('svg.story__thumbnail')).toBeNull();
+	});
+
 	test('shows a comment’s markup as text, and the card’s line and figures', () => {
 		const { container } = render(<ActivityFeed {...props} items={[item()]} />);
 		expect(screen.getByText('<img src=x onerror=alert(1)> nice')).toBeTruthy();

@@ -11,6 +11,7 @@ import { clearAccountKeys } from '../../auth/server/throttle';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/service';
 import { areFriends } from '../../social/server/service';
@@ -111,6 +112,9 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	const [row] = await deps.db.update(users).set(changes).where(eq(users.id, id)).returning();
 	if (!row)
 		throw new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
+	// Goal weeks are the member's local weeks: another zone or start day can meet different weeks.
+	if (input.week_start_day !== undefined || input.time_zone !== undefined)
+		await refreshGoalStoriesQuietly(deps, id);
 	return presentSelfUser(row, now);
 }
 

@@ -3,6 +3,7 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { computeElevationChange } from '../../workout-files/metrics';
 import { decodeSeries } from '../../workouts/series';
@@ -606,7 +607,35 @@ export async function joinChallenge(
 		return inserted;
 	});
 	await recompute(deps, viewer.id, [{ participant, challenge }]);
+	await syncJoinStory(deps, viewer.id, challenge, participant);
 	return challenge;
+}
+
+/**
+ * The "joined the challenge" story: there while the member takes part, gone when they leave (it
+ * would no longer be true), back with its likes and comments if they join again. A member who keeps
+ * their name off the leaderboard is not announced beyond their friends.
+ */
+async function syncJoinStory(
+	deps: Deps,
+	memberId: number,
+	challenge: ChallengeRow,
+	participant: ParticipantRow | null,
+): Promise<void> {
+	await syncMemberStories(
+		deps,
+		{ actorId: memberId, type: 'challenge', subjectId: challenge.id },
+		participant
+			? [
+					{
+						publishedAt: participant.joinedAt,
+						title: challenge.name,
+						details: { type: 'challenge', challenge_id: challenge.id },
+						privacyCap: participant.showName ? 3 : 1,
+					},
+				]
+			: [],
+	);
 }
 
 export async function leaveChallenge(
@@ -631,6 +660,7 @@ export async function leaveChallenge(
 				.set({ participantCount: sql`${challenges.participantCount} - 1` })
 				.where(eq(challenges.id, challenge.id));
 	});
+	await syncJoinStory(deps, viewer.id, challenge, null);
 	return challenge;
 }
 
@@ -731,6 +761,8 @@ export async function updateChallenge(deps: Deps, ref: string | number, input: C
 		.where(eq(challenges.id, current.id))
 		.returning();
 	await recountChallenge(deps, row);
+	if (row.name !== current.name)
+		await retitleMemberStories(deps, { type: 'challenge', subjectId: row.id }, row.name);
 	return row;
 }
 

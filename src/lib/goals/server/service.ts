@@ -1,9 +1,11 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import { syncMemberStories } from '../../social/server/service';
 import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import {
+	GOAL_METRIC_LABELS,
 	type GoalCreateInput,
 	type GoalGroup,
 	type GoalListQuery,
@@ -13,7 +15,7 @@ import {
 	MAX_ACTIVE_GOALS,
 	type WeekProgressView,
 } from '../contract';
-import { type WeekProgress, weeklyProgress } from '../progress';
+import { MAX_PROGRESS_WEEKS, type WeekProgress, weeklyProgress } from '../progress';
 import { userGoals } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
@@ -48,6 +50,8 @@ export async function createGoal(
 			updatedAt: now,
 		})
 		.returning();
+	// The week may already be met by the workouts in it.
+	await refreshGoalStoriesQuietly(deps, viewer.id);
 	return row;
 }
 
@@ -72,6 +76,8 @@ export async function abandonGoal(deps: Deps, viewer: { id: number }, id: number
 		.set({ status: 'abandoned', endDatetime: now, updatedAt: now })
 		.where(eq(userGoals.id, id))
 		.returning();
+	// Workouts after the stop no longer count: the week it stopped in may no longer be met.
+	await refreshGoalStoriesQuietly(deps, viewer.id);
 	return updated;
 }
 
@@ -164,4 +170,53 @@ export function representGoal(entry: GoalWithWeeks, timeZone: string): GoalView 
 			weeks_missed: finished.filter((week) => !week.met).length,
 		},
 	};
+}
+
+/**
+ * Brings a member's "completed their weekly goal" stories in line with their goals: one story per
+ * goal and met week, as the member's own goals page counts them (every workout of theirs). A week
+ * that fell below its target takes its story out of the feed; reaching it again brings it back.
+ */
+export async function refreshGoalStories(deps: Deps, ownerId: number): Promise<void> {
+	const { goals } = await listGoalsWithProgress(deps, { id: ownerId }, {});
+	for (const { goal, weeks } of goals) {
+		const metric = goal.metric as GoalMetric;
+		// A goal older than the weeks read keeps the stories of its earlier weeks.
+		const fromPeriod = weeks.length >= MAX_PROGRESS_WEEKS ? weeks.at(-1)?.week.key : undefined;
+		await syncMemberStories(
+			deps,
+			{ actorId: ownerId, type: 'goal', subjectId: goal.id, fromPeriod },
+			weeks.flatMap((week) =>
+				week.met && week.metAt
+					? [
+							{
+								period: week.week.key,
+								publishedAt: week.metAt,
+								title: `Weekly ${GOAL_METRIC_LABELS[metric].toLowerCase()} goal`,
+								details: {
+									type: 'goal' as const,
+									goal_id: goal.id,
+									metric,
+									target: goal.threshold,
+									activity_group: goal.activityGroup,
+									week_start: week.week.key,
+								},
+							},
+						]
+					: [],
+			),
+		);
+	}
+}
+
+/** The goal stories follow a workout change; a failure is logged, never the workout's failure. */
+export async function refreshGoalStoriesQuietly(
+	deps: Deps & Partial<Pick<AppDeps, 'logger'>>,
+	ownerId: number,
+): Promise<void> {
+	try {
+		await refreshGoalStories(deps, ownerId);
+	} catch (error) {
+		deps.logger?.error({ err: error, ownerId }, 'goal stories refresh failed');
+	}
 }

@@ -1,7 +1,14 @@
 import * as v from 'valibot';
+import { UserUpdateSchema } from '../../account/contract';
+import { updateUser } from '../../account/server/service';
 import type { AppDeps } from '../../api/context';
+import type { Viewer } from '../../auth/contract';
 import { signup } from '../../auth/server/service';
+import { demoChallenges } from '../../challenges/server/seed';
+import { joinChallenge } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
+import { GoalCreateSchema } from '../../goals/contract';
+import { createGoal } from '../../goals/server/service';
 import { WorkoutSaveSchema } from '../../workouts/contract';
 import { createWorkout } from '../../workouts/server/service';
 import { addFriendship, createReaction } from './service';
@@ -38,9 +45,28 @@ const WORKOUTS = [
 ] as const;
 
 /**
+ * Ben shares his workouts with friends, has ridden towards a weekly goal since two weeks ago (his
+ * longer ride meets it) and has joined the cycling challenge: his goal and challenge stories.
+ */
+async function seedBenGoalAndChallenge(deps: AppDeps, ben: Viewer): Promise<void> {
+	await updateUser(deps, ben, ben.id, v.parse(UserUpdateSchema, { privacy: { workout: 1 } }));
+	const twoWeeksAgo = new Date(deps.clock().getTime() - 14 * 86_400_000);
+	await createGoal(
+		{ ...deps, clock: () => twoWeeksAgo },
+		ben,
+		v.parse(GoalCreateSchema, {
+			period: 'P1W',
+			criteria: { threshold_metrics: { data_type_field: 'distance', value: 40_000 }, activity_group: 'ride' },
+		}),
+	);
+	const climb = demoChallenges(deps.clock()).find((challenge) => challenge.metric === 'climb');
+	if (climb?.slug) await joinChallenge(deps, ben, climb.slug, true);
+}
+
+/**
  * Gives the demo member a social life on first start: two friends with workouts in the feed (one
- * liked and commented on), a friend request waiting, and a nearby member among the suggestions.
- * Uses the same use cases as members do.
+ * liked and commented on), a friend's weekly goal met and challenge joined, a friend request
+ * waiting, and a nearby member among the suggestions. Uses the same use cases as members do.
  */
 export async function seedDemoSocial(
 	deps: AppDeps,
@@ -62,15 +88,18 @@ export async function seedDemoSocial(
 				},
 				context,
 			);
-			return signedIn.viewer.id;
+			return signedIn.viewer;
 		} catch (error) {
 			if (error instanceof AppError && error.detail === 'email/used') return null;
 			throw error;
 		}
 	};
-	const benId = await signUp(BEN);
-	const caraId = await signUp(CARA);
+	const ben = await signUp(BEN);
+	const benId = ben?.id ?? null;
+	const caraId = (await signUp(CARA))?.id ?? null;
 	await signUp(DEV);
+	// The goal comes before the rides that meet it.
+	if (ben) await seedBenGoalAndChallenge(deps, ben);
 	if (benId !== null) await addFriendship(deps.db, benId, demo.id, 'active');
 	if (caraId !== null) await addFriendship(deps.db, caraId, demo.id, 'pending');
 	const owners: Record<string, number | null> = { ben: benId };
@@ -103,5 +132,5 @@ export async function seedDemoSocial(
 		// The demo routes may be private; Ana reacts only where she may see the route.
 		await createReaction(deps, { id: anaId }, { verb: 'like', parent_story_id: story }).catch(() => null);
 	}
-	return `Seeded the demo member's friends: ${benId === null ? 1 : 2} friends with ${count} workouts, a friend request from Cara and a suggestion.`;
+	return `Seeded the demo member's friends: ${benId === null ? 1 : 2} friends with ${count} workouts${benId === null ? '' : ', a weekly goal met and a challenge joined'}, a friend request from Cara and a suggestion.`;
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
 import { isAcceptableText } from '../../core/text';
-import { MAX_COMMENT_LENGTH } from '../contract';
+import { MAX_COMMENT_LENGTH, STORY_ID_PATTERN } from '../contract';
 import {
 	acceptFriendship,
 	blockMember,
@@ -22,8 +22,6 @@ const memberIdOf = (form: FormData, field = 'member'): number | null => {
 	const value = form.get(field);
 	return typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : null;
 };
-
-const STORY_ID = /^(workout|route|comment|like)_\d{1,9}$/;
 
 /**
  * The friends pages' buttons without script: add, accept, deny, withdraw and remove. Each names the
@@ -86,7 +84,7 @@ export async function handleFeedForm(
 ): Promise<FormOutcome> {
 	const action = form.get('action');
 	const target = form.get('story');
-	if (typeof target !== 'string' || !STORY_ID.test(target))
+	if (typeof target !== 'string' || !STORY_ID_PATTERN.test(target))
 		return { ok: false, message: 'That story is gone.' };
 	try {
 		if (action === 'like') {

@@ -17,14 +17,18 @@ import { getVisibleWorkout, getWorkoutSeries, type WorkoutWithOwner } from '../.
 import { workouts } from '../../workouts/server/tables';
 import {
 	type CommentView,
+	FEED_POSITION_PATTERN,
 	FRIENDS_PAGE_SIZE,
 	type FriendshipStatus,
+	MAX_POSITION_MICROS,
 	type PersonView,
 	PRIVATE_PROFILE_MESSAGE,
 	SEARCH_PAGE_SIZE,
 	STORY_ID_PATTERN,
+	STORY_OBJECT_TYPES,
 	STORY_PHOTOS_SHOWN,
 	type StoryCreate,
+	type StoryDetails,
 	type StoryObjectType,
 	type StoryView,
 	SUGGESTED_PAGE_SIZE,
@@ -32,6 +36,7 @@ import {
 import {
 	friendships,
 	memberBlocks,
+	memberStories,
 	notificationReads,
 	removedStories,
 	storyComments,
@@ -558,6 +563,12 @@ export function parsePosition(text: string): Position {
 	return { micros: BigInt(micros), type: type as StoryObjectType, id: Number(id) };
 }
 
+/** A page address's `before` when it is a feed position, else undefined (the first page). */
+export function feedPositionOrUndefined(text: string | null): string | undefined {
+	if (!text || !FEED_POSITION_PATTERN.test(text)) return undefined;
+	return parsePosition(text).micros <= BigInt(MAX_POSITION_MICROS) ? text : undefined;
+}
+
 function positionText(position: Position): string {
 	return `${position.micros}_${position.type}_${position.id}`;
 }
@@ -606,11 +617,30 @@ function notRemoved(type: StoryObjectType, idColumn: AnyPgColumn): SQL {
 	return sql`not exists (select 1 from ${removedStories} where ${removedStories.objectType} = ${type} and ${removedStories.objectId} = ${idColumn})`;
 }
 
+type MemberStoryType = 'goal' | 'challenge';
+const MEMBER_STORY_TYPES: readonly MemberStoryType[] = ['goal', 'challenge'];
+const isMemberStoryType = (type: string): type is MemberStoryType =>
+	(MEMBER_STORY_TYPES as readonly string[]).includes(type);
+
+/**
+ * A member story's privacy level: the member's workout privacy, never more open than its cap. The
+ * levels are ordered (0 only me, 1 friends, 3 everyone), so the lower of the two is the stricter.
+ */
+const memberStoryPrivacy = sql<number>`least(${users.workoutPrivacy}, ${memberStories.privacyCap})`;
+
 type WorkoutStoryRow = WorkoutWithOwner;
 type RouteStoryRow = RouteWithOwner;
+type MemberStoryRow = typeof memberStories.$inferSelect & {
+	ownerId: number;
+	ownerDisplayName: string | null;
+	ownerUsername: string;
+	privacy: number;
+};
 type FeedEntry =
 	| { type: 'workout'; position: Position; row: WorkoutStoryRow }
-	| { type: 'route'; position: Position; row: RouteStoryRow };
+	| { type: 'route'; position: Position; row: RouteStoryRow }
+	| { type: 'goal'; position: Position; row: MemberStoryRow }
+	| { type: 'challenge'; position: Position; row: MemberStoryRow };
 
 export type FeedPage = { stories: StoryView[]; next: string | null };
 
@@ -628,6 +658,16 @@ async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
 	return rows.map((row) => (row.from === memberId ? row.to : row.from));
 }
 
+/** Each member's workout privacy, which their goal and challenge stories follow. */
+async function workoutPrivacyOf(db: Db, ids: number[]): Promise<Map<number, number>> {
+	if (ids.length === 0) return new Map();
+	const rows = await db
+		.select({ id: users.id, privacy: users.workoutPrivacy })
+		.from(users)
+		.where(inArray(users.id, ids));
+	return new Map(rows.map((row) => [row.id, row.privacy]));
+}
+
 /**
  * SQL for "owned by one of these actors, at a privacy level the viewer may see": the actors are
  * grouped by what the policy allows each (the viewer, friends, others), so the query can use the
@@ -635,7 +675,7 @@ async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
  */
 function actorsCondition(
 	ownerColumn: AnyPgColumn,
-	privacyColumn: AnyPgColumn,
+	privacy: SQL,
 	levels: readonly number[],
 	actors: { id: number; isFriend: boolean }[],
 	allowed: (actor: { id: number; isFriend: boolean }, privacy: number) => boolean,
@@ -650,15 +690,17 @@ function actorsCondition(
 	if (groups.size === 0) return sql`false`;
 	return or(
 		...[...groups].map(([key, ids]) =>
-			and(inArray(ownerColumn, ids), inArray(privacyColumn, key.split(',').map(Number))),
+			and(inArray(ownerColumn, ids), inArray(privacy, key.split(',').map(Number))),
 		),
 	) as SQL;
 }
 
 /**
  * A feed page. `home` is the viewer's own feed: their stories and their friends'. `own` is one
- * member's stories, for a viewer allowed to see that member's profile. Each story is a workout or a
- * route the viewer may see now, as the workouts and routes privacy policies decide.
+ * member's stories, for a viewer allowed to see that member's profile. Each story is a workout, a
+ * route, a goal met or a challenge joined the viewer may see now: workouts and routes as their privacy
+ * policies decide, goal and challenge stories as the workouts policy decides for the member's workout
+ * privacy (goals follow it too).
  */
 export async function listStories(
 	deps: Deps,
@@ -682,14 +724,14 @@ export async function listStories(
 	const take = options.limit + 1;
 	const workoutActors = actorsCondition(
 		workouts.ownerId,
-		workouts.privacy,
+		sql`${workouts.privacy}`,
 		[0, 1, 3],
 		actors,
 		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, { isFriend: actor.isFriend }),
 	);
 	const routeActors = actorsCondition(
 		routes.ownerId,
-		routes.privacy,
+		sql`${routes.privacy}`,
 		[0, 1, 3, 6],
 		actors,
 		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor.isFriend),
@@ -724,15 +766,65 @@ export async function listStories(
 		.orderBy(after ? asc(routes.createdAt) : desc(routes.createdAt), after ? asc(routes.id) : desc(routes.id))
 		.limit(take)
 		.as('route_top');
+	// Goal and challenge stories are one query: the feed order's type tie-break is a row comparison.
+	const memberKeys = async (): Promise<Position[]> => {
+		const levels = await workoutPrivacyOf(
+			deps.db,
+			actors.map((actor) => actor.id),
+		);
+		const memberActors = actorsCondition(
+			memberStories.actorId,
+			sql`${memberStories.privacyCap}`,
+			[1, 3],
+			actors,
+			(actor, cap) =>
+				canViewWorkout(
+					viewer,
+					{ ownerId: actor.id, privacy: Math.min(levels.get(actor.id) ?? 0, cap) },
+					{ isFriend: actor.isFriend },
+				),
+		);
+		const key = sql`(${memberStories.publishedAt}, ${memberStories.objectType} collate "C", ${memberStories.id})`;
+		const bound = (position: Position) =>
+			sql`(${epochPlus(position.micros)}, ${position.type} collate "C", ${position.id})`;
+		const order = after ? asc : desc;
+		const top = deps.db
+			.select({ id: memberStories.id, type: memberStories.objectType, at: memberStories.publishedAt })
+			.from(memberStories)
+			.where(
+				and(
+					eq(memberStories.live, true),
+					memberActors,
+					sql`not exists (select 1 from ${removedStories} where ${removedStories.objectType} = ${memberStories.objectType} and ${removedStories.objectId} = ${memberStories.id})`,
+					before ? sql`${memberStories.publishedAt} <= ${epochPlus(before.micros)}` : undefined,
+					before ? sql`${key} < ${bound(before)}` : undefined,
+					after ? sql`${memberStories.publishedAt} >= ${epochPlus(after.micros)}` : undefined,
+					after ? sql`${key} > ${bound(after)}` : undefined,
+				),
+			)
+			.orderBy(
+				order(memberStories.publishedAt),
+				order(sql`${memberStories.objectType} collate "C"`),
+				order(memberStories.id),
+			)
+			.limit(take)
+			.as('member_top');
+		const rows = await deps.db.select({ id: top.id, type: top.type, micros: microsOf(top.at) }).from(top);
+		return rows.map((row) => ({ micros: BigInt(row.micros), type: row.type, id: row.id }));
+	};
+	const keysOf = async (
+		type: StoryObjectType,
+		top: typeof workoutTop | typeof routeTop,
+	): Promise<Position[]> =>
+		(await deps.db.select({ id: top.id, micros: microsOf(top.at) }).from(top)).map((key) => ({
+			micros: BigInt(key.micros),
+			type,
+			id: key.id,
+		}));
 	// The exact time is worked out only for the few rows kept, not for every candidate.
-	const [workoutKeys, routeKeys] = await Promise.all([
-		deps.db.select({ id: workoutTop.id, micros: microsOf(workoutTop.at) }).from(workoutTop),
-		deps.db.select({ id: routeTop.id, micros: microsOf(routeTop.at) }).from(routeTop),
-	]);
-	const positions: Position[] = [
-		...workoutKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'workout', id: key.id })),
-		...routeKeys.map((key): Position => ({ micros: BigInt(key.micros), type: 'route', id: key.id })),
-	];
+	const positions = (
+		await Promise.all([keysOf('workout', workoutTop), keysOf('route', routeTop), memberKeys()])
+	).flat();
 	positions.sort(comparePositions);
 	// Newer-than polling takes the oldest of the newer ones first, so none is skipped.
 	const chosen = after ? positions.slice(-options.limit) : positions.slice(0, options.limit);
@@ -743,13 +835,16 @@ export async function listStories(
 	return { stories, next: hasMore && last ? positionText(last) : null };
 }
 
-/** The workouts and routes at these feed positions, with their owners, in the same order. */
+/** The stories at these feed positions, with their owners, in the same order. */
 async function entriesAt(deps: Deps, positions: Position[]): Promise<FeedEntry[]> {
 	const workoutIds = positions
 		.filter((position) => position.type === 'workout')
 		.map((position) => position.id);
 	const routeIds = positions.filter((position) => position.type === 'route').map((position) => position.id);
-	const [workoutRows, routeRows] = await Promise.all([
+	const memberIds = positions
+		.filter((position) => isMemberStoryType(position.type))
+		.map((position) => position.id);
+	const [workoutRows, routeRows, memberRows] = await Promise.all([
 		workoutIds.length === 0
 			? []
 			: deps.db
@@ -772,20 +867,58 @@ async function entriesAt(deps: Deps, positions: Position[]): Promise<FeedEntry[]
 					.from(routes)
 					.innerJoin(users, eq(users.id, routes.ownerId))
 					.where(inArray(routes.id, routeIds)),
+		memberIds.length === 0
+			? []
+			: deps.db
+					.select({
+						...getTableColumns(memberStories),
+						ownerId: memberStories.actorId,
+						ownerDisplayName: users.displayName,
+						ownerUsername: users.username,
+						privacy: memberStoryPrivacy,
+					})
+					.from(memberStories)
+					.innerJoin(users, eq(users.id, memberStories.actorId))
+					.where(inArray(memberStories.id, memberIds)),
 	]);
 	const workoutById = new Map(workoutRows.map((row) => [row.id, row]));
 	const routeById = new Map(routeRows.map((row) => [row.id, row]));
+	const memberById = new Map(memberRows.map((row) => [row.id, row]));
 	const entries: FeedEntry[] = [];
 	for (const position of positions) {
-		if (position.type === 'workout') {
+		const type = position.type;
+		if (type === 'workout') {
 			const row = workoutById.get(position.id);
-			if (row) entries.push({ type: 'workout', row, position });
-		} else {
+			if (row) entries.push({ type, row, position });
+		} else if (type === 'route') {
 			const row = routeById.get(position.id);
-			if (row) entries.push({ type: 'route', row, position });
+			if (row) entries.push({ type, row, position });
+		} else {
+			const row = memberById.get(position.id);
+			if (row?.objectType === 'goal' && type === 'goal') entries.push({ type, row, position });
+			if (row?.objectType === 'challenge' && type === 'challenge') entries.push({ type, row, position });
 		}
 	}
 	return entries;
+}
+
+/** Where a story leads: its workout or route, the member's goals, or the challenge. */
+function storyHref(story: {
+	type: StoryObjectType;
+	id: number;
+	actorId: number;
+	subjectId?: number;
+}): string {
+	switch (story.type) {
+		case 'workout':
+			return `/workout/${story.id}`;
+		case 'route':
+			return `/routes/view/${story.id}`;
+		case 'goal':
+			return `/profile/${story.actorId}/goals/`;
+		case 'challenge':
+			return `/challenges/${story.subjectId}`;
+	}
 }
 
 /** Likes and comments counted for a set of stories. */
@@ -795,12 +928,10 @@ async function countsFor(deps: Deps, viewer: { id: number }, keys: StoryKey[]) {
 	if (keys.length === 0) return { likes, comments };
 	const match = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
 		or(
-			...(['workout', 'route'] as const)
-				.map((type) => {
-					const ids = keys.filter((key) => key.type === type).map((key) => key.id);
-					return ids.length > 0 ? and(eq(typeColumn, type), inArray(idColumn, ids)) : undefined;
-				})
-				.filter((condition): condition is NonNullable<typeof condition> => condition !== undefined),
+			...STORY_OBJECT_TYPES.map((type) => {
+				const ids = keys.filter((key) => key.type === type).map((key) => key.id);
+				return ids.length > 0 ? and(eq(typeColumn, type), inArray(idColumn, ids)) : undefined;
+			}).filter((condition): condition is NonNullable<typeof condition> => condition !== undefined),
 		);
 	const [likeRows, commentRows] = await Promise.all([
 		deps.db
@@ -884,8 +1015,6 @@ async function representStories(
 					title: entry.row.ownerDisplayName || entry.row.ownerUsername,
 					username: entry.row.ownerUsername,
 				},
-				title: entry.row.name,
-				activity_type: entry.row.activityTypeId,
 				privacy: entry.row.privacy,
 				likes: {
 					count: like?.count ?? 0,
@@ -895,6 +1024,27 @@ async function representStories(
 				comments: { count: comments.get(key) ?? 0 },
 				can_delete: entry.row.ownerId === viewer.id,
 			};
+			const none = { total: 0, first: [] };
+			if (entry.type === 'goal' || entry.type === 'challenge') {
+				const story = entry.row;
+				return {
+					...common,
+					object_type: entry.type,
+					title: story.title,
+					activity_type: null,
+					published: formatApiDateTime(story.publishedAt),
+					figures: { distance_m: null, duration_s: null, ascent_m: null, energy_j: null },
+					thumbnail: [],
+					photos: none,
+					details: story.details,
+					href: storyHref({
+						type: entry.type,
+						id: story.id,
+						actorId: story.actorId,
+						subjectId: story.subjectId,
+					}),
+				};
+			}
 			if (entry.type === 'workout') {
 				const workout = entry.row;
 				let thumbnail: [number, number][] = [];
@@ -916,6 +1066,9 @@ async function representStories(
 				return {
 					...common,
 					object_type: 'workout',
+					title: workout.name,
+					activity_type: workout.activityTypeId,
+					details: null,
 					published: formatApiDateTime(workout.startDatetime),
 					figures: {
 						distance_m: workout.distanceTotal,
@@ -925,24 +1078,50 @@ async function representStories(
 					},
 					thumbnail,
 					photos: storyPhotos(photos.get(workout.id)),
-					href: `/workout/${workout.id}`,
+					href: storyHref({ type: 'workout', id: workout.id, actorId: workout.ownerId }),
 				};
 			}
 			const route = entry.row;
 			return {
 				...common,
 				object_type: 'route',
+				title: route.name,
+				activity_type: route.activityTypeId,
+				details: null,
 				published: formatApiDateTime(route.createdAt),
 				figures: { distance_m: route.distanceM, duration_s: null, ascent_m: route.ascentM, energy_j: null },
 				thumbnail: thin(decodePath(route).map(([lat, lng]) => [round5(lat), round5(lng)])),
-				photos: storyPhotos(undefined),
-				href: `/routes/view/${route.id}`,
+				photos: none,
+				href: storyHref({ type: 'route', id: route.id, actorId: route.ownerId }),
 			};
 		}),
 	);
 }
 
-/** The workout or route behind a story, if the viewer may see it now and its owner has not removed it. */
+/** A live goal or challenge story the viewer may see now, as the workouts policy decides. */
+async function visibleMemberStory(
+	deps: Deps,
+	viewer: { id: number },
+	key: StoryKey,
+): Promise<{ ownerId: number }> {
+	const [row] = await deps.db
+		.select({ ownerId: memberStories.actorId, privacy: memberStoryPrivacy })
+		.from(memberStories)
+		.innerJoin(users, eq(users.id, memberStories.actorId))
+		.where(
+			and(
+				eq(memberStories.id, key.id),
+				eq(memberStories.objectType, key.type as MemberStoryType),
+				eq(memberStories.live, true),
+			),
+		);
+	if (!row) throw notFound('No such story.');
+	const isFriend = row.ownerId !== viewer.id && (await areFriends(deps.db, viewer.id, row.ownerId));
+	if (!canViewWorkout(viewer, row, { isFriend })) throw notFound('No such story.');
+	return row;
+}
+
+/** The object behind a story, if the viewer may see it now and its owner has not removed it. */
 async function visibleObject(
 	deps: Deps,
 	viewer: { id: number },
@@ -952,7 +1131,9 @@ async function visibleObject(
 		const object =
 			key.type === 'workout'
 				? await getVisibleWorkout(deps, viewer, key.id)
-				: await getVisibleRoute(deps, viewer, key.id);
+				: key.type === 'route'
+					? await getVisibleRoute(deps, viewer, key.id)
+					: await visibleMemberStory(deps, viewer, key);
 		if (object.ownerId !== viewer.id && (await isBlockedEitherWay(deps.db, viewer.id, object.ownerId)))
 			throw notFound('No such story.');
 		const [removed] = await deps.db
@@ -976,7 +1157,8 @@ async function resolveStory(
 	if (!match) return null;
 	const kind = match[1];
 	const number = Number(match[2]);
-	if (kind === 'workout' || kind === 'route') return { story: { type: kind, id: number }, comment: null };
+	if ((STORY_OBJECT_TYPES as readonly string[]).includes(kind))
+		return { story: { type: kind as StoryObjectType, id: number }, comment: null };
 	if (kind === 'comment') {
 		const [comment] = await deps.db.select().from(storyComments).where(eq(storyComments.id, number));
 		return comment ? { story: { type: comment.objectType, id: comment.objectId }, comment } : null;
@@ -988,46 +1170,21 @@ async function resolveStory(
 /** One story by its object, for GET activity_story/?object_type=&object_id=. */
 export async function getStory(deps: Deps, viewer: { id: number }, key: StoryKey): Promise<StoryView> {
 	await visibleObject(deps, viewer, key);
-	const rows =
+	const [time, table] =
 		key.type === 'workout'
-			? (
-					await deps.db
-						.select({
-							...getTableColumns(workouts),
-							ownerDisplayName: users.displayName,
-							ownerUsername: users.username,
-							micros: microsOf(workouts.startDatetime),
-						})
-						.from(workouts)
-						.innerJoin(users, eq(users.id, workouts.ownerId))
-						.where(eq(workouts.id, key.id))
-				).map(
-					(row): FeedEntry => ({
-						type: 'workout',
-						row,
-						position: { micros: BigInt(row.micros), type: 'workout', id: row.id },
-					}),
-				)
-			: (
-					await deps.db
-						.select({
-							...getTableColumns(routes),
-							ownerDisplayName: users.displayName,
-							ownerUsername: users.username,
-							micros: microsOf(routes.createdAt),
-						})
-						.from(routes)
-						.innerJoin(users, eq(users.id, routes.ownerId))
-						.where(eq(routes.id, key.id))
-				).map(
-					(row): FeedEntry => ({
-						type: 'route',
-						row,
-						position: { micros: BigInt(row.micros), type: 'route', id: row.id },
-					}),
-				);
-	if (rows.length === 0) throw notFound('No such story.');
-	const [story] = await representStories(deps, viewer, rows);
+			? [workouts.startDatetime, workouts]
+			: key.type === 'route'
+				? [routes.createdAt, routes]
+				: [memberStories.publishedAt, memberStories];
+	const [row] = await deps.db
+		.select({ micros: microsOf(time) })
+		.from(table)
+		.where(eq(table.id, key.id));
+	const entries = row
+		? await entriesAt(deps, [{ micros: BigInt(row.micros), type: key.type, id: key.id }])
+		: [];
+	if (entries.length === 0) throw notFound('No such story.');
+	const [story] = await representStories(deps, viewer, entries);
 	return story;
 }
 
@@ -1182,12 +1339,13 @@ export async function deleteStory(deps: Deps, viewer: { id: number }, id: string
 	if (!match) throw notFound('No such story.');
 	const kind = match[1];
 	const number = Number(match[2]);
-	if (kind === 'workout' || kind === 'route') {
-		const owner = await visibleObject(deps, viewer, { type: kind, id: number });
+	if ((STORY_OBJECT_TYPES as readonly string[]).includes(kind)) {
+		const type = kind as StoryObjectType;
+		const owner = await visibleObject(deps, viewer, { type, id: number });
 		if (owner.ownerId !== viewer.id) throw notFound('No such story.');
 		await deps.db
 			.insert(removedStories)
-			.values({ objectType: kind, objectId: number, ownerId: viewer.id })
+			.values({ objectType: type, objectId: number, ownerId: viewer.id })
 			.onConflictDoNothing();
 		return;
 	}
@@ -1216,6 +1374,108 @@ export async function deleteStory(deps: Deps, viewer: { id: number }, id: string
 		.where(or(eq(storyComments.id, comment.id), eq(storyComments.parentCommentId, comment.id)));
 }
 
+// ---------------------------------------------------------------- goal and challenge stories
+
+export type MemberStoryInput = {
+	/** The goal's week (YYYY-MM-DD of its first day); none for a challenge. */
+	period?: string;
+	publishedAt: Date;
+	title: string;
+	details: StoryDetails;
+	/** The most open privacy level the story may have: 3 everyone, 1 friends. */
+	privacyCap?: 1 | 3;
+};
+
+/** A flat object as text with its keys in order: jsonb hands keys back in an order of its own. */
+const flatJson = (value: object) =>
+	JSON.stringify(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * Makes a member's live stories about one goal or one challenge exactly `stories`, one per period,
+ * so calling it again after any change is safe. A story already live keeps its time, place and
+ * reactions; one that is not listed is withdrawn, and comes back with its likes and comments when
+ * it is listed again. Only periods from `fromPeriod` on are withdrawn: older ones were not looked at.
+ */
+export async function syncMemberStories(
+	deps: Pick<AppDeps, 'db'>,
+	subject: { actorId: number; type: MemberStoryType; subjectId: number; fromPeriod?: string },
+	stories: MemberStoryInput[],
+): Promise<void> {
+	const existing = await deps.db
+		.select()
+		.from(memberStories)
+		.where(
+			and(
+				eq(memberStories.actorId, subject.actorId),
+				eq(memberStories.objectType, subject.type),
+				eq(memberStories.subjectId, subject.subjectId),
+			),
+		);
+	const wanted = new Map(stories.map((story) => [story.period ?? '', story]));
+	const withdrawn = existing
+		.filter(
+			(row) =>
+				row.live && !wanted.has(row.period) && (!subject.fromPeriod || row.period >= subject.fromPeriod),
+		)
+		.map((row) => row.id);
+	if (withdrawn.length > 0)
+		await deps.db.update(memberStories).set({ live: false }).where(inArray(memberStories.id, withdrawn));
+	const byPeriod = new Map(existing.map((row) => [row.period, row]));
+	const changed = [...wanted].filter(([period, story]) => {
+		const row = byPeriod.get(period);
+		return (
+			!row?.live ||
+			row.title !== story.title ||
+			row.privacyCap !== (story.privacyCap ?? 3) ||
+			flatJson(row.details) !== flatJson(story.details)
+		);
+	});
+	if (changed.length === 0) return;
+	await deps.db
+		.insert(memberStories)
+		.values(
+			changed.map(([period, story]) => ({
+				actorId: subject.actorId,
+				objectType: subject.type,
+				subjectId: subject.subjectId,
+				period,
+				publishedAt: story.publishedAt,
+				title: story.title,
+				details: story.details,
+				privacyCap: story.privacyCap ?? 3,
+				live: true,
+			})),
+		)
+		.onConflictDoUpdate({
+			target: [
+				memberStories.objectType,
+				memberStories.subjectId,
+				memberStories.actorId,
+				memberStories.period,
+			],
+			set: {
+				title: sql`excluded.title`,
+				details: sql`excluded.details`,
+				privacyCap: sql`excluded.privacy_cap`,
+				// A story coming back is news again; one still live keeps its place in the feed.
+				publishedAt: sql`case when ${memberStories.live} then ${memberStories.publishedAt} else excluded.published_at end`,
+				live: true,
+			},
+		});
+}
+
+/** A challenge renamed: every member's story about it carries the new name. */
+export async function retitleMemberStories(
+	deps: Pick<AppDeps, 'db'>,
+	subject: { type: MemberStoryType; subjectId: number },
+	title: string,
+): Promise<void> {
+	await deps.db
+		.update(memberStories)
+		.set({ title })
+		.where(and(eq(memberStories.objectType, subject.type), eq(memberStories.subjectId, subject.subjectId)));
+}
+
 // ---------------------------------------------------------------- notifications
 
 export type NotificationView = {
@@ -1237,7 +1497,7 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 		.where(eq(notificationReads.userId, viewer.id));
 	const readAt = read?.readAt ?? new Date(0);
 	const ownsObject = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
-		sql`((${typeColumn} = 'workout' and exists (select 1 from ${workouts} where ${workouts.id} = ${idColumn} and ${workouts.ownerId} = ${viewer.id})) or (${typeColumn} = 'route' and exists (select 1 from ${routes} where ${routes.id} = ${idColumn} and ${routes.ownerId} = ${viewer.id})))`;
+		sql`((${typeColumn} = 'workout' and exists (select 1 from ${workouts} where ${workouts.id} = ${idColumn} and ${workouts.ownerId} = ${viewer.id})) or (${typeColumn} = 'route' and exists (select 1 from ${routes} where ${routes.id} = ${idColumn} and ${routes.ownerId} = ${viewer.id})) or (${typeColumn} in ('goal', 'challenge') and exists (select 1 from ${memberStories} where ${memberStories.id} = ${idColumn} and ${memberStories.objectType} = ${typeColumn} and ${memberStories.actorId} = ${viewer.id} and ${memberStories.live})))`;
 	const [requests, likes, comments] = await Promise.all([
 		deps.db
 			.select({ at: friendships.createdAt, actor: actorColumns })
@@ -1283,8 +1543,22 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 			.orderBy(desc(storyComments.createdAt))
 			.limit(limit),
 	]);
+	// A challenge story leads to its challenge, so the challenges behind the reactions are looked up.
+	const memberStoryIds = [...likes, ...comments]
+		.filter((row) => isMemberStoryType(row.type))
+		.map((row) => row.id);
+	const subjects = new Map(
+		memberStoryIds.length === 0
+			? []
+			: (
+					await deps.db
+						.select({ id: memberStories.id, subjectId: memberStories.subjectId })
+						.from(memberStories)
+						.where(inArray(memberStories.id, memberStoryIds))
+				).map((row) => [row.id, row.subjectId]),
+	);
 	const hrefOf = (type: StoryObjectType, id: number) =>
-		type === 'workout' ? `/workout/${id}` : `/routes/view/${id}`;
+		storyHref({ type, id, actorId: viewer.id, subjectId: subjects.get(id) });
 	const actorOf = (actor: (typeof requests)[number]['actor']) => ({
 		id: actor.id,
 		title: displayNameOf(actor),

@@ -3,7 +3,6 @@ import { gunzip } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
-import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
@@ -13,7 +12,13 @@ import { decodeSeries, type SeriesSample } from '../series';
 import { activityTypeGroup } from './activity-types';
 import { deriveFromFile } from './derive-file';
 import { recordingForViewer } from './recording';
-import { getVisibleWorkout, getWorkoutSeries, type UpdateOutcome, type WorkoutWithOwner } from './service';
+import {
+	followWorkoutChange,
+	getVisibleWorkout,
+	getWorkoutSeries,
+	type UpdateOutcome,
+	type WorkoutWithOwner,
+} from './service';
 import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
 
 type Viewer = { id: number } | null;
@@ -117,7 +122,7 @@ export async function cutWorkout(
 		await tx.update(workoutSeries).set({ series, laps }).where(eq(workoutSeries.workoutId, workout.id));
 		return true;
 	});
-	if (done) await refreshChallengeProgressQuietly(deps, workout.ownerId);
+	if (done) await followWorkoutChange(deps, workout.ownerId);
 	const fresh = await getVisibleWorkout(deps, viewer, id);
 	return done ? { ok: true, workout: fresh } : { ok: false, current: fresh };
 }

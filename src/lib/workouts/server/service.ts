@@ -8,6 +8,7 @@ import { users } from '../../auth/server/tables';
 import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import { cleanText, truncateText } from '../../core/text';
+import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
@@ -119,6 +120,15 @@ type NewWorkout = {
 	original?: { fileName: string; contentGzipBase64: string };
 };
 
+/**
+ * Challenge standings and weekly goal stories follow every saved, edited, cut or deleted workout;
+ * neither failing fails the change.
+ */
+export async function followWorkoutChange(deps: Deps, ownerId: number): Promise<void> {
+	await refreshChallengeProgressQuietly(deps, ownerId);
+	await refreshGoalStoriesQuietly(deps, ownerId);
+}
+
 export type CreateOutcome =
 	| { created: true; workout: WorkoutWithOwner }
 	| { created: false; existing: WorkoutWithOwner };
@@ -154,8 +164,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
 		return row.id;
 	});
-	// Challenge standings follow every saved, edited, cut or deleted workout.
-	if (id !== null) await refreshChallengeProgressQuietly(deps, ownerId);
+	if (id !== null) await followWorkoutChange(deps, ownerId);
 	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
 	const [existing] = await deps.db
 		.select({ id: workouts.id })
@@ -359,7 +368,7 @@ export async function updateWorkout(
 		.set({ ...changes, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
 		.where(and(...conditions))
 		.returning({ id: workouts.id });
-	if (updated.length > 0) await refreshChallengeProgressQuietly(deps, current.ownerId);
+	if (updated.length > 0) await followWorkoutChange(deps, current.ownerId);
 	const fresh = (await findWorkout(deps, id)) as WorkoutWithOwner;
 	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };
 }
@@ -372,7 +381,7 @@ export async function deleteWorkout(
 	const workout = await getOwnWorkout(deps, viewer, id);
 	await deps.db.delete(workouts).where(and(eq(workouts.id, id), eq(workouts.ownerId, workout.ownerId)));
 	await removeWorkoutPhotoFiles(deps.config, workout.ownerId, workout.id);
-	await refreshChallengeProgressQuietly(deps, workout.ownerId);
+	await followWorkoutChange(deps, workout.ownerId);
 }
 
 /**
