@@ -81,10 +81,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 		};
 		const servedBy = (response: { headers: Headers }) => response.headers.get('x-served-by');
 
-		// A database of its own, empty: the first process migrates it, as on a first deployment.
-		const databaseUrl = new URL(String(process.env.TEST_DATABASE_URL));
-		databaseUrl.pathname += '_cluster';
-		const databaseName = databaseUrl.pathname.slice(1);
+		let databaseName = '';
 		async function asAdmin(statement: string) {
 			const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
 			await admin.connect();
@@ -96,6 +93,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 		}
 
 		beforeAll(async () => {
+			// A database of its own, empty: the first process migrates it, as on a first deployment.
+			const databaseUrl = new URL(String(process.env.TEST_DATABASE_URL));
+			databaseUrl.pathname += '_cluster';
+			databaseName = databaseUrl.pathname.slice(1);
 			await asAdmin(`drop database if exists "${databaseName}" with (force)`);
 			await asAdmin(`create database "${databaseName}"`);
 			const port = await freePort();
@@ -115,7 +116,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 		}, 310_000);
 		afterAll(async () => {
 			if (cluster?.child.exitCode === null) cluster.child.kill('SIGKILL');
-			await asAdmin(`drop database if exists "${databaseName}" with (force)`);
+			if (databaseName) await asAdmin(`drop database if exists "${databaseName}" with (force)`);
 			if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 		});
 
