@@ -49,6 +49,20 @@ const projects = [
 			},
 		];
 	}),
+	// `npm run cluster` on the real PostgreSQL: server processes of the built product (dist/), so
+	// scripts/test.mjs runs it after the production build; last and alone when run with the rest.
+	// It makes its own empty database, which the cluster migrates, and needs no prepared copies.
+	{
+		resolve: { alias },
+		test: {
+			...shared,
+			globalSetup: [],
+			name: 'cluster',
+			include: ['tests/cluster/**/*.test.ts'],
+			maxWorkers: 1,
+			sequence: { groupOrder: 2 },
+		},
+	},
 ];
 
 // Vitest's default leaves a core idle (one worker on a two-core machine); the suites wait on

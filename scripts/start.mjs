@@ -1,71 +1,15 @@
 import './check-node.mjs';
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import cluster from 'node:cluster';
 import http from 'node:http';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
-import { buildReason } from './build-hash.mjs';
+import { ensureBuilt } from './ensure-build.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);
 const startedAt = performance.now();
 
-/**
- * Runs a step in a process group of its own, so that SIGTERM or SIGINT received meanwhile stops
- * the step and everything it started, not only this process. Resolves to the exit code.
- */
-function runStep(command, args, env = process.env) {
-	const child = spawn(command, args, { stdio: 'inherit', detached: true, env });
-	const forward = (signal) => {
-		try {
-			process.kill(-child.pid, signal);
-		} catch {
-			// The step has already finished.
-		}
-	};
-	process.on('SIGTERM', forward);
-	process.on('SIGINT', forward);
-	return new Promise((resolve) =>
-		child.on('exit', (code, signal) => {
-			process.off('SIGTERM', forward);
-			process.off('SIGINT', forward);
-			if (signal === 'SIGTERM' || signal === 'SIGINT') process.exit(1);
-			resolve(code ?? 1);
-		}),
-	);
-}
-
-/**
- * The embedded database folder a first start has to create (initdb and migrations take several
- * seconds), or null when there is nothing to create or PostgreSQL is used.
- */
-function newEmbeddedDatabase() {
-	const url = process.env.DATABASE_URL;
-	if (url && !url.startsWith('file://')) return null;
-	const folder = url ? url.slice('file://'.length) : path.join(process.env.DATA_DIR || 'data', 'db');
-	return existsSync(folder) ? null : folder;
-}
-
-if (process.env.MAPSTRIDE_SKIP_BUILD !== '1') {
-	const reason = buildReason(root);
-	if (reason) {
-		console.log(`Building Mapstride (${reason}); a first build takes a minute or two.`);
-		const tsx = path.join(root, 'node_modules/.bin/tsx');
-		const prepare = Boolean(newEmbeddedDatabase()) && existsSync(tsx);
-		// The build bakes routes into city pages from an existing database; a new one has none, and
-		// the build must not open it while the other process creates it.
-		const [built, prepared] = await Promise.all([
-			runStep(process.execPath, [path.join(root, 'scripts/build.mjs')], {
-				...process.env,
-				...(prepare ? { MAPSTRIDE_BUILD_WITHOUT_DB: '1' } : {}),
-			}),
-			prepare ? runStep(tsx, [path.join(root, 'scripts/prepare-db.ts')]) : Promise.resolve(0),
-		]);
-		if (built !== 0) process.exit(built);
-		// A failed preparation is not fatal: the server creates the database itself and says why not.
-		if (prepared !== 0) console.warn('Preparing the database alongside the build failed; retrying now.');
-	}
-}
+await ensureBuilt(root);
 
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.MAPSTRIDE_CLIENT_DIR = path.join(root, 'dist/client');
@@ -106,13 +50,16 @@ const host = runtime.deps.config.host;
 // API calls and map tiles skip the page renderer and go straight to their own apps.
 const apiListener = getRequestListener(lifecycle.fetchApi);
 const tileListener = getRequestListener(lifecycle.fetchTiles);
-server = http.createServer((req, res) =>
-	req.url?.startsWith('/api/')
+// Behind `npm run cluster` every answer names the process that gave it, so the spread can be seen.
+const servedBy = cluster.isWorker ? String(cluster.worker.id) : null;
+server = http.createServer((req, res) => {
+	if (servedBy) res.setHeader('X-Served-By', servedBy);
+	return req.url?.startsWith('/api/')
 		? apiListener(req, res)
 		: req.url?.startsWith('/tiles/')
 			? tileListener(req, res)
-			: handler(req, res),
-);
+			: handler(req, res);
+});
 // Cut clients that dribble headers (slowloris) or never finish a request.
 server.headersTimeout = 15_000;
 server.requestTimeout = 120_000;

@@ -6,8 +6,9 @@ import { lighthouseTable } from '../tests/e2e/lighthouse-summary.mjs';
 
 /**
  * Every test a fresh clone can run, in order of cost: static checks, unit and API tests (twice
- * for the API when TEST_DATABASE_URL is set), the production build, browser tests in Chromium,
- * and Lighthouse budgets. Browser steps need Chromium; without it they fail with a clear message.
+ * for the API when TEST_DATABASE_URL is set), the production build, the cluster test, browser
+ * tests in Chromium, and Lighthouse budgets. Browser steps need Chromium; without it they fail
+ * with a clear message.
  *
  * `npm test -- browser lighthouse` runs only the steps whose name contains one of the words.
  * The run ends with each step's time and the Lighthouse scores of every audited page.
@@ -19,8 +20,10 @@ const env = { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' };
 const chrome = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const steps = [
 	['static checks (astro check, biome)', 'npm', ['run', 'check']],
-	['unit and API tests', bin('vitest'), ['run']],
+	['unit and API tests', bin('vitest'), ['run', '--project', '!cluster']],
 	['production build', process.execPath, [path.join(root, 'scripts/build.mjs')]],
+	// Runs the built product, so after the build; on PostgreSQL only when TEST_DATABASE_URL is set.
+	['cluster test (npm run cluster)', bin('vitest'), ['run', '--project', 'cluster']],
 	['browser tests (Playwright, Chromium)', 'npm', ['run', 'test:e2e'], { needsChrome: true }],
 	['Lighthouse budgets', 'npm', ['run', 'lhci'], { needsChrome: true }],
 ];

@@ -49,7 +49,7 @@ export function createApi(deps: AppDeps, modules: ApiModules = { routes: [] }): 
 	api.use(limitBodySize);
 	api.use(readAppToken);
 	api.use(readBearerToken);
-	api.use(rateLimit(deps.config.apiRateLimitPerMinute));
+	api.use(rateLimit(deps.db, deps.config.apiRateLimitPerMinute));
 	api.onError((error, c) => respondWithError(error, c));
 	api.notFound((c) =>
 		respondWithError(new AppError('not_found', `No API endpoint at ${c.req.method} ${c.req.path}`), c),

@@ -1,41 +1,89 @@
+import { getTableName } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import pg from 'pg';
+import {
+	type RateLimiterAbstract,
+	RateLimiterMemory,
+	RateLimiterPostgres,
+	RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { AppError } from '../core/errors';
+import type { Db } from '../db/client';
 import type { ApiEnv } from './context';
+import { rateLimits } from './tables';
 
 /** Health probes come from the platform, many times a minute, and say nothing about anyone. */
 const UNLIMITED = /^\/api\/health(\/|$)/;
 
+export type LimiterOptions = {
+	/** Names the budget; callers of different budgets never share a counter. */
+	name: string;
+	points: number;
+	/** Seconds in one window. */
+	duration: number;
+};
+
+/**
+ * Every request budget is built here, so all of them count in the same place. On PostgreSQL the
+ * counters live in the `rate_limits` table, which every process behind the load balancer shares.
+ * The embedded PGlite is opened by one process only (its data folder is locked), so that process
+ * sees every request and its memory is the right place for the counters.
+ */
+export function createLimiter(db: Db, options: LimiterOptions): RateLimiterAbstract {
+	const { name: keyPrefix, points, duration } = options;
+	const client = (db as { $client?: unknown }).$client;
+	if (!(client instanceof pg.Pool)) return new RateLimiterMemory({ keyPrefix, points, duration });
+	return new RateLimiterPostgres({
+		storeClient: client,
+		storeType: 'pool',
+		// The table comes from our migrations, not from the library at run time.
+		tableName: getTableName(rateLimits),
+		tableCreated: true,
+		keyPrefix,
+		points,
+		duration,
+	});
+}
+
+/** Spends one point of `key`'s budget, or refuses with 429 and how long to wait (Retry-After). */
+export async function spendOrRefuse(
+	limiter: RateLimiterAbstract,
+	key: string,
+	message: string,
+): Promise<RateLimiterRes> {
+	try {
+		return await limiter.consume(key);
+	} catch (refusal) {
+		if (!(refusal instanceof RateLimiterRes)) throw refusal;
+		throw new AppError('rate_limited', message, {
+			detail: 'too_many_requests',
+			headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))) },
+		});
+	}
+}
+
 /**
  * A per-caller request budget for the whole API (security test 26: scraping public lists and
  * profiles). Members are counted by id, so a household behind one address is not one caller;
- * visitors by address. One process holds the counters, which is what this server runs as.
- * Calls made inside the process (no socket, address 'unknown') are not network callers.
+ * visitors by address. Calls made inside the process (no socket, address 'unknown') are not
+ * network callers.
  */
-export function rateLimit(perMinute: number): MiddlewareHandler<ApiEnv> {
+export function rateLimit(db: Db, perMinute: number): MiddlewareHandler<ApiEnv> {
 	if (perMinute <= 0) return (_c, next) => next();
-	const limiter = new RateLimiterMemory({ points: perMinute, duration: 60 });
+	const limiter = createLimiter(db, { name: 'api', points: perMinute, duration: 60 });
 	return async (c, next) => {
 		if (UNLIMITED.test(c.req.path) || c.var.clientIp === 'unknown') return next();
 		const key = c.var.viewer ? `member:${c.var.viewer.id}` : `address:${c.var.clientIp}`;
-		try {
-			const spent = await limiter.consume(key);
-			c.header('RateLimit-Policy', `${perMinute};w=60`);
-			c.header(
-				'RateLimit',
-				`remaining=${spent.remainingPoints}, reset=${Math.ceil(spent.msBeforeNext / 1000)}`,
-			);
-		} catch (refusal) {
-			if (!(refusal instanceof RateLimiterRes)) throw refusal;
-			throw new AppError(
-				'rate_limited',
-				`More than ${perMinute} requests a minute; slow down and try again`,
-				{
-					detail: 'too_many_requests',
-					headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))) },
-				},
-			);
-		}
+		const spent = await spendOrRefuse(
+			limiter,
+			key,
+			`More than ${perMinute} requests a minute; slow down and try again`,
+		);
+		c.header('RateLimit-Policy', `${perMinute};w=60`);
+		c.header(
+			'RateLimit',
+			`remaining=${spent.remainingPoints}, reset=${Math.ceil(spent.msBeforeNext / 1000)}`,
+		);
 		await next();
 	};
 }

@@ -2,8 +2,10 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiEnv } from '../../../src/lib/api/context';
 import { readConfig } from '../../../src/lib/core/config';
+import { AppError } from '../../../src/lib/core/errors';
+import { hourlyBudget } from '../../../src/lib/social/server/limits';
 import { addSignedInMember, createTestApi, createTestDeps } from '../../helpers/app';
-import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { openTestDb, TEST_DB_KIND, type TestDatabase } from '../../helpers/db';
 
 /** Security test 26: a caller scraping the API gets 429 once past the documented budget. */
 const LIMIT = 5;
@@ -14,8 +16,13 @@ let deps: ReturnType<typeof createTestDeps>;
 const publicList = new Hono<ApiEnv>().get('/public-things', (c) => c.json({ things: [] }));
 
 /** A request as it arrives over the network from `address` (the Node adapter's socket). */
-function fromAddress(address: string, path = '/api/public-things', headers: Record<string, string> = {}) {
-	return app.request(path, { headers }, { incoming: { socket: { remoteAddress: address } } });
+function fromAddress(
+	address: string,
+	path = '/api/public-things',
+	headers: Record<string, string> = {},
+	to: { request: typeof app.request } = app,
+) {
+	return to.request(path, { headers }, { incoming: { socket: { remoteAddress: address } } });
 }
 
 beforeAll(async () => {
@@ -73,5 +80,41 @@ describe('the API request budget', () => {
 			await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': `10.0.0.${i}` });
 		const forged = await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': '10.9.9.9' });
 		expect(forged.status).toBe(429);
+	});
+});
+
+// Behind a load balancer each process holds its own database client; on the embedded database one
+// process is all there is (its folder is locked), so there is nothing to share there.
+describe.skipIf(TEST_DB_KIND !== 'postgres')('budgets shared by processes on one PostgreSQL', () => {
+	let other: TestDatabase;
+	let otherApp: ReturnType<typeof createTestApi>;
+	beforeAll(async () => {
+		other = await openTestDb();
+		otherApp = createTestApi(createTestDeps(other.db, { config: deps.config }), { routes: [publicList] });
+	});
+	afterAll(() => other.close());
+
+	test('requests spread over two app instances spend one budget per caller', async () => {
+		const statuses: number[] = [];
+		for (let i = 0; i < LIMIT; i++)
+			statuses.push((await fromAddress('203.0.113.50', undefined, {}, i % 2 ? otherApp : app)).status);
+		expect(statuses).toEqual(Array(LIMIT).fill(200));
+		const refusedHere = await fromAddress('203.0.113.50');
+		const refusedThere = await fromAddress('203.0.113.50', undefined, {}, otherApp);
+		expect([refusedHere.status, refusedThere.status]).toEqual([429, 429]);
+		expect(Number(refusedThere.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+		expect((await fromAddress('198.51.100.50', undefined, {}, otherApp)).status).toBe(200);
+	});
+
+	test('an hourly write budget is one budget across instances', async () => {
+		const here = hourlyBudget(database.db, 'comments', 2, 'comments');
+		const there = hourlyBudget(other.db, 'comments', 2, 'comments');
+		await here(41);
+		await there(41);
+		const refusal = await there(41).catch((error: unknown) => error);
+		expect(refusal).toBeInstanceOf(AppError);
+		expect((refusal as AppError).status).toBe(429);
+		expect(Number((refusal as AppError).headers?.['Retry-After'])).toBeGreaterThan(3500);
+		await expect(here(42)).resolves.toBeUndefined();
 	});
 });

@@ -51,7 +51,7 @@ describe('friends forms', () => {
 		);
 		expect(accepted.ok).toBe(true);
 		expect(await areFriends(made.deps.db, sol.id, tam.id)).toBe(true);
-		const spent = hourlyBudget(0, 'friend requests');
+		const spent = hourlyBudget(made.deps.db, 'friend-requests', 0, 'friend requests');
 		const refused = await handleFriendsForm(made.deps, sol, form({ action: 'add', member: '999999' }), spent);
 		expect(refused).toMatchObject({ ok: false, message: expect.stringContaining('friend requests an hour') });
 		expect(

@@ -7,6 +7,7 @@ import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { Db } from '../../db/client';
 import {
 	BlockCreateSchema,
 	BlockParamSchema,
@@ -20,7 +21,7 @@ import {
 	StoryListQuerySchema,
 	UserListQuerySchema,
 } from '../contract';
-import { hourlyBudget, sharedBudgets } from './limits';
+import { type SocialBudgetSizes, type SocialBudgets, socialBudgets } from './limits';
 import {
 	acceptFriendship,
 	blockMember,
@@ -72,18 +73,14 @@ const NoQuery = v.object({});
 const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
 
 /** Friends, member search and suggestions, the activity feed with likes and comments, blocks and notifications. */
-export function createSocialApi(
-	options: { friendRequestsPerHour?: number; commentsPerHour?: number } = {},
-): Hono<ApiEnv> {
+export function createSocialApi(options: SocialBudgetSizes = {}): Hono<ApiEnv> {
 	const app = new Hono<ApiEnv>();
-	const spendFriendRequest =
-		options.friendRequestsPerHour === undefined
-			? sharedBudgets.friendRequest
-			: hourlyBudget(options.friendRequestsPerHour, 'friend requests');
-	const spendComment =
-		options.commentsPerHour === undefined
-			? sharedBudgets.comment
-			: hourlyBudget(options.commentsPerHour, 'comments');
+	// Built on the first request, when the database is known; kept so memory counters outlive it.
+	let budgets: SocialBudgets | undefined;
+	const budgetsFor = (db: Db) => {
+		budgets ??= socialBudgets(db, options);
+		return budgets;
+	};
 
 	// Only the member's own lists: friends, requests sent, requests received, suggestions; or a search.
 	for (const path of both('/v7.1/user/')) {
@@ -138,7 +135,7 @@ export function createSocialApi(
 		});
 		app.post(path, requireViewer, validate('json', FriendshipCreateSchema), async (c) => {
 			const viewer = viewerOf(c);
-			await spendFriendRequest(viewer.id);
+			await budgetsFor(c.var.deps.db).friendRequest(viewer.id);
 			const row = await requestFriendship(c.var.deps, viewer, Number(c.req.valid('json').to_user));
 			return c.json(representFriendship(row), 201);
 		});
@@ -206,7 +203,7 @@ export function createSocialApi(
 		app.post(path, requireViewer, validate('json', StoryCreateSchema), async (c) => {
 			const viewer = viewerOf(c);
 			const input = c.req.valid('json');
-			if (input.verb === 'comment') await spendComment(viewer.id);
+			if (input.verb === 'comment') await budgetsFor(c.var.deps.db).comment(viewer.id);
 			return c.json(await createReaction(c.var.deps, viewer, input), 201);
 		});
 	}

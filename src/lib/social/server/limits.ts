@@ -1,20 +1,12 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../../core/errors';
+import { createLimiter, spendOrRefuse } from '../../api/rate-limit';
+import type { Db } from '../../db/client';
 import { COMMENTS_PER_HOUR, FRIEND_REQUESTS_PER_HOUR } from '../contract';
 
 /** A per-member hourly budget for one kind of write; 429 with Retry-After once spent. */
-export function hourlyBudget(points: number, what: string) {
-	const limiter = new RateLimiterMemory({ points, duration: 3600 });
+export function hourlyBudget(db: Db, name: string, points: number, what: string) {
+	const limiter = createLimiter(db, { name, points, duration: 3600 });
 	return async (memberId: number) => {
-		try {
-			await limiter.consume(String(memberId));
-		} catch (refusal) {
-			if (!(refusal instanceof RateLimiterRes)) throw refusal;
-			throw new AppError('rate_limited', `At most ${points} ${what} an hour; try again later.`, {
-				detail: 'too_many_requests',
-				headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))) },
-			});
-		}
+		await spendOrRefuse(limiter, String(memberId), `At most ${points} ${what} an hour; try again later.`);
 	};
 }
 
@@ -23,8 +15,33 @@ export type SocialBudgets = {
 	comment: (memberId: number) => Promise<void>;
 };
 
-/** One budget per process for the API and the pages alike, so a member cannot spend both. */
-export const sharedBudgets: SocialBudgets = {
-	friendRequest: hourlyBudget(FRIEND_REQUESTS_PER_HOUR, 'friend requests'),
-	comment: hourlyBudget(COMMENTS_PER_HOUR, 'comments'),
-};
+export type SocialBudgetSizes = { friendRequestsPerHour?: number; commentsPerHour?: number };
+
+const shared = new WeakMap<Db, SocialBudgets>();
+
+/**
+ * The budgets for one database: one pair per database for the API and the pages alike, so a
+ * member cannot spend both (in memory, counters must outlive the request that made them). A size
+ * given makes a budget of its own instead.
+ */
+export function socialBudgets(db: Db, sizes: SocialBudgetSizes = {}): SocialBudgets {
+	let common = shared.get(db);
+	if (!common) {
+		common = {
+			friendRequest: hourlyBudget(db, 'friend-requests', FRIEND_REQUESTS_PER_HOUR, 'friend requests'),
+			comment: hourlyBudget(db, 'comments', COMMENTS_PER_HOUR, 'comments'),
+		};
+		shared.set(db, common);
+	}
+	const { friendRequestsPerHour, commentsPerHour } = sizes;
+	return {
+		friendRequest:
+			friendRequestsPerHour === undefined
+				? common.friendRequest
+				: hourlyBudget(db, 'friend-requests', friendRequestsPerHour, 'friend requests'),
+		comment:
+			commentsPerHour === undefined
+				? common.comment
+				: hourlyBudget(db, 'comments', commentsPerHour, 'comments'),
+	};
+}
