@@ -141,7 +141,7 @@ async function drag(
 		return;
 	}
 	const cdp = await page.context().newCDPSession(page);
-	const touch = (type: string, at?: { x: number; y: number }) =>
+	const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', at?: { x: number; y: number }) =>
 		cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ x: at.x, y: at.y }] : [] });
 	await touch('touchStart', from);
 	for (let step = 1; step <= 6; step++)
