@@ -90,13 +90,15 @@ describe('the planner route on the map', () => {
 		const state = route(4);
 		layers.update(planLegs(state, new Map()), state.waypoints);
 		const third = lines()[2];
-		const press = (type: string, x: number, y: number) =>
-			(type === 'mousedown' ? third : element).dispatchEvent(
-				new MouseEvent(type, { bubbles: true, clientX: x, clientY: y, button: 0 }),
-			);
-		press('mousedown', 100, 100);
-		press('mousemove', 140, 120);
-		press('mouseup', 140, 120);
+		// As a browser sends them: each pointer event followed by its mouse event.
+		const press = (type: 'down' | 'move' | 'up', x: number, y: number) => {
+			const target = type === 'down' ? third : element;
+			for (const kind of [`pointer${type}`, `mouse${type}`])
+				target.dispatchEvent(new MouseEvent(kind, { bubbles: true, clientX: x, clientY: y, button: 0 }));
+		};
+		press('down', 100, 100);
+		press('move', 140, 120);
+		press('up', 140, 120);
 		expect(inserts).toHaveLength(1);
 		expect(inserts[0].index).toBe(3);
 	});
