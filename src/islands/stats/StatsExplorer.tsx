@@ -334,48 +334,14 @@ export default function StatsExplorer({
 						</label>
 					))}
 				</fieldset>
-				<fieldset className="stats-filters__weeks">
-					<legend>Weeks</legend>
-					{WEEK_TYPES.map((type) => (
-						<label className="stats-toggle" key={type.id}>
-							<input
-								type="radio"
-								name="week_type"
-								value={type.id}
-								defaultChecked={initial.week_type === type.id}
-							/>
-							{type.label}
-						</label>
-					))}
-				</fieldset>
-				<fieldset className="stats-filters__weeks">
-					<legend>Bars</legend>
-					{SPLITS.map((split) => (
-						<label className="stats-toggle" key={split.id}>
-							<input
-								type="radio"
-								name="split_type"
-								value={split.id}
-								defaultChecked={initial.split_type === split.id}
-							/>
-							{split.label}
-						</label>
-					))}
-				</fieldset>
-				<fieldset className="stats-filters__weeks">
-					<legend>Time axis</legend>
-					{X_AXES.map((axis) => (
-						<label className="stats-toggle" key={axis.id}>
-							<input
-								type="radio"
-								name="time_series_x_axis_type"
-								value={axis.id}
-								defaultChecked={initial.time_series_x_axis_type === axis.id}
-							/>
-							{axis.label}
-						</label>
-					))}
-				</fieldset>
+				<RadioChoice legend="Weeks" name="week_type" options={WEEK_TYPES} checked={initial.week_type} />
+				<RadioChoice legend="Bars" name="split_type" options={SPLITS} checked={initial.split_type} />
+				<RadioChoice
+					legend="Time axis"
+					name="time_series_x_axis_type"
+					options={X_AXES}
+					checked={initial.time_series_x_axis_type}
+				/>
 				<div className="stats-filters__fields">
 					<div className="stats-filters__field">
 						<label>
@@ -489,5 +455,30 @@ export default function StatsExplorer({
 			<StatsChart id="years" title="Per year" buckets={data.years} metric={metric} unit={unit} />
 			<ZoneWeeksTable data={zones} locked={zonesLocked} error={zonesError} groupsLabel={groupsLabel} />
 		</div>
+	);
+}
+
+/** One of a few named choices, sent with the filters form under `name`. */
+function RadioChoice<T extends string | number>({
+	legend,
+	name,
+	options,
+	checked,
+}: {
+	legend: string;
+	name: string;
+	options: { id: T; label: string }[];
+	checked: T;
+}) {
+	return (
+		<fieldset className="stats-filters__weeks">
+			<legend>{legend}</legend>
+			{options.map((option) => (
+				<label className="stats-toggle" key={option.id}>
+					<input type="radio" name={name} value={option.id} defaultChecked={checked === option.id} />
+					{option.label}
+				</label>
+			))}
+		</fieldset>
 	);
 }
