@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } from './helpers';
 
 /**
  * A new member sets a weekly goal, then moves the start of their week from Monday to Sunday on the
@@ -23,22 +23,13 @@ test('a member changes the day their weeks start on and sees the goal week move'
 	test.setTimeout(90_000);
 	await forbidExternalRequests(page, baseURL as string);
 	const origin = { origin: new URL(baseURL as string).origin };
-	const person = {
+	const { user } = await registerMember(page.request, baseURL as string, {
 		first_name: 'Wendy',
 		last_name: 'Weeks',
 		email: `wendy.${testInfo.project.name}.${Date.now()}@mapstride.example`,
 		password: 'Sunday-First-Trail-2026',
-		birthdate: '1990-05-05',
-		gender: 'F',
 		location: { country: 'US', region: 'NY', locality: 'Albany' },
-		consents: { terms_of_use: true, privacy_policy: true },
-	};
-	expect((await page.request.post('/api/auth/signup', { data: person, headers: origin })).status()).toBe(201);
-	const login = await page.request.post('/api/auth/login', {
-		data: { email: person.email, password: person.password },
-		headers: origin,
 	});
-	const { user } = await login.json();
 	// Today in the member's zone, as a UTC calendar day, to check the week shown holds it.
 	const todayKey = new Intl.DateTimeFormat('en-CA', { timeZone: user.time_zone }).format(new Date());
 	const today = new Date(`${todayKey}T00:00:00Z`);

@@ -118,32 +118,54 @@ export type NewMember = {
 	token: string;
 };
 
+/** Who signs up in a test: a name, and anything the defaults below do not say. */
+export type Applicant = { first_name: string; last_name: string; email: string; password: string } & Record<
+	string,
+	unknown
+>;
+
+/**
+ * Signs a new member up and logs them in through the API, which leaves `request`'s context signed in.
+ * They agreed at signup, as the signup form asks, so their pages open without the consent screen.
+ */
+export async function registerMember(request: APIRequestContext, baseURL: string, applicant: Applicant) {
+	const person = {
+		birthdate: '1990-05-05',
+		gender: 'F',
+		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+		consents: { terms_of_use: true, privacy_policy: true },
+		...applicant,
+	};
+	const headers = { origin: new URL(baseURL).origin };
+	const signup = await request.post('/api/auth/signup', { data: person, headers });
+	expect(signup.status()).toBe(201);
+	const login = await request.post('/api/auth/login', {
+		data: { email: person.email, password: person.password },
+		headers,
+	});
+	expect(login.status()).toBe(200);
+	const answer = await login.json();
+	return {
+		person,
+		user: answer.user as { id: number; time_zone: string },
+		token: answer.access_token as string,
+	};
+}
+
 /**
  * A new member signed up and logged in through the API in a context of their own, with a page
  * there: social tests make their own friends rather than change the demo world's.
  */
 export async function signUp(browser: Browser, baseURL: string, first: string, stamp: string) {
 	const context = await browser.newContext({ baseURL });
-	const person = {
+	const { person, user, token } = await registerMember(context.request, baseURL, {
 		first_name: first,
 		last_name: 'Social',
 		email: `${first.toLowerCase()}.${stamp}@mapstride.example`,
 		password: `Friendly-${first}-Trail-2026`,
 		birthdate: '1991-03-03',
-		gender: 'F',
-		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-		// Agreed at signup, as the signup form does, so their pages open without the consent screen.
-		consents: { terms_of_use: true, privacy_policy: true },
-	};
-	const origin = { origin: new URL(baseURL).origin };
-	const signup = await context.request.post('/api/auth/signup', { data: person, headers: origin });
-	expect(signup.status()).toBe(201);
-	const login = await context.request.post('/api/auth/login', {
-		data: { email: person.email, password: person.password },
-		headers: origin,
 	});
-	const answer = await login.json();
-	const member: NewMember = { ...person, id: answer.user.id, token: answer.access_token };
+	const member: NewMember = { ...person, id: user.id, token };
 	// Signed in by the login API's cookies; the first member signs in again through the page.
 	const page = await context.newPage();
 	return { member, page };

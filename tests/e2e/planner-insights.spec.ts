@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } from './helpers';
 
 /**
  * What the planner tells about a route as it is drawn, as an MVP member sees it: the surfaces and kinds of way
@@ -13,21 +13,16 @@ type Login = { email: string; password: string };
 /** A new member of Harrisburg, MVP through the MVP90 coupon when asked; signed out again for the login page. */
 async function newMember(page: Page, baseURL: string, mvp: boolean): Promise<Login> {
 	const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-	const person = {
+	const { person, token } = await registerMember(page.request, baseURL, {
 		first_name: mvp ? 'Mona' : 'Fred',
 		last_name: 'Planner',
 		email: `planner-${mvp ? 'mvp' : 'free'}-${stamp}@example.test`,
 		password: 'Gravel-Loop-Lantern-58',
 		birthdate: '1990-02-02',
-		gender: 'F',
-		location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-		consents: { terms_of_use: true, privacy_policy: true },
-	};
+	});
 	const origin = { origin: new URL(baseURL).origin };
-	const signup = await page.request.post('/api/auth/signup', { data: person, headers: origin });
-	expect(signup.status()).toBe(201);
 	if (mvp) {
-		const headers = { ...origin, authorization: `Bearer ${(await signup.json()).access_token}` };
+		const headers = { ...origin, authorization: `Bearer ${token}` };
 		const claimed = await page.request.post('/api/billing/user-coupons', {
 			data: { coupon_id: 'MVP90', country_code: 'US' },
 			headers,

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { runGpx } from '../helpers/run-gpx';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } from './helpers';
 
 /**
  * Time in heart-rate zones per week on the stats page: a free member is offered MVP, as on the
@@ -14,24 +14,13 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 	test.setTimeout(90_000);
 	await forbidExternalRequests(page, baseURL as string);
 	const origin = { origin: new URL(baseURL as string).origin };
-	const email = `zones-${testInfo.project.name}-${Date.now()}@mapstride.example`;
-	const password = 'Zone-Three-Tempo-2026';
-	const signup = await page.request.post('/api/auth/signup', {
-		data: {
-			first_name: 'Zoe',
-			last_name: 'Zones',
-			email,
-			password,
-			birthdate: '1989-06-06',
-			gender: 'F',
-			location: { country: 'US' },
-			consents: { terms_of_use: true, privacy_policy: true },
-		},
-		headers: origin,
+	const { token, user } = await registerMember(page.request, baseURL as string, {
+		first_name: 'Zoe',
+		last_name: 'Zones',
+		email: `zones-${testInfo.project.name}-${Date.now()}@mapstride.example`,
+		password: 'Zone-Three-Tempo-2026',
+		location: { country: 'US' },
 	});
-	expect(signup.status()).toBe(201);
-	const login = await page.request.post('/api/auth/login', { data: { email, password }, headers: origin });
-	const { access_token: token, user } = await login.json();
 	// A 20-minute run with heart rate 130 to 149 bpm, finished a few minutes ago.
 	const start = new Date(Date.now() - 30 * 60_000).toISOString();
 	const imported = await page.request.post('/api/v7.1/device/file_import/?privacy=0&name=Zone%20run', {
