@@ -1,5 +1,5 @@
 import { readSessionHint } from '../../lib/auth/hint';
-import { authLink, avatarUrl, fillUserId } from '../../lib/site/navigation';
+import { authLink, avatarUrl } from '../../lib/site/navigation';
 
 /**
  * Pre-rendered pages are built logged out. This switches the header, drawer, footer and promo
@@ -10,9 +10,6 @@ export function applyViewerHint(doc: Document = document): void {
 		const viewer = readSessionHint(doc.cookie);
 		if (viewer) {
 			for (const item of doc.querySelectorAll<HTMLElement>('[data-members-only]')) item.hidden = false;
-			for (const link of doc.querySelectorAll<HTMLAnchorElement>('a[data-href-template]')) {
-				link.href = fillUserId(link.dataset.hrefTemplate ?? link.href, viewer.id);
-			}
 			for (const item of doc.querySelectorAll<HTMLElement>('[data-visitors-only], [data-auth-links]')) {
 				item.hidden = true;
 			}

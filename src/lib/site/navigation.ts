@@ -1,4 +1,4 @@
-/** One link of the main navigation. `{userId}` in an href is filled in for the signed-in member. */
+/** One link of the main navigation. */
 export type NavLink = { label: string; href: string; membersOnly?: boolean };
 export type NavSection = { id: string; label: string; links: NavLink[] };
 
@@ -10,7 +10,7 @@ export const MAIN_NAVIGATION: readonly NavSection[] = [
 		links: [
 			{ label: 'Dashboard', href: '/dashboard/' },
 			{ label: 'Workout Stats', href: '/workout/stats/', membersOnly: true },
-			{ label: 'Goals', href: '/profile/{userId}/goals/', membersOnly: true },
+			{ label: 'Goals', href: '/goals/', membersOnly: true },
 		],
 	},
 	{
@@ -42,18 +42,11 @@ export const MAIN_NAVIGATION: readonly NavSection[] = [
 	},
 ];
 
-/** Fills `{userId}` placeholders; used on the server and by the shell script. */
-export function fillUserId(href: string, userId: number | string): string {
-	return href.replaceAll('{userId}', encodeURIComponent(String(userId)));
-}
-
 /** The navigation a visitor sees: members-only links dropped when nobody is signed in. */
 export function navigationFor(viewer: { id: number } | null): NavSection[] {
 	return MAIN_NAVIGATION.map((section) => ({
 		...section,
-		links: section.links
-			.filter((link) => viewer !== null || !link.membersOnly)
-			.map((link) => (viewer ? { ...link, href: fillUserId(link.href, viewer.id) } : link)),
+		links: section.links.filter((link) => viewer !== null || !link.membersOnly),
 	}));
 }
 
