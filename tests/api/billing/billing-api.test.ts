@@ -15,7 +15,6 @@ import {
 } from '../../../src/lib/billing/server/service';
 import {
 	billingPaymentIntents,
-	billingSubscriptions,
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
