@@ -35,11 +35,16 @@ async function newMember(
 	return { token: (await login.json()).access_token as string, email };
 }
 
-/** Types a card as soon as the form shows (before its script has loaded) and presses Subscribe. */
-async function payWith(page: Page, number: string) {
+/** Types a card as soon as the form shows, before its script has loaded. */
+async function fillCard(page: Page, number: string) {
 	await page.getByTestId('card-number').fill(number);
 	await page.getByTestId('card-expiry').fill('12/34');
 	await page.getByTestId('card-cvc').fill('123');
+}
+
+/** Types a card and presses Subscribe. */
+async function payWith(page: Page, number: string) {
+	await fillCard(page, number);
 	await page.getByTestId('checkout-pay').click();
 }
 
@@ -187,9 +192,15 @@ test('a member whose renewal is declined sees until when to update the card; a n
 	const link = new URL(failed.match(/https?:\/\/\S+/)?.[0] as string);
 	expect(link.pathname + link.hash).toBe('/premium/membership#update-card');
 	await page.getByRole('link', { name: 'update your card' }).click();
-	await page.getByTestId('card-number').fill('4000 0000 0000 0002');
-	await page.getByTestId('card-expiry').fill('12/34');
-	await page.getByTestId('card-cvc').fill('123');
+	await fillCard(page, '4000 0000 0000 0341');
+	await page.getByTestId('update-card-save').click();
+	await page.waitForURL('**/premium/membership?done=card_saved');
+	await expect(page.getByTestId('membership-flash')).toHaveText(
+		'Your card is saved, but it was declined for the renewal too. Please try another card.',
+	);
+	await expect(page.getByTestId('payment-failed-notice')).toBeVisible();
+
+	await fillCard(page, '4000 0000 0000 0002');
 	await page.getByTestId('update-card-save').click();
 	await expect(page.getByTestId('update-card-message')).toHaveText('Your card was declined.');
 	await expect(page.getByTestId('payment-failed-notice')).toBeVisible();

@@ -113,6 +113,8 @@ const DONE_TEXT = {
 	card_deleted: 'The card is deleted.',
 	coupon: 'Your coupon is redeemed. Enjoy MVP!',
 	card_saved: 'Your card is saved and pays your renewals from now on.',
+	card_declined_again:
+		'Your card is saved, but it was declined for the renewal too. Please try another card.',
 	renewal_tried: 'Your next renewal was tried now; the status below says how it went.',
 } as const;
 export type DoneKey = keyof typeof DONE_TEXT;
