@@ -9,6 +9,7 @@ import {
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
+import { readDeliveredMail } from './smtp-sink';
 
 export const member: Viewer = { id: 42, username: 'ana.runner', displayName: 'Ana Runner', isPremium: false };
 export const mvpMember: Viewer = { id: 43, username: 'mo', displayName: 'Mo Rider', isPremium: true };
@@ -169,4 +170,21 @@ export async function signUp(browser: Browser, baseURL: string, first: string, s
 	// Signed in by the login API's cookies; the first member signs in again through the page.
 	const page = await context.newPage();
 	return { member, page };
+}
+
+/** The text of a mail as the test SMTP sink received it, once it has arrived. */
+export async function deliveredMail(to: string, subject: string): Promise<string> {
+	let text = '';
+	await expect
+		.poll(
+			() => {
+				text =
+					readDeliveredMail(process.env.E2E_MAIL_DIR as string, to).find((mail) => mail.subject === subject)
+						?.text ?? '';
+				return text;
+			},
+			{ timeout: 15_000 },
+		)
+		.not.toBe('');
+	return text;
 }

@@ -1,5 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { runGpx } from '../helpers/run-gpx';
+import { deliveredMail, expectNoSeriousA11yIssues } from './helpers';
+import { readDeliveredMail } from './smtp-sink';
 
 /**
  * Buying MVP in the browser with the built-in test processor: a card that is declined, one that
@@ -10,7 +12,11 @@ import { runGpx } from '../helpers/run-gpx';
 const PASSWORD = 'Copper-Harbour-Lantern-52';
 
 /** A new member, signed in in this page's browser context. */
-async function newMember(page: Page, label: string, projectName: string): Promise<string> {
+async function newMember(
+	page: Page,
+	label: string,
+	projectName: string,
+): Promise<{ token: string; email: string }> {
 	const email = `mvp-${label}-${projectName}-${Date.now()}@example.test`;
 	const signup = await page.request.post('/api/auth/signup', {
 		data: {
@@ -26,14 +32,19 @@ async function newMember(page: Page, label: string, projectName: string): Promis
 	expect(signup.status()).toBe(201);
 	const login = await page.request.post('/api/auth/login', { data: { email, password: PASSWORD } });
 	expect(login.status()).toBe(200);
-	return (await login.json()).access_token as string;
+	return { token: (await login.json()).access_token as string, email };
 }
 
-/** Types a card as soon as the form shows (before its script has loaded) and presses Subscribe. */
-async function payWith(page: Page, number: string) {
+/** Types a card as soon as the form shows, before its script has loaded. */
+async function fillCard(page: Page, number: string) {
 	await page.getByTestId('card-number').fill(number);
 	await page.getByTestId('card-expiry').fill('12/34');
 	await page.getByTestId('card-cvc').fill('123');
+}
+
+/** Types a card and presses Subscribe. */
+async function payWith(page: Page, number: string) {
+	await fillCard(page, number);
 	await page.getByTestId('checkout-pay').click();
 }
 
@@ -41,7 +52,7 @@ test('a card that succeeds buys MVP: receipt, membership with auto-renew, no ban
 	page,
 }, testInfo) => {
 	test.setTimeout(60_000);
-	const token = await newMember(page, 'ok', testInfo.project.name);
+	const { token } = await newMember(page, 'ok', testInfo.project.name);
 	await page.goto('/', { waitUntil: 'load' });
 	await expect(page.locator('[data-promo]')).toBeVisible();
 
@@ -119,7 +130,7 @@ test('a declined card is explained; a card needing the extra step is confirmed a
 });
 
 test("an app's payment is paid on the hosted checkout", async ({ page }, testInfo) => {
-	const token = await newMember(page, 'hosted', testInfo.project.name);
+	const { token } = await newMember(page, 'hosted', testInfo.project.name);
 	const started = await page.request.post('/api/checkoutapi/paymentIntent', {
 		headers: { authorization: `Bearer ${token}` },
 		data: { product_id: 'mvp-annual' },
@@ -152,4 +163,64 @@ test('a coupon is redeemed for a free period; a second use is refused', async ({
 	await page.getByTestId('coupon-code').fill('MVP90');
 	await page.getByTestId('coupon-redeem').click();
 	await expect(page.getByTestId('coupon-problem')).toHaveText('You have already used this coupon.');
+});
+
+test('a member whose renewal is declined sees until when to update the card; a new card pays at once', async ({
+	page,
+}, testInfo) => {
+	test.setTimeout(60_000);
+	const { email } = await newMember(page, 'dunning', testInfo.project.name);
+	await page.goto('/premium/checkout', { waitUntil: 'commit' });
+	await payWith(page, '4000 0000 0000 0341');
+	await page.waitForURL(/\/premium\/receipt\/pi_/);
+
+	// The test processor's card pays now but declines renewals; test mode charges the renewal now.
+	await page.goto('/premium/membership', { waitUntil: 'commit' });
+	await page.getByTestId('renew-now').click();
+	await expect(page.getByTestId('payment-failed-notice')).toHaveText(
+		/^Your last payment failed — update your card by [A-Z][a-z]+ \d{1,2}, \d{4} to keep MVP\.$/,
+	);
+	await expect(page.getByTestId('membership-state')).toHaveText(
+		'Payment failed: we will try your card again',
+	);
+	await expect(page.getByTestId('payment-history')).toContainText('Your card was declined.');
+	await expectNoSeriousA11yIssues(page);
+
+	// The mail says the same and leads to the card form.
+	const failed = await deliveredMail(email, 'Your MVP payment failed');
+	expect(failed).toMatch(/Update your card by [A-Z][a-z]+ \d{1,2}, \d{4} to keep MVP/);
+	const link = new URL(failed.match(/https?:\/\/\S+/)?.[0] as string);
+	expect(link.pathname + link.hash).toBe('/premium/membership#update-card');
+	await page.getByRole('link', { name: 'update your card' }).click();
+	await fillCard(page, '4000 0000 0000 0341');
+	await page.getByTestId('update-card-save').click();
+	await page.waitForURL('**/premium/membership?done=card_saved');
+	await expect(page.getByTestId('membership-flash')).toHaveText(
+		'Your card is saved, but it was declined for the renewal too. Please try another card.',
+	);
+	await expect(page.getByTestId('payment-failed-notice')).toBeVisible();
+
+	await fillCard(page, '4000 0000 0000 0002');
+	await page.getByTestId('update-card-save').click();
+	await expect(page.getByTestId('update-card-message')).toHaveText('Your card was declined.');
+	await expect(page.getByTestId('payment-failed-notice')).toBeVisible();
+
+	await page.getByTestId('card-number').fill('4242 4242 4242 4242');
+	await page.getByTestId('update-card-save').click();
+	await page.waitForURL('**/premium/membership?done=card_saved');
+	await expect(page.getByTestId('membership-flash')).toHaveText(
+		'Your card is saved and pays your renewals from now on.',
+	);
+	await expect(page.getByTestId('payment-failed-notice')).toHaveCount(0);
+	await expect(page.getByTestId('membership-state')).toHaveText('Active');
+	await expect(page.getByTestId('billing-profiles')).toContainText('visa ending 4242 (default)');
+	await expect(page.getByTestId('payment-history').getByText('Paid')).toHaveCount(2);
+	expect(await deliveredMail(email, 'Your MVP payment went through')).toContain(
+		'your MVP membership goes on',
+	);
+	expect(
+		readDeliveredMail(process.env.E2E_MAIL_DIR as string, email)
+			.map((mail) => mail.subject)
+			.filter((subject) => subject.includes('MVP')),
+	).toEqual(['Your MVP payment failed', 'Your MVP payment went through']);
 });

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { formatMoney } from '../../lib/billing/contract';
 import { $checkout, payWithCard } from '../../lib/billing/store';
+import CardFields from './CardFields';
 
 export type CheckoutPlan = { id: string; name: string; amount: number; currency: string; period: string };
 
@@ -57,8 +58,8 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 			{testMode && (
 				<p className="checkout__test-mode" role="note" data-testid="test-mode">
 					<strong>Test mode:</strong> no real card is charged. Pay with 4242 4242 4242 4242, any future date
-					and any CVC; 4000 0000 0000 0002 is declined and 4000 0025 0000 3155 asks for an extra verification
-					step.
+					and any CVC; 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks for an extra verification
+					step and 4000 0000 0000 0341 pays now but declines its renewals.
 				</p>
 			)}
 			{paymentIntentId === undefined && (
@@ -86,43 +87,7 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 					/>
 				</label>
 			)}
-			<fieldset className="checkout__card">
-				<legend>Card</legend>
-				<label className="checkout__field">
-					<span>Card number</span>
-					<input
-						ref={number}
-						inputMode="numeric"
-						autoComplete="cc-number"
-						placeholder="1234 1234 1234 1234"
-						maxLength={23}
-						data-testid="card-number"
-					/>
-				</label>
-				<div className="checkout__row">
-					<label className="checkout__field">
-						<span>Expiry (MM/YY)</span>
-						<input
-							ref={expiry}
-							autoComplete="cc-exp"
-							placeholder="MM/YY"
-							maxLength={7}
-							data-testid="card-expiry"
-						/>
-					</label>
-					<label className="checkout__field">
-						<span>Security code</span>
-						<input
-							ref={cvc}
-							inputMode="numeric"
-							autoComplete="cc-csc"
-							placeholder="CVC"
-							maxLength={4}
-							data-testid="card-cvc"
-						/>
-					</label>
-				</div>
-			</fieldset>
+			<CardFields number={number} expiry={expiry} cvc={cvc} />
 			{(state.step === 'error' || state.step === 'pending') && (
 				<p
 					role="alert"

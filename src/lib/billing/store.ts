@@ -95,3 +95,28 @@ export async function payWithCard(input: {
 		$checkout.set({ step: 'error', message: billingErrorMessage(error) });
 	}
 }
+
+/** The membership page's card form: idle, saving, or what went wrong. */
+export const $cardUpdate = atom<CheckoutState>({ step: 'idle' });
+
+/**
+ * Replaces the card renewals are charged to: tokenised here in the browser, saved as the default,
+ * and a renewal that failed is charged again at once. The page then shows the outcome.
+ */
+export async function updateCard(card: CardInput, done: string): Promise<void> {
+	const made = tokenizeLocalCard(card);
+	if ('error' in made) {
+		$cardUpdate.set({ step: 'error', message: made.error });
+		return;
+	}
+	$cardUpdate.set({ step: 'working', message: 'Saving…' });
+	try {
+		await api('/billing/billing-profiles', {
+			method: 'POST',
+			body: { payment_provider: 'local', cc_token: made.token, default: true },
+		});
+		window.location.assign(done);
+	} catch (error) {
+		$cardUpdate.set({ step: 'error', message: billingErrorMessage(error) });
+	}
+}

@@ -1,10 +1,11 @@
 import type { JobDefinitions, JobSchedule } from '../../jobs/server/service';
-import { runBillingCycle } from './service';
+import { DUNNING_MAIL_JOB, type DunningMailKind, runBillingCycle, sendDunningMail } from './service';
 
 /**
  * The billing cycle (cancellations at period end, renewals, dunning retries, settling payments a
  * processor left pending). It is idempotent by subscription and period, so a retried or doubled
- * run never charges twice.
+ * run never charges twice. Dunning mail is queued with the payment's outcome, one job per
+ * subscription, period and kind of mail.
  */
 export const billingJobs: JobDefinitions = {
 	'billing.renewals': {
@@ -13,6 +14,13 @@ export const billingJobs: JobDefinitions = {
 			deps.logger.info({ ...report }, 'billing cycle');
 		},
 		maxAttempts: 3,
+	},
+	[DUNNING_MAIL_JOB]: {
+		run: async (payload, deps) =>
+			sendDunningMail(
+				deps,
+				payload as { subscriptionId: number; periodStart: string; kind: DunningMailKind },
+			),
 	},
 };
 

@@ -48,7 +48,8 @@ function toPayment(row: Row): ProcessorPayment {
 /**
  * The built-in test processor. It keeps its own books in its table, answers by the well-known test
  * card numbers (the browser's token says which), asks for an extra verification step for
- * 4000 0025 0000 3155, and reports changes by webhooks signed the way Stripe signs them. It never
+ * 4000 0025 0000 3155, saves 4000 0000 0000 0341 but declines its charges made without the member
+ * (renewals, so dunning can be seen), and reports changes by webhooks signed the way Stripe signs them. It never
  * charges a real card.
  */
 export function createLocalProcessor(

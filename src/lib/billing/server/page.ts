@@ -10,6 +10,7 @@ import { loginPathFor } from '../../site/guards';
 import { CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
 import {
 	deleteBillingProfile,
+	graceEndsAt,
 	listBillingProfiles,
 	listProducts,
 	listSubscriptions,
@@ -19,6 +20,7 @@ import {
 	premiumStatus,
 	redeemCouponCode,
 	setAutoRenew,
+	tryRenewalNow,
 } from './service';
 
 /** "per month", "per year", "every 3 months". */
@@ -30,7 +32,7 @@ export function periodText(interval: number, unit: string): string {
 
 const STATUS_TEXT: Record<string, string> = {
 	active: 'Active',
-	past_due: 'Payment failed — we will try your card again',
+	past_due: 'Payment failed: we will try your card again',
 	lapsed: 'Lapsed after failed payments',
 	cancelled: 'Cancelled',
 	pending: 'Waiting for payment',
@@ -44,6 +46,8 @@ export type MembershipPlan = SubscriptionView & {
 	nextChargeText: string | null;
 	autoRenew: boolean;
 	changeable: boolean;
+	/** A renewal failed: the last day the member can replace the card and keep MVP. */
+	fixCardByText: string | null;
 };
 
 function day(date: string | Date): string {
@@ -82,6 +86,10 @@ export async function loadMembership(deps: AppDeps, viewer: Viewer) {
 					: null,
 			autoRenew: !subscription.requested_cancellation,
 			changeable,
+			fixCardByText:
+				subscription.subscription_status === 'past_due'
+					? day(graceEndsAt(new Date(subscription.subscription_end_date)))
+					: null,
 		};
 	});
 	return {
@@ -104,6 +112,10 @@ const DONE_TEXT = {
 	card_default: 'That card is now your default.',
 	card_deleted: 'The card is deleted.',
 	coupon: 'Your coupon is redeemed. Enjoy MVP!',
+	card_saved: 'Your card is saved and pays your renewals from now on.',
+	card_declined_again:
+		'Your card is saved, but it was declined for the renewal too. Please try another card.',
+	renewal_tried: 'Your next renewal was tried now; the status below says how it went.',
 } as const;
 export type DoneKey = keyof typeof DONE_TEXT;
 
@@ -116,6 +128,7 @@ const MembershipForm = v.variant('action', [
 	v.object({ action: v.literal('auto_renew'), subscription: IdField, auto_renew: v.picklist(['on', 'off']) }),
 	v.object({ action: v.literal('card_default'), profile: IdField }),
 	v.object({ action: v.literal('card_delete'), profile: IdField }),
+	v.object({ action: v.literal('renew_now'), subscription: IdField }),
 ]);
 
 /** The membership page's forms (they work without script). Answers what was done, or the problem. */
@@ -131,6 +144,10 @@ export async function handleMembershipPost(
 		if (input.action === 'auto_renew') {
 			await setAutoRenew(deps, viewer, input.subscription, input.auto_renew === 'on');
 			return { ok: true, done: input.auto_renew === 'on' ? 'renew_on' : 'renew_off' };
+		}
+		if (input.action === 'renew_now') {
+			await tryRenewalNow(deps, viewer, input.subscription);
+			return { ok: true, done: 'renewal_tried' };
 		}
 		if (input.action === 'card_default') {
 			await makeDefaultBillingProfile(deps, viewer, input.profile);

@@ -3,14 +3,18 @@ import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { setPremiumMembership } from '../../auth/server/service';
+import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import type { Db } from '../../db/client';
+import { enqueueJob } from '../../jobs/server/service';
+import { queueMail } from '../../mail/server/service';
 import {
 	addBillingPeriod,
 	BILLING_COUNTRY,
 	type BillingProfileView,
 	type CouponView,
 	describePeriod,
+	formatMoney,
 	type PaidSubscriptionCreate,
 	type PaymentIntentCreate,
 	type PaymentIntentView,
@@ -46,9 +50,34 @@ type ProfileRow = typeof billingProfiles.$inferSelect;
 
 /** How long a member's request waits for the processor before answering "processing". */
 const PROCESSOR_TIMEOUT_MS = 10_000;
-/** A failed renewal is tried again after these many days each; after the last it lapses. */
-export const DUNNING_RETRY_DAYS = [1, 3, 5] as const;
+/**
+ * How long a member keeps MVP after a renewal charge fails. A week covers the usual reasons (a card
+ * replaced after expiry or loss takes a few days to arrive) without giving away much of a period.
+ */
+export const GRACE_PERIOD_DAYS = 7;
+/**
+ * Days after a renewal fell due on which a failed charge is tried again: spread out, because a
+ * card declined today is often fine after payday; the last try is on the grace period's last day.
+ */
+export const DUNNING_RETRY_DAYS = [1, 3, 5, GRACE_PERIOD_DAYS] as const;
 const DAY_MS = 86_400_000;
+
+/** The last day a member can fix a failed renewal for the period starting `periodStart`. */
+export function graceEndsAt(periodStart: Date): Date {
+	return new Date(periodStart.getTime() + GRACE_PERIOD_DAYS * DAY_MS);
+}
+
+/**
+ * The next retry after `now` on the schedule of the period starting `periodStart`; null when none
+ * is left. Anchored on the due date, so a late or extra attempt never stretches the grace period.
+ */
+function nextRetryAt(periodStart: Date, now: Date): Date | null {
+	for (const days of DUNNING_RETRY_DAYS) {
+		const at = new Date(periodStart.getTime() + days * DAY_MS);
+		if (at > now) return at;
+	}
+	return null;
+}
 
 export function paymentProcessor(deps: BillingDeps): PaymentProcessor {
 	if (deps.paymentProcessor) return deps.paymentProcessor;
@@ -449,15 +478,35 @@ export async function addBillingProfile(
 			.returning();
 		return inserted;
 	});
+	if (row.isDefault) await chargeRenewalsTo(deps, viewer.id, row.id);
 	return presentProfile(row);
 }
 
+/**
+ * The default card pays the member's renewals from now on; a renewal that failed is charged again
+ * at once, so replacing the card ends the grace period without waiting for the next retry.
+ */
+async function chargeRenewalsTo(deps: BillingDeps, userId: number, profileId: number): Promise<void> {
+	const moved = await deps.db
+		.update(billingSubscriptions)
+		.set({ billingProfileId: profileId })
+		.where(
+			and(
+				eq(billingSubscriptions.userId, userId),
+				inArray(billingSubscriptions.status, ['active', 'past_due']),
+			),
+		)
+		.returning();
+	for (const subscription of moved)
+		if (subscription.status === 'past_due') await renewOnce(deps, subscription);
+}
+
 export async function makeDefaultBillingProfile(
-	deps: Pick<AppDeps, 'db'>,
+	deps: BillingDeps,
 	viewer: Viewer,
 	id: number,
 ): Promise<BillingProfileView> {
-	return deps.db.transaction(async (txn) => {
+	const made = await deps.db.transaction(async (txn) => {
 		const tx = txn as unknown as Db;
 		await ownProfile(tx, viewer, id);
 		await tx.update(billingProfiles).set({ isDefault: false }).where(eq(billingProfiles.userId, viewer.id));
@@ -468,6 +517,8 @@ export async function makeDefaultBillingProfile(
 			.returning();
 		return presentProfile(row);
 	});
+	await chargeRenewalsTo(deps, viewer.id, id);
+	return made;
 }
 
 /** Deleting a card: if one remains, it becomes the default. */
@@ -526,7 +577,10 @@ export async function listSubscriptions(deps: BillingDeps, viewer: Viewer): Prom
 	return rows.map((row) => presentSubscription(row.subscription, row.product, provider));
 }
 
-/** Ad-free with days_remaining −1 (no end the member must act on) while any subscription is active. */
+/**
+ * Ad-free with days_remaining −1 (no end the member must act on) while any subscription is active,
+ * or past due within its grace period.
+ */
 export async function premiumStatus(deps: Pick<AppDeps, 'db'>, userId: number): Promise<PremiumStatus> {
 	return (await hasActiveSubscription(deps.db, userId))
 		? { is_ad_free: true, days_remaining: -1 }
@@ -537,7 +591,13 @@ async function hasActiveSubscription(db: Db, userId: number): Promise<boolean> {
 	const [row] = await db
 		.select({ id: billingSubscriptions.id })
 		.from(billingSubscriptions)
-		.where(and(eq(billingSubscriptions.userId, userId), eq(billingSubscriptions.status, 'active')))
+		.where(
+			and(
+				eq(billingSubscriptions.userId, userId),
+				// A failed renewal keeps MVP through the grace period while dunning retries.
+				inArray(billingSubscriptions.status, ['active', 'past_due']),
+			),
+		)
 		.limit(1);
 	return Boolean(row);
 }
@@ -570,6 +630,25 @@ export async function setAutoRenew(
 		.where(eq(billingSubscriptions.id, id));
 	const views = await listSubscriptions(deps, viewer);
 	return views.find((view) => view.subscription_id === id) as SubscriptionView;
+}
+
+/**
+ * Test mode only: charges the next period now instead of on its due date, as a processor's test
+ * clock lets one see a renewal (and, with a card that fails later charges, dunning) without waiting.
+ */
+export async function tryRenewalNow(deps: BillingDeps, viewer: Viewer, id: number): Promise<void> {
+	if (!paymentProcessor(deps).testMode)
+		throw new AppError('not_found', 'Only the test processor renews early.', { detail: 'not_test_mode' });
+	const [row] = await deps.db
+		.select()
+		.from(billingSubscriptions)
+		.where(and(eq(billingSubscriptions.id, id), eq(billingSubscriptions.userId, viewer.id)));
+	if (!row) throw new AppError('not_found', 'No such subscription.', { detail: 'subscription_not_found' });
+	if (row.status !== 'active' || row.requestedCancellation)
+		throw new AppError('conflict', 'Only a subscription with auto-renew on renews.', {
+			detail: 'subscription_not_renewing',
+		});
+	await renewOnce(deps, row);
 }
 
 /** Subscribing with a card already saved: the checkout's steps without the card form. */
@@ -913,8 +992,8 @@ async function settleIntentIn(tx: Db, id: string, payment: ProcessorPayment, now
 	if (intent.purpose === 'checkout' && payment.status === 'succeeded')
 		await startSubscription(tx, intent, now);
 	if (intent.purpose === 'renewal' && intent.subscriptionId) {
-		if (payment.status === 'succeeded') await renewSubscription(tx, intent);
-		if (payment.status === 'failed') await dunSubscription(tx, intent.subscriptionId, now);
+		if (payment.status === 'succeeded') await renewSubscription(tx, intent, now);
+		if (payment.status === 'failed') await dunSubscription(tx, intent, now);
 	}
 }
 
@@ -954,7 +1033,7 @@ async function startSubscription(tx: Db, intent: IntentRow, now: Date): Promise<
 	await syncPremium(tx, intent.userId);
 }
 
-async function renewSubscription(tx: Db, intent: IntentRow): Promise<void> {
+async function renewSubscription(tx: Db, intent: IntentRow, now: Date): Promise<void> {
 	const [subscription] = await tx
 		.select()
 		.from(billingSubscriptions)
@@ -974,30 +1053,137 @@ async function renewSubscription(tx: Db, intent: IntentRow): Promise<void> {
 			retryAt: null,
 		})
 		.where(eq(billingSubscriptions.id, row.id));
+	if (row.failedAttempts > 0) await queueDunningMail(tx, now, row.id, intent.periodStart, 'recovered');
 	await syncPremium(tx, row.userId);
 }
 
-async function dunSubscription(tx: Db, subscriptionId: number, now: Date): Promise<void> {
+/**
+ * A renewal charge failed: the member stays an MVP member (past_due) until the grace period ends,
+ * with retries on the schedule; a failure with no retry left ends the subscription. Each mail is a
+ * job with a unique key per subscription, period and kind, queued in the same transaction, so it
+ * goes out once however many processes settle the payment.
+ */
+async function dunSubscription(tx: Db, intent: IntentRow, now: Date): Promise<void> {
 	const [row] = await tx
 		.select()
 		.from(billingSubscriptions)
-		.where(eq(billingSubscriptions.id, subscriptionId));
-	if (!row) return;
+		.where(eq(billingSubscriptions.id, intent.subscriptionId as number));
+	// Only the period this payment was for: a late answer about an older one changes nothing.
+	if (!row || !intent.periodStart || row.endsAt.getTime() !== intent.periodStart.getTime()) return;
 	const failures = row.failedAttempts + 1;
-	const retryDays = DUNNING_RETRY_DAYS[failures - 1];
+	const retryAt = nextRetryAt(row.endsAt, now);
 	await tx
 		.update(billingSubscriptions)
 		.set(
-			retryDays === undefined
+			retryAt === null
 				? { status: 'lapsed', failedAttempts: failures, retryAt: null }
-				: {
-						status: 'past_due',
-						failedAttempts: failures,
-						retryAt: new Date(now.getTime() + retryDays * DAY_MS),
-					},
+				: { status: 'past_due', failedAttempts: failures, retryAt },
 		)
-		.where(eq(billingSubscriptions.id, subscriptionId));
+		.where(eq(billingSubscriptions.id, row.id));
+	if (retryAt === null) await queueDunningMail(tx, now, row.id, row.endsAt, 'ended');
+	else if (failures === 1) await queueDunningMail(tx, now, row.id, row.endsAt, 'failed');
+	else if (retryAt.getTime() === graceEndsAt(row.endsAt).getTime())
+		await queueDunningMail(tx, now, row.id, row.endsAt, 'last_retry');
 	await syncPremium(tx, row.userId);
+}
+
+export type DunningMailKind = 'failed' | 'last_retry' | 'recovered' | 'ended';
+
+async function queueDunningMail(
+	tx: Db,
+	now: Date,
+	subscriptionId: number,
+	periodStart: Date,
+	kind: DunningMailKind,
+): Promise<void> {
+	await enqueueJob(
+		{ db: tx, clock: () => now },
+		{
+			kind: DUNNING_MAIL_JOB,
+			uniqueKey: `${DUNNING_MAIL_JOB}:${subscriptionId}:${periodStart.toISOString()}:${kind}`,
+			payload: { subscriptionId, periodStart: periodStart.toISOString(), kind },
+		},
+	);
+}
+
+export const DUNNING_MAIL_JOB = 'billing.dunning-mail';
+
+/** Where a member replaces the card a renewal could not charge. */
+export const UPDATE_CARD_PATH = '/premium/membership#update-card';
+
+function mailDay(date: Date): string {
+	return date.toLocaleDateString('en-US', {
+		month: 'long',
+		day: 'numeric',
+		year: 'numeric',
+		timeZone: 'UTC',
+	});
+}
+
+/**
+ * Writes and sends one dunning mail. A reminder about a payment the member has fixed meanwhile is
+ * dropped: the mail must not ask for something already done.
+ */
+export async function sendDunningMail(
+	deps: AppDeps,
+	payload: { subscriptionId: number; periodStart: string; kind: DunningMailKind },
+): Promise<void> {
+	const [found] = await deps.db
+		.select({ subscription: billingSubscriptions, product: billingProducts, user: users })
+		.from(billingSubscriptions)
+		.innerJoin(billingProducts, eq(billingProducts.id, billingSubscriptions.productId))
+		.innerJoin(users, eq(users.id, billingSubscriptions.userId))
+		.where(eq(billingSubscriptions.id, payload.subscriptionId));
+	if (!found) return;
+	const { subscription, product, user } = found;
+	const periodStart = new Date(payload.periodStart);
+	const stillDue =
+		subscription.status === 'past_due' && subscription.endsAt.getTime() === periodStart.getTime();
+	if ((payload.kind === 'failed' || payload.kind === 'last_retry') && !stillDue) return;
+	const site = deps.config.publicUrl.replace(/\/$/, '');
+	const price = formatMoney(product.amount, product.currency);
+	const deadline = mailDay(graceEndsAt(periodStart));
+	const lines: Record<DunningMailKind, { subject: string; body: string[] }> = {
+		failed: {
+			subject: 'Your MVP payment failed',
+			body: [
+				`We could not charge your card ${price} for ${product.name}.`,
+				`You keep MVP while we try again over the next days. Update your card by ${deadline} to keep MVP:`,
+				`${site}${UPDATE_CARD_PATH}`,
+			],
+		},
+		last_retry: {
+			subject: 'Last try to renew your MVP membership',
+			body: [
+				`We still could not charge your card ${price} for ${product.name}.`,
+				`We will try one last time on ${deadline}. If that fails, your MVP membership ends. Update your card before then:`,
+				`${site}${UPDATE_CARD_PATH}`,
+			],
+		},
+		recovered: {
+			subject: 'Your MVP payment went through',
+			body: [
+				`Thank you: your card was charged ${price} for ${product.name}, and your MVP membership goes on.`,
+				`Your next renewal is on ${mailDay(subscription.endsAt)}. Your payments and receipts:`,
+				`${site}/premium/membership`,
+			],
+		},
+		ended: {
+			subject: 'Your MVP membership has ended',
+			body: [
+				`We could not charge your card ${price} for ${product.name}, so your MVP membership ended on ${mailDay(deps.clock())}.`,
+				'You can come back at any time:',
+				`${site}/premium/checkout`,
+			],
+		},
+	};
+	const mail = lines[payload.kind];
+	await queueMail(deps, {
+		to: user.email,
+		userId: user.id,
+		subject: mail.subject,
+		text: [`Hello ${user.displayName || user.username},`, '', ...mail.body].join('\n'),
+	});
 }
 
 // ───────────────────────────────────────────────────────────── renewals and reconciliation
