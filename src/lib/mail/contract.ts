@@ -8,9 +8,11 @@ import * as v from 'valibot';
 export const EMAIL_CATEGORIES = ['friend_requests'] as const;
 export type EmailCategory = (typeof EMAIL_CATEGORIES)[number];
 
-export const EMAIL_CATEGORY_LABELS: Record<EmailCategory, { label: string; hint: string }> = {
+/** `label` names the setting; `kind` fits in a sentence ("friend-request e-mails"). */
+export const EMAIL_CATEGORY_LABELS: Record<EmailCategory, { label: string; kind: string; hint: string }> = {
 	friend_requests: {
 		label: 'Friend requests',
+		kind: 'friend-request',
 		hint: 'An e-mail when someone asks to be your friend.',
 	},
 };
@@ -26,7 +28,13 @@ export const EmailOptOutsSchema = v.object({
 });
 export type EmailOptOutsInput = v.InferOutput<typeof EmailOptOutsSchema>;
 
-export type EmailPreference = { category: EmailCategory; label: string; hint: string; subscribed: boolean };
+export type EmailPreference = {
+	category: EmailCategory;
+	label: string;
+	kind: string;
+	hint: string;
+	subscribed: boolean;
+};
 
 /** The query of an unsubscribe link: which member, which kind, and the signature binding the two. */
 export const UnsubscribeQuerySchema = v.object({

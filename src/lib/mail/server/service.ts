@@ -59,7 +59,7 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<v
 		// Optional mail without a member to ask cannot be turned off, so it is not sent at all.
 		if (!message.userId || (await hasOptedOut(deps, message.userId, category))) return;
 		const links = unsubscribeLinks(deps.config, message.userId, category);
-		const kind = EMAIL_CATEGORY_LABELS[category].label.toLowerCase();
+		const { kind } = EMAIL_CATEGORY_LABELS[category];
 		text = `${message.text.trimEnd()}\n\n--\nYou get this e-mail because ${kind} e-mails are on in your settings. To stop them, open:\n${links.page}\n`;
 		headers = {
 			'List-Unsubscribe': `<${links.oneClick}>`,
