@@ -118,6 +118,10 @@ test('a member unsubscribes from friend-request e-mails with the link in one, wi
 	await askedPage.getByRole('button', { name: 'Save e-mail preferences' }).click();
 	await expect(askedPage.getByText('Your e-mail preferences are saved.')).toBeVisible();
 	await expect(askedPage.getByTestId('email-preferences').getByLabel('Friend requests')).toBeChecked();
+
+	// A member writing to support finds their own address already filled in.
+	await askedPage.goto('/support/');
+	await expect(askedPage.getByLabel('Your e-mail address')).toHaveValue(asked.email);
 	await askedPage.context().close();
 	await askerPage.context().close();
 });

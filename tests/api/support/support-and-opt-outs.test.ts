@@ -95,6 +95,7 @@ describe('writing to support', () => {
 		expect(toTeam.html).toBe(false);
 		expect(toTeam.text).toContain(message);
 		expect(toTeam.text).toContain('http://localhost:4321/routes/view/42');
+		expect(toTeam.text).not.toContain('e-mail preferences');
 
 		const [ack] = await delivered('visitor-1@example.test');
 		expect(ack.subject).toBe(`We received your message (request #${answer.json.id})`);

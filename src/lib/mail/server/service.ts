@@ -26,6 +26,8 @@ export type MailMessage = {
 	category?: EmailCategory;
 	/** Where an answer should go when it is not the sender (a support request's author). */
 	replyTo?: string;
+	/** Mail to our own team, which no preference concerns: it carries no footer about them. */
+	internal?: boolean;
 };
 
 const ESSENTIAL_FOOTER =
@@ -53,7 +55,7 @@ function transportFor(smtpUrl: string): Transporter {
  */
 export async function queueMail(deps: MailDeps, message: MailMessage): Promise<void> {
 	const { category } = message;
-	let text = `${message.text.trimEnd()}\n\n--\n${ESSENTIAL_FOOTER}\n`;
+	let text = message.internal ? message.text : `${message.text.trimEnd()}\n\n--\n${ESSENTIAL_FOOTER}\n`;
 	let headers: Record<string, string> = {};
 	if (category) {
 		// Optional mail without a member to ask cannot be turned off, so it is not sent at all.

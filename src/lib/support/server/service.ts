@@ -66,6 +66,7 @@ export async function submitSupportRequest(
 	const who = sender.memberId ? `member #${sender.memberId}` : 'a visitor (not logged in)';
 	await queueMail(deps, {
 		to: deps.config.supportEmail,
+		internal: true,
 		replyTo: input.email,
 		subject: `Support request #${row.id}: ${topic}`,
 		text: [
