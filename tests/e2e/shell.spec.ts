@@ -404,7 +404,7 @@ test.describe('notices', () => {
 		);
 		const screen = page.getByRole('main');
 		await expect(screen.getByRole('heading', { name: 'Looks like something went wrong' })).toBeVisible();
-		await expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', /^mailto:/);
+		await expect(screen.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', '/support/');
 		await expect(page.getByRole('heading', { name: 'Everything you need to go further' })).toBeHidden();
 		await expectNoSeriousA11yIssues(page);
 		await page.evaluate(() =>

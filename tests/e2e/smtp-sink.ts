@@ -3,7 +3,15 @@ import path from 'node:path';
 import PostalMime from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 
-export type DeliveredMail = { to: string[]; subject: string; text: string };
+export type DeliveredMail = {
+	to: string[];
+	subject: string;
+	text: string;
+	/** Every header, lower-case name to (last) value. */
+	headers: Record<string, string>;
+	/** Whether the message had an HTML part (ours are text only). */
+	html: boolean;
+};
 
 /**
  * A real SMTP server for the browser tests: the product under test sends to it through SMTP_URL,
@@ -24,6 +32,8 @@ export function startSmtpSink(port: number, folder: string): SMTPServer {
 					to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
 					subject: parsed.subject ?? '',
 					text: parsed.text ?? '',
+					headers: Object.fromEntries(parsed.headers.map((header) => [header.key, header.value])),
+					html: Boolean(parsed.html),
 				};
 				count += 1;
 				writeFileSync(path.join(folder, `${Date.now()}-${count}.json`), JSON.stringify(mail));

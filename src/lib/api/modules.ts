@@ -9,6 +9,7 @@ import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
+import { createMailApi } from '../mail/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
 import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
 import { createRoutesApi } from '../routes/server/api';
@@ -17,6 +18,7 @@ import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createSocialApi } from '../social/server/api';
 import { createStatsApi } from '../stats/server/api';
+import { createSupportApi } from '../support/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
@@ -70,6 +72,8 @@ export async function loadApiModules(
 		createConnectedAppsApi(),
 		createBillingApi(),
 		createPrivacyApi(),
+		createSupportApi(),
+		createMailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
 }

@@ -23,10 +23,7 @@ export function footerColumns(supportHref: string): FooterColumn[] {
 				{ label: 'Find Your City', href: '/us/' },
 				{ label: 'Go MVP', href: '/mvp/' },
 				{ label: 'Contact Us', href: supportHref },
-				{
-					label: 'Join Our Team',
-					href: `${supportHref}?subject=${encodeURIComponent('Joining the Mapstride team')}`,
-				},
+				{ label: 'Join Our Team', href: `${supportHref}?topic=careers` },
 			],
 		},
 		{
@@ -36,6 +33,9 @@ export function footerColumns(supportHref: string): FooterColumn[] {
 		},
 	];
 }
+
+/** The contact form: the footer, the profile menu and the error screen link here. */
+export const SUPPORT_PATH = '/support/';
 
 /** Where the legal pages live; the footer, signup and the pages themselves link here. */
 export const LEGAL_PATHS = {

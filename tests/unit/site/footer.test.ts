@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { footerColumns, LEGAL_LINKS } from '~/lib/site/footer';
 
 describe('footer', () => {
-	const columns = footerColumns('mailto:help@mapstride.test');
+	const columns = footerColumns('/support/');
 	const labels = (id: string) => columns.find((column) => column.id === id)?.links.map((link) => link.label);
 
 	it('has the Help, About and Connect columns', () => {
@@ -31,7 +31,8 @@ describe('footer', () => {
 		const about = columns[1].links;
 		expect(about.find((link) => link.label === 'Find Your City')?.href).toBe('/us/');
 		expect(about.find((link) => link.label === 'Go MVP')?.href).toBe('/mvp/');
-		expect(about.find((link) => link.label === 'Contact Us')?.href).toBe('mailto:help@mapstride.test');
+		expect(about.find((link) => link.label === 'Contact Us')?.href).toBe('/support/');
+		expect(about.find((link) => link.label === 'Join Our Team')?.href).toBe('/support/?topic=careers');
 	});
 
 	it('lists the legal links', () => {

@@ -1,9 +1,37 @@
-import { desc, eq } from 'drizzle-orm';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppDeps } from '../../api/context';
-import { outboxMessages } from '../../auth/server/tables';
+import { outboxMessages, users } from '../../auth/server/tables';
+import {
+	EMAIL_CATEGORIES,
+	EMAIL_CATEGORY_LABELS,
+	type EmailCategory,
+	type EmailPreference,
+	ONE_CLICK_UNSUBSCRIBE_API,
+	UNSUBSCRIBE_PAGE,
+	type UnsubscribeQuery,
+} from '../contract';
+import { emailOptOuts } from './tables';
 
-export type MailMessage = { to: string; subject: string; text: string; userId?: number | null };
+/**
+ * One e-mail. With a `category` it is one a member may turn off: it goes only to a member
+ * (`userId`) who has not, and carries an unsubscribe link. Without one it is essential and says so.
+ */
+export type MailMessage = {
+	to: string;
+	subject: string;
+	text: string;
+	userId?: number | null;
+	category?: EmailCategory;
+	/** Where an answer should go when it is not the sender (a support request's author). */
+	replyTo?: string;
+	/** Mail to our own team, which no preference concerns: it carries no footer about them. */
+	internal?: boolean;
+};
+
+const ESSENTIAL_FOOTER =
+	'This e-mail is about your account or something you asked for, so it is sent whatever your e-mail preferences.';
 
 type MailDeps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
 
@@ -26,20 +54,41 @@ function transportFor(smtpUrl: string): Transporter {
  * the development mailbox.
  */
 export async function queueMail(deps: MailDeps, message: MailMessage): Promise<void> {
+	const { category } = message;
+	let text = message.internal ? message.text : `${message.text.trimEnd()}\n\n--\n${ESSENTIAL_FOOTER}\n`;
+	let headers: Record<string, string> = {};
+	if (category) {
+		// Optional mail without a member to ask cannot be turned off, so it is not sent at all.
+		if (!message.userId || (await hasOptedOut(deps, message.userId, category))) return;
+		const links = unsubscribeLinks(deps.config, message.userId, category);
+		const { kind } = EMAIL_CATEGORY_LABELS[category];
+		text = `${message.text.trimEnd()}\n\n--\nYou get this e-mail because ${kind} e-mails are on in your settings. To stop them, open:\n${links.page}\n`;
+		headers = {
+			'List-Unsubscribe': `<${links.oneClick}>`,
+			'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+		};
+	}
 	const [row] = await deps.db
 		.insert(outboxMessages)
 		.values({
 			userId: message.userId ?? null,
 			toAddress: message.to,
 			subject: message.subject,
-			textBody: message.text,
+			textBody: text,
 			createdAt: deps.clock(),
 		})
 		.returning({ id: outboxMessages.id });
 	const smtpUrl = deps.config.smtpUrl;
 	if (!smtpUrl) return;
 	const delivery = transportFor(smtpUrl)
-		.sendMail({ from: deps.config.mailFrom, to: message.to, subject: message.subject, text: message.text })
+		.sendMail({
+			from: deps.config.mailFrom,
+			to: message.to,
+			replyTo: message.replyTo,
+			subject: message.subject,
+			text,
+			headers,
+		})
 		.then(async () => {
 			await deps.db.update(outboxMessages).set({ sentAt: new Date() }).where(eq(outboxMessages.id, row.id));
 		})
@@ -120,4 +169,99 @@ export async function listMailbox(deps: Pick<AppDeps, 'db'>, limit = 50): Promis
 		createdAt: row.createdAt,
 		sentAt: row.sentAt,
 	}));
+}
+
+function unsubscribeToken(secret: string, userId: number, category: EmailCategory): string {
+	return createHmac('sha256', secret).update(`email-unsubscribe:${userId}:${category}`).digest('base64url');
+}
+
+/**
+ * The page link for the message body and the RFC 8058 one-click address for the header. The token
+ * signs member and kind together, so a link turns off that kind for that member and nothing else,
+ * without logging in.
+ */
+export function unsubscribeLinks(
+	config: Pick<AppDeps['config'], 'publicUrl' | 'sessionSecret'>,
+	userId: number,
+	category: EmailCategory,
+): { page: string; oneClick: string } {
+	const query = new URLSearchParams({
+		member: String(userId),
+		category,
+		token: unsubscribeToken(config.sessionSecret, userId, category),
+	});
+	return {
+		page: `${config.publicUrl}${UNSUBSCRIBE_PAGE}?${query}`,
+		oneClick: `${config.publicUrl}${ONE_CLICK_UNSUBSCRIBE_API}?${query}`,
+	};
+}
+
+/** The member an unsubscribe link speaks for, or null when its token was not made by us for them. */
+export function checkUnsubscribeLink(
+	config: Pick<AppDeps['config'], 'sessionSecret'>,
+	query: UnsubscribeQuery,
+): number | null {
+	const userId = Number(query.member);
+	const expected = Buffer.from(unsubscribeToken(config.sessionSecret, userId, query.category));
+	const given = Buffer.from(query.token);
+	return given.length === expected.length && timingSafeEqual(given, expected) ? userId : null;
+}
+
+async function hasOptedOut(deps: Pick<AppDeps, 'db'>, userId: number, category: EmailCategory) {
+	const [row] = await deps.db
+		.select({ userId: emailOptOuts.userId })
+		.from(emailOptOuts)
+		.where(and(eq(emailOptOuts.userId, userId), eq(emailOptOuts.category, category)));
+	return row !== undefined;
+}
+
+/** Every kind of optional e-mail, and whether the member gets it. */
+export async function listEmailPreferences(
+	deps: Pick<AppDeps, 'db'>,
+	userId: number,
+): Promise<EmailPreference[]> {
+	const rows = await deps.db
+		.select({ category: emailOptOuts.category })
+		.from(emailOptOuts)
+		.where(eq(emailOptOuts.userId, userId));
+	const off = new Set(rows.map((row) => row.category));
+	return EMAIL_CATEGORIES.map((category) => ({
+		category,
+		...EMAIL_CATEGORY_LABELS[category],
+		subscribed: !off.has(category),
+	}));
+}
+
+/** Replaces the member's opt-outs with `optedOut`: every kind not in it is sent again. */
+export async function setEmailOptOuts(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	userId: number,
+	optedOut: readonly EmailCategory[],
+): Promise<EmailPreference[]> {
+	await deps.db.transaction(async (tx) => {
+		await tx.delete(emailOptOuts).where(eq(emailOptOuts.userId, userId));
+		const unique = [...new Set(optedOut)];
+		if (unique.length > 0)
+			await tx
+				.insert(emailOptOuts)
+				.values(unique.map((category) => ({ userId, category, createdAt: deps.clock() })));
+	});
+	return listEmailPreferences(deps, userId);
+}
+
+/**
+ * Turns one kind off (an unsubscribe link); doing it twice changes nothing, and neither does a link
+ * of an account deleted since (it gets no mail at all any more).
+ */
+export async function optOut(
+	deps: Pick<AppDeps, 'db' | 'clock'>,
+	userId: number,
+	category: EmailCategory,
+): Promise<void> {
+	const [member] = await deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+	if (!member) return;
+	await deps.db
+		.insert(emailOptOuts)
+		.values({ userId, category, createdAt: deps.clock() })
+		.onConflictDoNothing();
 }

@@ -13,7 +13,7 @@ import {
 	unblockMember,
 } from './service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
 
 /** What the page says after a form post: a notice, or an error. */
 export type FormOutcome = { ok: boolean; message: string };

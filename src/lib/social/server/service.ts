@@ -7,6 +7,7 @@ import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { Db } from '../../db/client';
+import { queueMailJob } from '../../mail/server/service';
 import { canList as canListRoute } from '../../routes/policy';
 import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
 import { routes } from '../../routes/server/tables';
@@ -149,7 +150,7 @@ export function displayNameOf(
  * again answers the existing request. A blocked or missing member is "not found" either way.
  */
 export async function requestFriendship(
-	deps: Deps,
+	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
 	viewer: { id: number },
 	toId: number,
 ): Promise<FriendshipRow> {
@@ -174,7 +175,28 @@ export async function requestFriendship(
 		.values({ fromUserId: viewer.id, toUserId: toId, status: 'pending', createdAt: deps.clock() })
 		.onConflictDoNothing()
 		.returning();
+	if (created) mailFriendRequest(deps, viewer.id, target);
 	return created ?? ((await friendshipBetween(deps.db, viewer.id, toId)) as FriendshipRow);
+}
+
+/** Tells the member asked, unless they turned friend-request e-mails off; the request never waits on it. */
+function mailFriendRequest(
+	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
+	fromId: number,
+	to: UserRow,
+) {
+	queueMailJob(deps, async () => {
+		const from = await findMember(deps.db, fromId);
+		if (!from) return null;
+		const name = displayNameOf(from);
+		return {
+			to: to.email,
+			userId: to.id,
+			category: 'friend_requests',
+			subject: `${name} wants to be your friend on Mapstride`,
+			text: `Hi ${to.firstName || to.username},\n\n${name} asked to be your friend on Mapstride. Friends see each other's workouts and can cheer each other on.\n\nAccept or decline the request here:\n${deps.config.publicUrl}/people/friends/\n`,
+		};
+	});
 }
 
 /** The friendship `fromId`→`toId` as one of the two members sees it; anyone else gets 404. */
