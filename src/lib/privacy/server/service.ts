@@ -171,11 +171,16 @@ export async function confirmCountry(deps: Deps, userId: number, country: string
 
 /**
  * A browser sending `Sec-GPC: 1` for a member in a universal opt-out state opts them out of sale,
- * sharing and targeted ads. Recorded once per change, so each signal does not add a row.
+ * sharing and targeted ads. Recorded once per change, so each signal does not add a row. An
+ * opt-out the visitor's browser already holds (`everywhere`) is theirs whatever the region.
  */
-export async function honourGlobalPrivacyControl(deps: Deps, userId: number): Promise<boolean> {
+export async function honourGlobalPrivacyControl(
+	deps: Deps,
+	userId: number,
+	{ everywhere = false }: { everywhere?: boolean } = {},
+): Promise<boolean> {
 	const status = await getConsentStatus(deps, userId);
-	if (!status.do_not_sell_applies) return false;
+	if (!status.do_not_sell_applies && !everywhere) return false;
 	const optOuts = status.consents
 		.filter((c) => (c.key === 'sale_share' || c.key === 'personalised_ads') && c.granted)
 		.map((c) => ({ key: c.key, granted: false }));
