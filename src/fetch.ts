@@ -8,12 +8,12 @@ import { applySecurityHeaders } from './lib/api/security-headers';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { authorizationServerMetadata } from './lib/connected-apps/server/service';
 import { getConfig } from './lib/core/config';
-import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import {
 	DEFAULT_COOKIE_CHOICES,
 	parseCookieChoices,
 	serializeCookieChoices,
 } from './lib/site/cookie-choices';
+import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
 import { compressOnFirstRequest } from './lib/site/server/static-compression';

@@ -13,8 +13,8 @@ import {
 	listPromotionalPreferences,
 	readMemberBasics,
 } from '../../account/server/service';
-import { listOwnChallengeEntries } from '../../challenges/server/service';
 import type { AppDeps } from '../../api/context';
+import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
