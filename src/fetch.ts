@@ -8,6 +8,11 @@ import { applySecurityHeaders } from './lib/api/security-headers';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { authorizationServerMetadata } from './lib/connected-apps/server/service';
 import { getConfig } from './lib/core/config';
+import {
+	DEFAULT_COOKIE_CHOICES,
+	parseCookieChoices,
+	serializeCookieChoices,
+} from './lib/site/cookie-choices';
 import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
@@ -24,10 +29,19 @@ app.use(applySecurityHeaders);
 app.use(compress());
 app.use(async (c, next) => {
 	await next();
+	if (!c.res.headers.get('content-type')?.startsWith('text/html')) return;
+	// A Global Privacy Control signal is kept with the visitor's cookie choices, so their opt-out
+	// holds on pages built in advance and carries into an account made later.
+	if (c.req.header('sec-gpc')?.trim() === '1') {
+		const choices = parseCookieChoices(c.req.header('cookie')) ?? DEFAULT_COOKIE_CHOICES;
+		const secure = new URL(c.req.url).protocol === 'https:';
+		if (!choices.gpc)
+			c.header('Set-Cookie', serializeCookieChoices({ ...choices, gpc: true }, secure), { append: true });
+	}
 	// Pre-rendered pages learn the visitor's country and region from this readable cookie (the
 	// footer's Privacy Request link); only a proxy we run may tell us where someone is.
 	const config = getConfig();
-	if (!config.trustedProxy || !c.res.headers.get('content-type')?.startsWith('text/html')) return;
+	if (!config.trustedProxy) return;
 	const country = c.req.header(config.geoHeaders.country)?.toUpperCase();
 	const region = c.req.header(config.geoHeaders.region)?.toUpperCase();
 	if (country && /^[A-Z]{2}$/.test(country)) {

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import yauzl from 'yauzl';
-import { logIn, setGeo } from './helpers';
+import { expectNoSeriousA11yIssues, logIn, setGeo } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
 /**
@@ -300,4 +300,44 @@ test('visitors placed in an opt-out state see the do-not-sell banner on the help
 	await page.goto('/privacy_center/help');
 	await expect(page.getByRole('heading', { name: 'Privacy help' })).toBeVisible();
 	await expect(page.getByTestId('do-not-sell')).toBeHidden();
+});
+
+test('a visitor’s Global Privacy Control signal is kept without an account and carried into one', async ({
+	browser,
+	baseURL,
+}, testInfo) => {
+	const signalling = await browser.newContext({ baseURL, extraHTTPHeaders: { 'Sec-GPC': '1' } });
+	const page = await signalling.newPage();
+	await page.goto('/');
+	await page.getByRole('button', { name: 'Manage Cookie Preferences' }).click();
+	const dialog = page.getByRole('dialog', { name: 'Cookie preferences' });
+	await expect(dialog).toContainText('Your browser’s Global Privacy Control signal is on');
+	await expectNoSeriousA11yIssues(page);
+	// Saving another choice keeps the opt-out beside it.
+	await dialog.getByRole('checkbox', { name: 'Remember my preferences in this browser' }).uncheck();
+	await dialog.getByRole('button', { name: 'Save choices' }).click();
+	const choices = (await signalling.cookies()).find((cookie) => cookie.name === 'ms_cookie_choices');
+	expect(choices?.value).toBe('preferences-off.gpc');
+
+	// The same browser later without the header (another network, a settings change): still opted out.
+	const later = await browser.newContext({ baseURL, storageState: await signalling.storageState() });
+	await signalling.close();
+	const again = await later.newPage();
+	await again.goto('/privacy_center/help');
+	await again.getByRole('button', { name: 'Manage Cookie Preferences' }).click();
+	await expect(again.getByRole('dialog', { name: 'Cookie preferences' })).toContainText(
+		'Your browser’s Global Privacy Control signal is on',
+	);
+	// Signing up in Ohio, where the law does not make the signal an opt-out, still carries it over.
+	await signUpMember(
+		again.request,
+		baseURL as string,
+		{ name: 'ohio', country: 'US', region: 'OH' },
+		testInfo.project.name,
+	);
+	await again.goto('/privacy_center/manage', { waitUntil: 'commit' });
+	await expect(again.getByTestId('state-sale_share')).toContainText('Not given');
+	await expect(again.getByTestId('state-sale_share')).toContainText('Global Privacy Control');
+	await expect(again.getByTestId('state-personalised_ads')).toContainText('Not given');
+	await later.close();
 });

@@ -4,7 +4,9 @@ import { PROMO_DISMISSED_KEY } from './promo';
 /**
  * The visitor's cookie choices (the footer's "Manage Cookie Preferences"). Strictly necessary
  * cookies cannot be switched off; the one optional category is remembering preferences in this
- * browser. There are no analytics or advertising cookies to offer a choice about.
+ * browser. There are no analytics or advertising cookies to offer a choice about. A browser's
+ * Global Privacy Control signal is kept here too, so a visitor's opt-out holds without an account
+ * and follows them into one at signup.
  *
  * Browser-safe: the footer script and islands import this file.
  */
@@ -16,13 +18,20 @@ export const COOKIE_CHOICES_MAX_AGE_SECONDS = 365 * 24 * 3600;
 export type CookieChoices = {
 	/** Remember preferences (map type, a dismissed MVP banner) in this browser's storage. */
 	preferences: boolean;
+	/**
+	 * The browser sent a Global Privacy Control signal: an opt-out of the sale and sharing of
+	 * personal data and of product analytics, kept once seen.
+	 */
+	gpc: boolean;
 };
 
 /**
  * Until a visitor chooses, preferences are remembered: the values never leave the browser and are
  * only what the visitor picked on purpose.
  */
-export const DEFAULT_COOKIE_CHOICES: CookieChoices = { preferences: true };
+export const DEFAULT_COOKIE_CHOICES: CookieChoices = { preferences: true, gpc: false };
+
+const GPC_SUFFIX = '.gpc';
 
 export type StorageArea = 'local' | 'session';
 
@@ -38,8 +47,10 @@ export function parseCookieChoices(cookieHeader: string | null | undefined): Coo
 	for (const part of (cookieHeader ?? '').split(';')) {
 		const [name, value] = part.trim().split('=');
 		if (name !== COOKIE_CHOICES_COOKIE) continue;
-		if (value === 'preferences-on') return { preferences: true };
-		if (value === 'preferences-off') return { preferences: false };
+		const gpc = value?.endsWith(GPC_SUFFIX) ?? false;
+		const preferences = gpc ? value.slice(0, -GPC_SUFFIX.length) : value;
+		if (preferences === 'preferences-on') return { preferences: true, gpc };
+		if (preferences === 'preferences-off') return { preferences: false, gpc };
 		return null;
 	}
 	return null;
@@ -47,7 +58,7 @@ export function parseCookieChoices(cookieHeader: string | null | undefined): Coo
 
 /** The `document.cookie` assignment that saves a choice for a year. */
 export function serializeCookieChoices(choices: CookieChoices, secure: boolean): string {
-	const value = choices.preferences ? 'preferences-on' : 'preferences-off';
+	const value = `${choices.preferences ? 'preferences-on' : 'preferences-off'}${choices.gpc ? GPC_SUFFIX : ''}`;
 	const attributes = `Path=/; Max-Age=${COOKIE_CHOICES_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
 	return `${COOKIE_CHOICES_COOKIE}=${value}; ${attributes}`;
 }
@@ -75,6 +86,19 @@ function storageOf(env: BrowserStorage, area: StorageArea) {
 
 export function readCookieChoices(env: Pick<BrowserStorage, 'document'> = browser()): CookieChoices {
 	return parseCookieChoices(env.document.cookie) ?? DEFAULT_COOKIE_CHOICES;
+}
+
+/**
+ * Whether this browser signals Global Privacy Control now or did on an earlier visit (the server
+ * keeps a `Sec-GPC: 1` request in the choices cookie).
+ */
+export function globalPrivacyControlOn(
+	env: Pick<BrowserStorage, 'document'> & { navigator?: { globalPrivacyControl?: boolean } } = {
+		document,
+		navigator: navigator as Navigator & { globalPrivacyControl?: boolean },
+	},
+): boolean {
+	return readCookieChoices(env).gpc || env.navigator?.globalPrivacyControl === true;
 }
 
 /** Saves the choice; turning preferences off also forgets what was remembered. */

@@ -38,8 +38,12 @@ export function sessionCookie(headers: Headers): string | undefined {
 	return cookie?.split(';')[0];
 }
 
-export async function signupMember(app: App, overrides: Record<string, unknown> = {}) {
-	const response = await callApi(app, 'POST', '/api/auth/signup', { body: signupBody(overrides) });
+export async function signupMember(
+	app: App,
+	overrides: Record<string, unknown> = {},
+	headers: Record<string, string> = {},
+) {
+	const response = await callApi(app, 'POST', '/api/auth/signup', { body: signupBody(overrides), headers });
 	if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${response.text}`);
 	return {
 		id: response.json.user.id as number,

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { deleteAccount } from '../../../src/lib/account/server/service';
 import { users } from '../../../src/lib/auth/server/tables';
 import { addBillingPeriod, periodDays } from '../../../src/lib/billing/contract';
 import { checkFeature, PREMIUM_FEATURES } from '../../../src/lib/billing/features';
@@ -9,12 +10,15 @@ import { localWebhookSecret } from '../../../src/lib/billing/server/local-proces
 import {
 	createCoupon,
 	listSubscriptions,
+	paymentProcessor,
 	premiumStatus,
 	refundPayment,
 	runBillingCycle,
 } from '../../../src/lib/billing/server/service';
 import {
 	billingPaymentIntents,
+	billingProfiles,
+	billingSubscriptions,
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
@@ -463,6 +467,7 @@ describe('security 37: a processor that hangs or drops the connection', () => {
 				charge: () => new Promise(() => {}),
 				retrieve: () => new Promise(() => {}),
 				refund: async () => {},
+				forgetCard: async () => {},
 				parseWebhook: () => {
 					throw new Error('unused');
 				},
@@ -581,6 +586,44 @@ describe('subscriptions over time', () => {
 		const [subscription] = await subscriptionsOf(alice);
 		expect(subscription.subscription_end_date).toBe('2026-08-01T12:00:00.000Z');
 		expect(subscription.subscription_status).toBe('active');
+	});
+
+	test('deleting an account cancels its subscription first: no renewal charges it, its card is forgotten', async () => {
+		await checkout(made.app, alice, '4242424242424242');
+		await checkout(made.app, bob, '4242424242424242');
+		const [aliceCard] = await made.deps.db
+			.select({ paymentMethod: billingProfiles.ccToken })
+			.from(billingProfiles)
+			.where(eq(billingProfiles.userId, alice.id));
+		const cancelled: unknown[] = [];
+		const logger = {
+			...made.deps.logger,
+			info: (entry: unknown, message?: string) => {
+				if (message === 'billing closed for account deletion') cancelled.push(entry);
+			},
+		} as typeof made.deps.logger;
+
+		await deleteAccount({ ...made.deps, logger }, alice.id);
+
+		expect(cancelled).toEqual([
+			expect.objectContaining({ userId: alice.id, cancelledSubscriptions: 1, forgottenCards: 1 }),
+		]);
+		advanceDays(31);
+		expect(await runBillingCycle(made.deps)).toMatchObject({ renewed: 1, failed: 0 });
+		const charged = await made.deps.db.select().from(localProcessorPayments);
+		expect(charged.filter((payment) => payment.paymentMethod === aliceCard.paymentMethod)).toHaveLength(1);
+		expect((await subscriptionsOf(bob))[0].subscription_end_date).toBe('2026-08-01T12:00:00.000Z');
+		// The processor itself refuses the card now, whoever would try it.
+		const attempt = await paymentProcessor(made.deps).charge({
+			amount: 599,
+			currency: 'usd',
+			paymentMethod: aliceCard.paymentMethod,
+			idempotencyKey: 'after-deletion',
+			offSession: true,
+			returnUrl: '/',
+			metadata: {},
+		});
+		expect(attempt).toMatchObject({ status: 'failed', failureCode: 'payment_method_detached' });
 	});
 
 	test('the scheduled billing job renews once however often it is queued and run', async () => {

@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import * as v from 'valibot';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -32,10 +32,15 @@ import {
 } from '../../../src/lib/privacy/server/service';
 import { consentRecords } from '../../../src/lib/privacy/server/tables';
 import { RouteSaveSchema } from '../../../src/lib/routes/contract';
-import { createRoute } from '../../../src/lib/routes/server/service';
+import { createBookmark, createRoute } from '../../../src/lib/routes/server/service';
+import { routes } from '../../../src/lib/routes/server/tables';
+import { COOKIE_CHOICES_COOKIE } from '../../../src/lib/site/cookie-choices';
 import { createSocialApi } from '../../../src/lib/social/server/api';
+import { memberStories } from '../../../src/lib/social/server/tables';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
+import { addWorkoutPhoto } from '../../../src/lib/workouts/server/photos';
+import { workouts } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { latestMail, PASSWORD, signupMember } from '../auth/helpers';
@@ -67,15 +72,25 @@ afterAll(async () => {
 const advance = (seconds: number) =>
 	(deps.clock as unknown as { advance: (s: number) => void }).advance(seconds);
 
-function member(email: string, country: string, region = '', birthdate = '1990-04-12') {
-	return signupMember(app, {
-		email,
-		first_name: email.split('@')[0],
-		birthdate,
-		location: { country, region, locality: '' },
-		gdpr_iso_code: country,
-		consents: { terms_of_use: true, privacy_policy: true },
-	});
+function member(
+	email: string,
+	country: string,
+	region = '',
+	birthdate = '1990-04-12',
+	headers: Record<string, string> = {},
+) {
+	return signupMember(
+		app,
+		{
+			email,
+			first_name: email.split('@')[0],
+			birthdate,
+			location: { country, region, locality: '' },
+			gdpr_iso_code: country,
+			consents: { terms_of_use: true, privacy_policy: true },
+		},
+		headers,
+	);
 }
 
 async function addRoute(owner: { id: number }, name: string) {
@@ -278,6 +293,36 @@ describe('Global Privacy Control', () => {
 	});
 });
 
+describe('a visitor’s Global Privacy Control opt-out', () => {
+	const optOuts = async (who: { token: string }) =>
+		(await callApi(app, 'GET', '/api/consent/v1/consent/status', { token: who.token })).json.consents
+			.filter((c: { key: string }) => c.key === 'sale_share' || c.key === 'personalised_ads')
+			.map((c: { key: string; granted: boolean; source: string | null }) => [c.key, c.granted, c.source]);
+
+	test('kept in the cookie-choices cookie, it becomes the new member’s opt-out wherever they live', async () => {
+		const kept = { cookie: `a=1; ${COOKIE_CHOICES_COOKIE}=preferences-on.gpc` };
+		const ohio = await member('oh@example.test', 'US', 'OH', undefined, kept);
+		expect(await optOuts(ohio)).toEqual([
+			['personalised_ads', false, 'gpc'],
+			['sale_share', false, 'gpc'],
+		]);
+		// The signal sent with the signup itself counts as well, in a state whose law does not require it.
+		const newYork = await member('ny@example.test', 'US', 'NY', undefined, { 'sec-gpc': '1' });
+		expect(await optOuts(newYork)).toEqual([
+			['personalised_ads', false, 'gpc'],
+			['sale_share', false, 'gpc'],
+		]);
+		const rows = await database.db.select().from(consentRecords).where(eq(consentRecords.userId, ohio.id));
+		expect(rows.filter((row) => row.source === 'gpc')).toHaveLength(2);
+	});
+
+	test('a visitor without the signal or the cookie keeps the region’s defaults', async () => {
+		const choices = { cookie: `${COOKIE_CHOICES_COOKIE}=preferences-off` };
+		const plain = await member('plain@example.test', 'US', 'OH', undefined, choices);
+		expect((await optOuts(plain)).map(([, , source]: unknown[]) => source)).toEqual([null, null]);
+	});
+});
+
 describe('age gate', () => {
 	test('a 12-year-old cannot sign up in the US and nothing of them is kept', async () => {
 		const response = await callApi(app, 'POST', '/api/auth/signup', {
@@ -426,6 +471,110 @@ describe('data export', () => {
 		});
 		advance(7 * 86_400 + 1);
 		await expect(openExport(deps, hal.id, id, token)).rejects.toMatchObject({ code: 'not_found' });
+	});
+});
+
+describe('data export of feed activity and photos', () => {
+	/** Asks for the member's export, runs the job and opens the archive through the mailed link. */
+	async function exportOf(who: { id: number; token: string }, email: string) {
+		await callApi(app, 'POST', '/api/consent/v1/exports', { token: who.token, body: { password: PASSWORD } });
+		await runDueJobs(deps, privacyJobs);
+		const link = new URL((await latestMail(deps, email)).link as string);
+		const archive = await openExport(
+			deps,
+			who.id,
+			Number(link.pathname.split('/').pop()),
+			link.searchParams.get('token') as string,
+		);
+		return readZip(archive.filePath);
+	}
+	const parsed = (entries: Map<string, Buffer>, name: string) =>
+		JSON.parse(entries.get(name)?.toString() ?? 'null');
+
+	test('likes, goal stories, workout photos, bookmarks and blocks are the member’s own, with when', async () => {
+		const hal = await member('hal@example.test', 'US', 'CA');
+		const ivy = await member('ivy@example.test', 'DE');
+		const halRoute = await addRoute(hal, 'Hal loop');
+		const ivyRoute = await addRoute(ivy, 'Ivy loop');
+		await database.db
+			.update(routes)
+			.set({ privacy: 3 })
+			.where(inArray(routes.id, [halRoute.id, ivyRoute.id]));
+		const like = (who: { token: string }, routeId: number) =>
+			callApi(app, 'POST', '/api/v7.1/activity_story/', {
+				token: who.token,
+				body: { verb: 'like', parent_story_id: `route_${routeId}` },
+			});
+		expect((await like(hal, ivyRoute.id)).status).toBe(201);
+		expect((await like(ivy, halRoute.id)).status).toBe(201);
+		await createBookmark(deps, hal, ivyRoute.id, undefined);
+		await createBookmark(deps, ivy, halRoute.id, undefined);
+		expect(
+			(await callApi(app, 'POST', '/api/v7.1/block/', { token: ivy.token, body: { user: hal.id } })).status,
+		).toBe(204);
+		const story = (actorId: number, title: string) => ({
+			actorId,
+			objectType: 'goal' as const,
+			subjectId: actorId,
+			period: '2026-06-01',
+			publishedAt: deps.clock(),
+			title,
+			details: {
+				type: 'goal' as const,
+				goal_id: actorId,
+				metric: 'distance' as const,
+				target: 20_000,
+				activity_group: 'all',
+				week_start: '2026-06-01',
+			},
+		});
+		await database.db
+			.insert(memberStories)
+			.values([story(hal.id, 'Hal ran 20 km'), story(ivy.id, 'Ivy ran 20 km')]);
+		const form = new FormData();
+		form.append(
+			'file',
+			new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
+			'walk.tcx',
+		);
+		await app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${hal.token}` },
+			body: form,
+		});
+		const [workout] = await database.db.select().from(workouts).where(eq(workouts.ownerId, hal.id));
+		const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#0b5cad' } })
+			.jpeg()
+			.toBuffer();
+		await addWorkoutPhoto(deps, hal, workout.id, jpeg);
+
+		const entries = await exportOf(hal, 'hal@example.test');
+		const feed = parsed(entries, 'feed.json');
+		expect(feed.likes).toEqual([
+			{ on: { type: 'route', id: ivyRoute.id }, created_datetime: expect.any(String) },
+		]);
+		expect(feed.stories).toEqual([
+			expect.objectContaining({ title: 'Hal ran 20 km', about: { type: 'goal', id: hal.id } }),
+		]);
+		// Ivy blocked Hal: that is Ivy's data, not Hal's.
+		expect(feed.blocked_members).toEqual([]);
+		expect(parsed(entries, 'bookmarks.json')).toEqual([
+			{ route: ivyRoute.id, name: 'Ivy loop', created_datetime: expect.any(String) },
+		]);
+		const [exported] = parsed(entries, 'workouts.json');
+		expect(exported.photos).toHaveLength(1);
+		expect(exported.photos[0]).toMatchObject({ width: 40, height: 30 });
+		const photoFile = entries.get(exported.photos[0].file);
+		expect((await sharp(photoFile).metadata()).format).toBe('jpeg');
+		const everything = [...entries.values()].map((bytes) => bytes.toString('latin1')).join('\n');
+		expect(everything).not.toContain('Ivy ran 20 km');
+		expect(everything).not.toContain('ivy@example.test');
+
+		const ivys = parsed(await exportOf(ivy, 'ivy@example.test'), 'feed.json');
+		expect(ivys.blocked_members).toEqual([{ user: hal.id, created_datetime: expect.any(String) }]);
+		expect(ivys.likes).toEqual([
+			{ on: { type: 'route', id: halRoute.id }, created_datetime: expect.any(String) },
+		]);
 	});
 });
 

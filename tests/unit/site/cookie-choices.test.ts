@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { drainEvents, peekEvents, trackEvent } from '~/lib/analytics/client';
 import { MAP_TYPE_STORAGE_KEY } from '~/lib/core/map-types';
 import {
 	type BrowserStorage,
 	COOKIE_CHOICES_COOKIE,
+	globalPrivacyControlOn,
 	parseCookieChoices,
 	readCookieChoices,
 	recallPreference,
@@ -52,19 +54,22 @@ describe('cookie choices', () => {
 		expect(parseCookieChoices(`${COOKIE_CHOICES_COOKIE}=maybe`)).toBeNull();
 		expect(parseCookieChoices(`a=1; ${COOKIE_CHOICES_COOKIE}=preferences-off`)).toEqual({
 			preferences: false,
+			gpc: false,
 		});
 	});
 
 	it('saves the choice for a year, Secure only over https', () => {
-		expect(serializeCookieChoices({ preferences: false }, false)).toBe(
+		expect(serializeCookieChoices({ preferences: false, gpc: false }, false)).toBe(
 			`${COOKIE_CHOICES_COOKIE}=preferences-off; Path=/; Max-Age=31536000; SameSite=Lax`,
 		);
-		expect(serializeCookieChoices({ preferences: true }, true)).toMatch(/=preferences-on; .*; Secure$/);
+		expect(serializeCookieChoices({ preferences: true, gpc: false }, true)).toMatch(
+			/=preferences-on; .*; Secure$/,
+		);
 	});
 
 	it('remembers preferences until the visitor says no', () => {
 		const env = fakeBrowser();
-		expect(readCookieChoices(env)).toEqual({ preferences: true });
+		expect(readCookieChoices(env)).toEqual({ preferences: true, gpc: false });
 		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env)).toBe(true);
 		expect(recallPreference('local', MAP_TYPE_STORAGE_KEY, env)).toBe('terrain');
 	});
@@ -74,9 +79,9 @@ describe('cookie choices', () => {
 		rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env);
 		rememberPreference('session', PROMO_DISMISSED_KEY, '1', env);
 
-		saveCookieChoices({ preferences: false }, env);
+		saveCookieChoices({ preferences: false, gpc: false }, env);
 
-		expect(readCookieChoices(env)).toEqual({ preferences: false });
+		expect(readCookieChoices(env)).toEqual({ preferences: false, gpc: false });
 		expect(env.localStorage.getItem(MAP_TYPE_STORAGE_KEY)).toBeNull();
 		expect(env.sessionStorage.getItem(PROMO_DISMISSED_KEY)).toBeNull();
 		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'OSM', env)).toBe(false);
@@ -86,7 +91,7 @@ describe('cookie choices', () => {
 
 	it('turning preferences back on lets them be kept again', () => {
 		const env = fakeBrowser(`${COOKIE_CHOICES_COOKIE}=preferences-off`);
-		saveCookieChoices({ preferences: true }, env);
+		saveCookieChoices({ preferences: true, gpc: false }, env);
 		expect(env.jar.get(COOKIE_CHOICES_COOKIE)).toBe('preferences-on');
 		expect(rememberPreference('session', PROMO_DISMISSED_KEY, '1', env)).toBe(true);
 	});
@@ -99,6 +104,54 @@ describe('cookie choices', () => {
 		env.localStorage = { getItem: refuse, setItem: refuse, removeItem: refuse };
 		expect(rememberPreference('local', MAP_TYPE_STORAGE_KEY, 'terrain', env)).toBe(false);
 		expect(recallPreference('local', MAP_TYPE_STORAGE_KEY, env)).toBeNull();
-		expect(() => saveCookieChoices({ preferences: false }, env)).not.toThrow();
+		expect(() => saveCookieChoices({ preferences: false, gpc: false }, env)).not.toThrow();
+	});
+});
+
+describe('Global Privacy Control', () => {
+	afterEach(() => {
+		vi.unstubAllGlobals();
+		drainEvents();
+	});
+
+	it('is kept beside the preferences choice and read back from either', () => {
+		const kept = serializeCookieChoices({ preferences: false, gpc: true }, false);
+		expect(kept).toMatch(/^ms_cookie_choices=preferences-off\.gpc; /);
+		expect(parseCookieChoices(kept.split(';')[0])).toEqual({ preferences: false, gpc: true });
+		expect(parseCookieChoices(`${COOKIE_CHOICES_COOKIE}=preferences-on.gpc`)).toEqual({
+			preferences: true,
+			gpc: true,
+		});
+		expect(parseCookieChoices(`${COOKIE_CHOICES_COOKIE}=preferences-on.gp`)).toBeNull();
+	});
+
+	it('is on when the browser says so now or the cookie kept an earlier signal', () => {
+		expect(globalPrivacyControlOn({ document: { cookie: '' }, navigator: {} })).toBe(false);
+		expect(
+			globalPrivacyControlOn({ document: { cookie: '' }, navigator: { globalPrivacyControl: true } }),
+		).toBe(true);
+		const kept = { cookie: `${COOKIE_CHOICES_COOKIE}=preferences-on.gpc` };
+		expect(globalPrivacyControlOn({ document: kept, navigator: { globalPrivacyControl: false } })).toBe(true);
+	});
+
+	it('a visitor who keeps a preferences choice keeps their opt-out too', () => {
+		const env = fakeBrowser(`${COOKIE_CHOICES_COOKIE}=preferences-on.gpc`);
+		saveCookieChoices({ ...readCookieChoices(env), preferences: false }, env);
+		expect(env.jar.get(COOKIE_CHOICES_COOKIE)).toBe('preferences-off.gpc');
+	});
+
+	it('keeps analytics events off the queue in a browser that opted out', () => {
+		vi.stubGlobal('document', { cookie: `${COOKIE_CHOICES_COOKIE}=preferences-on` });
+		vi.stubGlobal('navigator', {});
+		trackEvent('route_created', { route_id: 1 });
+		expect(peekEvents().map((event) => event.name)).toEqual(['route_created']);
+		drainEvents();
+
+		vi.stubGlobal('document', { cookie: `${COOKIE_CHOICES_COOKIE}=preferences-on.gpc` });
+		trackEvent('route_created', { route_id: 2 });
+		vi.stubGlobal('document', { cookie: '' });
+		vi.stubGlobal('navigator', { globalPrivacyControl: true });
+		trackEvent('route_control_performed', { control: 'undo' });
+		expect(peekEvents()).toEqual([]);
 	});
 });

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
 import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
 import { clearAccountKeys } from '../../auth/server/throttle';
+import { type BillingDeps, closeBillingForDeletion } from '../../billing/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
@@ -174,6 +175,16 @@ function presentPreference(row: typeof promotionalPreferences.$inferSelect) {
 	};
 }
 
+/** Every promotional preference the member set, as the API shows them. */
+export async function listPromotionalPreferences(deps: Pick<AppDeps, 'db'>, userId: number) {
+	const rows = await deps.db
+		.select()
+		.from(promotionalPreferences)
+		.where(eq(promotionalPreferences.userId, userId))
+		.orderBy(asc(promotionalPreferences.id));
+	return rows.map(presentPreference);
+}
+
 /** One preference per member and type: POST and PUT both set it; only for oneself. */
 export async function setPromotionalPreference(
 	deps: Deps,
@@ -322,12 +333,14 @@ export async function findProfilePhoto(
 /**
  * Removes the member: every row that references them (foreign keys cascade from users), their
  * files on disk and their login counters. Their sign-ins end first, so access tokens still in
- * flight are refused at once.
+ * flight are refused at once, and their billing closes before its rows go, so no renewal charges
+ * the deleted account.
  */
-export async function deleteAccount(deps: Deps, userId: number): Promise<void> {
+export async function deleteAccount(deps: BillingDeps, userId: number): Promise<void> {
 	const row = await findRow(deps, userId);
 	if (!row) return;
 	await revokeAllSessions(deps, userId);
+	await closeBillingForDeletion(deps, userId);
 	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
 	// Export archives are files: they go before the rows that name them.
 	await removeMemberExportFiles(deps, userId);

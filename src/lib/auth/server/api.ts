@@ -9,7 +9,8 @@ import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { singleLineText } from '../../core/text';
-import { needsConsentPrompt } from '../../privacy/server/service';
+import { honourGlobalPrivacyControl, needsConsentPrompt } from '../../privacy/server/service';
+import { parseCookieChoices } from '../../site/cookie-choices';
 import {
 	ChangePasswordSchema,
 	DeletionRequestSchema,
@@ -169,6 +170,9 @@ export function createAuthApi(): Hono<ApiEnv> {
 	app.post('/auth/signup', validate('json', SignupBodySchema, toAuthError), async (c) => {
 		const body = c.req.valid('json');
 		const result = await signup(c.var.deps, body, requestContext(c));
+		// A visitor's Global Privacy Control opt-out, sent now or kept from earlier visits, becomes the member's.
+		if (c.req.header('sec-gpc')?.trim() === '1' || parseCookieChoices(c.req.header('cookie'))?.gpc)
+			await honourGlobalPrivacyControl(c.var.deps, result.viewer.id, { everywhere: true });
 		if (body.login !== false)
 			setSessionCookies(c, result.sessionToken, result.sessionExpiresAt, result.viewer);
 		return c.json(

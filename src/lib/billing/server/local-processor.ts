@@ -11,7 +11,7 @@ import {
 	type ProcessorPayment,
 	WebhookSignatureError,
 } from './processor';
-import { localProcessorPayments } from './tables';
+import { localProcessorForgottenCards, localProcessorPayments } from './tables';
 
 /** Seconds a signed webhook stays acceptable, as at Stripe. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -21,6 +21,12 @@ const DECLINES: Record<string, { code: string; message: string }> = {
 	insufficient_funds: { code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
 	expired_card: { code: 'expired_card', message: 'Your card has expired.' },
 	renewal_fails: { code: 'card_declined', message: 'Your card was declined.' },
+};
+
+/** What a processor answers for a card detached from its account. */
+const FORGOTTEN = {
+	code: 'payment_method_detached',
+	message: 'This card was removed and cannot be charged.',
 };
 
 /** The secret the local processor signs its webhooks with, derived from the session secret. */
@@ -105,8 +111,13 @@ export function createLocalProcessor(
 			if (existing) return toPayment(existing);
 			const card = readLocalToken(request.paymentMethod);
 			const behaviour = card?.behaviour ?? 'declined';
-			const decline =
-				behaviour === 'renewal_fails'
+			const [forgotten] = await deps.db
+				.select()
+				.from(localProcessorForgottenCards)
+				.where(eq(localProcessorForgottenCards.paymentMethod, request.paymentMethod));
+			const decline = forgotten
+				? FORGOTTEN
+				: behaviour === 'renewal_fails'
 					? request.offSession
 						? DECLINES.renewal_fails
 						: undefined
@@ -143,6 +154,10 @@ export function createLocalProcessor(
 
 		async retrieve(ref) {
 			return toPayment(await find(ref));
+		},
+
+		async forgetCard(paymentMethod) {
+			await deps.db.insert(localProcessorForgottenCards).values({ paymentMethod }).onConflictDoNothing();
 		},
 
 		async refund(ref) {

@@ -62,6 +62,8 @@ export interface PaymentProcessor {
 	charge(request: ChargeRequest): Promise<ProcessorPayment>;
 	retrieve(ref: string): Promise<ProcessorPayment>;
 	refund(ref: string, idempotencyKey: string): Promise<void>;
+	/** Detaches a saved card so nothing can be charged to it again; one already gone is fine. */
+	forgetCard(paymentMethod: string): Promise<void>;
 	/** Verifies a webhook's signature and age; throws WebhookSignatureError when it does not hold. */
 	parseWebhook(rawBody: string, signature: string | null, now: Date): ProcessorEvent;
 }

@@ -539,6 +539,63 @@ export async function deleteBillingProfile(
 
 // ───────────────────────────────────────────────────────────── subscriptions
 
+/**
+ * Before a member's account is deleted: every subscription still running ends now, payments still
+ * waiting on the member are abandoned, and the processor forgets each saved card, so neither a
+ * renewal already under way nor a later one can charge a deleted account. Returns how many
+ * subscriptions it cancelled.
+ */
+export async function closeBillingForDeletion(deps: BillingDeps, userId: number): Promise<number> {
+	const now = deps.clock();
+	const cancelled = await deps.db
+		.update(billingSubscriptions)
+		.set({ status: 'cancelled', requestedCancellation: true, retryAt: null })
+		.where(
+			and(
+				eq(billingSubscriptions.userId, userId),
+				inArray(billingSubscriptions.status, ['pending', 'active', 'past_due']),
+			),
+		)
+		.returning({ id: billingSubscriptions.id });
+	await deps.db
+		.update(billingPaymentIntents)
+		.set({
+			status: 'failed',
+			failureCode: 'account_deleted',
+			failureMessage: 'The account was deleted.',
+			updatedAt: now,
+		})
+		.where(
+			and(
+				eq(billingPaymentIntents.userId, userId),
+				inArray(billingPaymentIntents.status, ['creating', 'requires_payment_method', 'requires_action']),
+			),
+		);
+	const cards = await deps.db
+		.select({ paymentMethod: billingProfiles.ccToken })
+		.from(billingProfiles)
+		.where(eq(billingProfiles.userId, userId));
+	const processor = paymentProcessor(deps);
+	let forgotten = 0;
+	for (const card of cards) {
+		try {
+			await withTimeout(
+				processor.forgetCard(card.paymentMethod),
+				deps.processorTimeoutMs ?? PROCESSOR_TIMEOUT_MS,
+			);
+			forgotten += 1;
+		} catch (error) {
+			// The subscriptions are already cancelled, so nothing renews; the card is left for support to remove.
+			deps.logger.error({ err: error, userId }, 'processor did not forget a deleted member’s card');
+		}
+	}
+	deps.logger.info(
+		{ userId, cancelledSubscriptions: cancelled.length, forgottenCards: forgotten, cards: cards.length },
+		'billing closed for account deletion',
+	);
+	return cancelled.length;
+}
+
 function presentSubscription(
 	row: SubscriptionRow,
 	product: ProductRow,
@@ -1291,6 +1348,9 @@ async function renewOnce(deps: BillingDeps, subscription: SubscriptionRow): Prom
 				eq(billingPaymentIntents.purpose, 'renewal'),
 				inArray(billingPaymentIntents.status, ['requires_payment_method', 'failed']),
 				eq(billingPaymentIntents.attempts, subscription.failedAttempts),
+				// Cancelled since the due list was read (the account is being deleted): no charge.
+				sql`exists (select 1 from ${billingSubscriptions} where ${billingSubscriptions.id} = ${subscription.id}
+					and ${billingSubscriptions.status} in ('active', 'past_due'))`,
 			),
 		)
 		.returning();

@@ -105,6 +105,16 @@ export function createStripeProcessor(settings: StripeSettings): PaymentProcesso
 			await stripe.refunds.create({ payment_intent: ref }, { idempotencyKey });
 		},
 
+		async forgetCard(paymentMethod) {
+			try {
+				await stripe.paymentMethods.detach(paymentMethod);
+			} catch (error) {
+				// A card never attached to a customer, or already detached, holds nothing to charge.
+				if (error instanceof Stripe.errors.StripeInvalidRequestError) return;
+				throw error;
+			}
+		},
+
 		parseWebhook(rawBody, signature, now) {
 			return verifyStripeSignedEvent(rawBody, signature, settings.webhookSecret, now);
 		},

@@ -213,3 +213,12 @@ export const localProcessorPayments = pgTable(
 	},
 	(t) => [uniqueIndex('local_processor_payments_key_idx').on(t.idempotencyKey)],
 );
+
+/**
+ * Saved cards the built-in test processor was told to forget, as a card processor detaches a
+ * payment method: a later charge against one is refused.
+ */
+export const localProcessorForgottenCards = pgTable('local_processor_forgotten_cards', {
+	paymentMethod: text('payment_method').primaryKey(),
+	forgottenAt: timestamp('forgotten_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -308,6 +308,23 @@ async function viewerZone(deps: Deps, viewer: Viewer | null, asked?: string): Pr
 }
 
 /** Every challenge sorted into the three lists the challenges page shows, optionally for one sport. */
+/** The challenges the member joined and where they stand, for their data export. */
+export async function listOwnChallengeEntries(deps: Pick<AppDeps, 'db'>, userId: number) {
+	return deps.db
+		.select({
+			challengeId: challengeParticipants.challengeId,
+			name: challenges.name,
+			showName: challengeParticipants.showName,
+			progress: challengeParticipants.progress,
+			workoutCount: challengeParticipants.workoutCount,
+			reachedAt: challengeParticipants.reachedAt,
+		})
+		.from(challengeParticipants)
+		.innerJoin(challenges, eq(challenges.id, challengeParticipants.challengeId))
+		.where(eq(challengeParticipants.userId, userId))
+		.orderBy(asc(challengeParticipants.id));
+}
+
 export async function listChallenges(deps: Deps, viewer: Viewer | null, query: ChallengeListQuery) {
 	if (query.user !== undefined && query.user !== viewer?.id)
 		throw new AppError('forbidden', 'You can list only your own challenges.');

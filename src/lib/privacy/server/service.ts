@@ -5,15 +5,25 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import yazl from 'yazl';
-import { findProfilePhoto, getSelf, readMemberBasics } from '../../account/server/service';
+import { hideEndsOf, listPrivacyZones } from '../../account/server/location-privacy';
+import {
+	findProfilePhoto,
+	getHeartRateZones,
+	getSelf,
+	listPromotionalPreferences,
+	readMemberBasics,
+} from '../../account/server/service';
 import type { AppDeps } from '../../api/context';
+import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
 import { queueMail } from '../../mail/server/service';
-import { listOwnRoutes, routeToGpx } from '../../routes/server/service';
-import { listFriendships, listOwnComments } from '../../social/server/service';
+import { listBookmarks, listOwnRoutes, routeToGpx } from '../../routes/server/service';
+import { listFriendships, listOwnComments, listOwnFeedActivity } from '../../social/server/service';
 import { hasOriginalFile, originalFile } from '../../workouts/server/detail';
+import { workoutPhotoFolder } from '../../workouts/server/photo-files';
+import { listWorkoutPhotos } from '../../workouts/server/photos';
 import { aggregatesOf, listAllOwnWorkouts } from '../../workouts/server/service';
 import {
 	type AccessDataKind,
@@ -171,11 +181,16 @@ export async function confirmCountry(deps: Deps, userId: number, country: string
 
 /**
  * A browser sending `Sec-GPC: 1` for a member in a universal opt-out state opts them out of sale,
- * sharing and targeted ads. Recorded once per change, so each signal does not add a row.
+ * sharing and targeted ads. Recorded once per change, so each signal does not add a row. An
+ * opt-out the visitor's browser already holds (`everywhere`) is theirs whatever the region.
  */
-export async function honourGlobalPrivacyControl(deps: Deps, userId: number): Promise<boolean> {
+export async function honourGlobalPrivacyControl(
+	deps: Deps,
+	userId: number,
+	{ everywhere = false }: { everywhere?: boolean } = {},
+): Promise<boolean> {
 	const status = await getConsentStatus(deps, userId);
-	if (!status.do_not_sell_applies) return false;
+	if (!status.do_not_sell_applies && !everywhere) return false;
 	const optOuts = status.consents
 		.filter((c) => (c.key === 'sale_share' || c.key === 'personalised_ads') && c.granted)
 		.map((c) => ({ key: c.key, granted: false }));
@@ -382,6 +397,19 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			country: status.country,
 			privacy_region: status.region,
 			do_not_sell_applies: status.do_not_sell_applies,
+			promotional_preferences: await listPromotionalPreferences(deps, basics.id),
+			heart_rate_zones: (await getHeartRateZones(deps, viewer, basics.id))._embedded.heart_rate_zones[0]
+				.zones,
+			location_privacy: {
+				hide_route_ends_m: await hideEndsOf(deps, basics.id),
+				privacy_zones: (await listPrivacyZones(deps, viewer)).map((zone) => ({
+					name: zone.name,
+					lat: zone.lat,
+					lng: zone.lng,
+					radius_m: zone.chosenRadiusM,
+					created_datetime: formatApiDateTime(zone.createdAt),
+				})),
+			},
 		}),
 		'settings.json',
 		when,
@@ -412,6 +440,18 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 	);
 	for (const route of routes)
 		zip.addBuffer(Buffer.from(routeToGpx(route).body), `routes/${route.id}.gpx`, when);
+	const { bookmarks } = await listBookmarks(deps, viewer, { limit: 10_000 });
+	zip.addBuffer(
+		json(
+			bookmarks.map((bookmark) => ({
+				route: bookmark.routeId,
+				name: bookmark.route.name,
+				created_datetime: formatApiDateTime(bookmark.createdAt),
+			})),
+		),
+		'bookmarks.json',
+		when,
+	);
 	await setProgress(deps, exportId, 45);
 
 	const { workouts } = await listAllOwnWorkouts(deps, viewer, {});
@@ -423,6 +463,22 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			original = `workouts/${workout.id}-${file.fileName}`;
 			zip.addBuffer(Buffer.from(file.body), original, when);
 		}
+		const photos = [];
+		for (const photo of await listWorkoutPhotos(deps, workout.id)) {
+			const file = `photos/workout-${workout.id}-${photo.id}.jpg`;
+			zip.addFile(
+				path.join(workoutPhotoFolder(deps.config, basics.id, workout.id), `${photo.fileStem}-large.jpg`),
+				file,
+				when,
+			);
+			photos.push({
+				id: photo.id,
+				width: photo.width,
+				height: photo.height,
+				created_datetime: formatApiDateTime(photo.createdAt),
+				file,
+			});
+		}
 		workoutEntries.push({
 			id: workout.id,
 			name: workout.name,
@@ -431,6 +487,7 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			aggregates: aggregatesOf(workout),
 			privacy: workout.privacy,
 			original_file: original,
+			photos,
 		});
 	}
 	zip.addBuffer(json(workoutEntries), 'workouts.json', when);
@@ -438,6 +495,20 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 
 	const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
 	zip.addBuffer(json(goals.map((goal) => representGoal(goal, 'UTC'))), 'goals.json', when);
+	zip.addBuffer(
+		json(
+			(await listOwnChallengeEntries(deps, basics.id)).map((entry) => ({
+				challenge: entry.challengeId,
+				name: entry.name,
+				name_shown_on_leaderboard: entry.showName,
+				progress: entry.progress,
+				workouts_counted: entry.workoutCount,
+				progress_datetime: formatApiDateTime(entry.reachedAt),
+			})),
+		),
+		'challenges.json',
+		when,
+	);
 	const friends = await listFriendships(deps, viewer, { limit: 10_000 });
 	zip.addBuffer(
 		json(
@@ -463,6 +534,31 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			})),
 		),
 		'comments.json',
+		when,
+	);
+	const feed = await listOwnFeedActivity(deps, basics.id);
+	zip.addBuffer(
+		json({
+			likes: feed.likes.map((like) => ({
+				on: { type: like.objectType, id: like.objectId },
+				created_datetime: formatApiDateTime(like.createdAt),
+			})),
+			stories: feed.stories.map((story) => ({
+				id: story.id,
+				about: { type: story.objectType, id: story.subjectId },
+				period: story.period || null,
+				title: story.title,
+				details: story.details,
+				live: story.live,
+				published_datetime: formatApiDateTime(story.publishedAt),
+			})),
+			removed_from_feeds: feed.removed.map((removed) => ({ type: removed.objectType, id: removed.objectId })),
+			blocked_members: feed.blocks.map((block) => ({
+				user: block.blockedId,
+				created_datetime: formatApiDateTime(block.createdAt),
+			})),
+		}),
+		'feed.json',
 		when,
 	);
 	zip.addBuffer(
