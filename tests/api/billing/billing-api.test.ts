@@ -18,7 +18,6 @@ import {
 import {
 	billingPaymentIntents,
 	billingProfiles,
-	billingSubscriptions,
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
