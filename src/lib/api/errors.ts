@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { AppError } from '../core/errors';
+import { isDatabaseUnavailable } from '../db/errors';
 import type { ApiEnv } from './context';
 
 /**
@@ -53,8 +54,16 @@ export function respondWithError(error: unknown, c: Context<ApiEnv>): Response {
 	);
 }
 
+/** Seconds a client is asked to wait while the database is away; a pool reconnects within that. */
+const DATABASE_RETRY_AFTER_S = 5;
+
 function toAppError(error: unknown): AppError | null {
 	if (error instanceof AppError) return error;
+	if (isDatabaseUnavailable(error))
+		return new AppError('unavailable', 'The database is not answering right now; try again shortly.', {
+			detail: 'database_unavailable',
+			headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+		});
 	if (error instanceof HTTPException) {
 		const message = error.message || 'The request could not be processed';
 		if (error.status === 400)

@@ -41,6 +41,10 @@ export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
 
 async function openPostgres(url: string): Promise<DbHandle> {
 	const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+	// An idle connection that the server drops (restart, failover, pg_terminate_backend) is an
+	// 'error' event on the pool; unheard, it would end the process. The pool replaces it on the
+	// next checkout, and a request that was using it answers 503.
+	pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	return { db, kind: 'postgres', close: () => pool.end() };
