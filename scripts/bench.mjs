@@ -18,6 +18,7 @@ const all = [
 	'stats',
 	'social',
 	'challenges',
+	'load',
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {

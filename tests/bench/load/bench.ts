@@ -1,0 +1,348 @@
+/**
+ * Load benchmark: prints figures, never passes or fails.
+ *   npm run bench:load
+ * The built product on loopback, driven by autocannon with fixed connections for a fixed time per
+ * case: pre-rendered pages, on-demand pages, the route search and routing APIs and an authenticated
+ * GPX upload, on PGlite (one process: its data folder may be opened by one process only) and on
+ * PostgreSQL (BENCH_DATABASE_URL, emptied first) with one and two processes behind `npm run cluster`.
+ * Last, GET /api/health against a bare node:http server answering the same JSON: the API's own
+ * overhead. API_RATE_LIMIT=0 (the operator's switch) keeps the per-caller budget out of the figures.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { buildReason } from '../../../scripts/build-hash.mjs';
+import { PASSWORD, signupBody } from '../../api/auth/helpers';
+import { linePayload } from '../../api/routes/helpers';
+import { callApi } from '../../helpers/app';
+import { waitUntilUp } from '../server.ts';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const PORT = Number(process.env.BENCH_PORT ?? 4811);
+const BARE_PORT = PORT + 1;
+const base = `http://127.0.0.1:${PORT}`;
+// Kept between runs (git-ignored): the routing graphs and map features are imported once.
+const dataDir = path.join(root, 'data/bench-load');
+const gpx = readFileSync(
+	path.join(root, 'tests/fixtures/workouts/gpx/cerknicko-jezero-with-elevations-zero.gpx'),
+);
+const ANDORRA = { lat: 42.5063, lon: 1.5218 };
+
+type Setup = { label: string; kind: 'pglite' | 'postgres'; processes: number };
+type Session = { token: string; cookie: string; routeId: number };
+type Request = autocannon.Request & { path: string };
+type Case = { name: string; request: (session: Session) => Request };
+
+/**
+ * The same recording would be refused as a duplicate (409) after the first upload: each request
+ * starts its track some seconds earlier, which makes it another workout.
+ */
+let uploads = 0;
+const gpxText = gpx.toString('utf8');
+const FIRST_TIME = '<time>2010-08-05T14:23:59Z</time>';
+if (!gpxText.includes(FIRST_TIME)) throw new Error('the upload fixture changed; pick another first time');
+const uniqueGpx = () =>
+	gpxText.replace(
+		FIRST_TIME,
+		`<time>${new Date(Date.parse('2010-08-05T14:23:59Z') - ++uploads * 1000).toISOString()}</time>`,
+	);
+
+const CASES: Case[] = [
+	{ name: 'static page /', request: () => ({ method: 'GET', path: '/' }) },
+	{ name: 'city page (pre-rendered)', request: () => ({ method: 'GET', path: '/us/pa/harrisburg/' }) },
+	{
+		name: 'route search API',
+		request: () => ({
+			method: 'GET',
+			path: `/api/v7.1/route/?close_to_location=${ANDORRA.lat},${ANDORRA.lon}&search_radius=20000&limit=20`,
+		}),
+	},
+	{ name: 'route view page', request: (s) => ({ method: 'GET', path: `/routes/view/${s.routeId}/` }) },
+	{
+		name: 'routing request',
+		request: () => ({
+			method: 'POST',
+			path: '/api/routing/route',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({
+				locations: [ANDORRA, { lat: 42.5106, lon: 1.5366 }],
+				costing: 'pedestrian',
+			}),
+		}),
+	},
+	{
+		name: 'workout upload (GPX, 33 KB)',
+		request: (s) => ({
+			method: 'POST',
+			path: '/api/v7.1/device/file_import/',
+			headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${s.token}` },
+			setupRequest: (request) => ({ ...request, body: uniqueGpx() }),
+		}),
+	},
+	{
+		name: 'feed page (signed in)',
+		request: (s) => ({ method: 'GET', path: '/activity_feed/', headers: { cookie: s.cookie } }),
+	},
+	{ name: 'GET /api/health', request: () => ({ method: 'GET', path: '/api/health' }) },
+];
+
+function ensureBuild() {
+	const reason = buildReason(root);
+	if (!reason) return;
+	console.log(`Building first (${reason}).`);
+	const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+		cwd: root,
+		stdio: 'inherit',
+	});
+	if (built.status !== 0) throw new Error('the build failed');
+}
+
+function startProduct(setup: Setup, databaseUrl: string | undefined): ChildProcess {
+	const { NODE_ENV: _runner, ...inherited } = process.env;
+	const env = {
+		...inherited,
+		// As deployed: React renders with its production build, and no demo world is seeded.
+		NODE_ENV: 'production',
+		PUBLIC_URL: base,
+		SESSION_SECRET: randomBytes(32).toString('hex'),
+		PORT: String(PORT),
+		HOST: '127.0.0.1',
+		DATA_DIR: dataDir,
+		LOG_LEVEL: 'warn',
+		API_RATE_LIMIT: '0',
+		MAPSTRIDE_SKIP_BUILD: '1',
+		CLUSTER_WORKERS: String(setup.processes),
+		DATABASE_URL: setup.kind === 'postgres' ? databaseUrl : undefined,
+	};
+	const script = setup.kind === 'postgres' ? 'scripts/cluster.mjs' : 'scripts/start.mjs';
+	return spawn(process.execPath, [path.join(root, script)], {
+		cwd: root,
+		env,
+		stdio: ['ignore', 'ignore', 'inherit'],
+	});
+}
+
+function startBare(): ChildProcess {
+	const code = `require('node:http').createServer((q,s)=>{const b='{"status":"ok"}';s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${BARE_PORT},'127.0.0.1')`;
+	return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+}
+
+/** The server process and, behind the cluster primary, its workers. */
+function processTree(pid: number): number[] {
+	const children = readdirSync('/proc')
+		.filter((name) => /^\d+$/.test(name))
+		.filter((name) => {
+			try {
+				return readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ')[1] === String(pid);
+			} catch {
+				return false;
+			}
+		})
+		.map(Number);
+	return [pid, ...children.flatMap(processTree)];
+}
+
+function rssMb(pids: number[]): number {
+	let kb = 0;
+	for (const pid of pids) {
+		try {
+			kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+		} catch {
+			// gone
+		}
+	}
+	return kb / 1024;
+}
+
+type Figures = { rps: number; p50: number; p99: number; failed: number; statuses: string; rss: number };
+
+async function measure(request: Request, server: ChildProcess | null, url = base): Promise<Figures> {
+	let peak = 0;
+	const sample = () => {
+		if (server?.pid) peak = Math.max(peak, rssMb(processTree(server.pid)));
+	};
+	const timer = setInterval(sample, 500);
+	const { path: requestPath, ...rest } = request;
+	const result = await autocannon({
+		url: `${url}${requestPath}`,
+		connections: CONNECTIONS,
+		duration: SECONDS,
+		requests: [{ ...rest, path: requestPath }],
+	});
+	clearInterval(timer);
+	sample();
+	// Which answers other than 2xx came back, so a failure can be told from a refusal.
+	const statuses = Object.entries(result.statusCodeStats ?? {})
+		.filter(([code]) => !code.startsWith('2'))
+		.map(([code, { count }]) => `${code}×${count}`)
+		.concat(result.errors ? [`errors×${result.errors}`] : [])
+		.join(' ');
+	return {
+		rps: result.requests.average,
+		p50: result.latency.p50,
+		p99: result.latency.p99,
+		failed: result.errors + result.timeouts + result.non2xx,
+		statuses,
+		rss: peak,
+	};
+}
+
+/** A member with a public route in Andorra, signed in both ways: bearer token and session cookie. */
+async function prepare(): Promise<Session> {
+	const target = { request: (input: string, init?: RequestInit) => fetch(`${base}${input}`, init) };
+	const email = `load.${Date.now()}@example.test`;
+	const signup = await callApi(target, 'POST', '/api/auth/signup', {
+		body: signupBody({ email, consents: { terms_of_use: true, privacy_policy: true } }),
+	});
+	if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${signup.text}`);
+	const login = await callApi(target, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+	if (login.status !== 200) throw new Error(`login answered ${login.status}`);
+	const cookie = login.headers
+		.getSetCookie()
+		.map((line) => line.split(';')[0])
+		.join('; ');
+	const token = login.json.access_token as string;
+	const route = await callApi(target, 'POST', '/api/v7.1/route/', {
+		token,
+		body: linePayload('Load loop', { lat: ANDORRA.lat, lng: ANDORRA.lon, privacy: 3 }),
+	});
+	if (route.status !== 201) throw new Error(`route answered ${route.status}`);
+	// The routing graphs load in the background after the start; wait until they answer.
+	const deadline = Date.now() + 240_000;
+	while (Date.now() < deadline) {
+		const routed = await fetch(`${base}/api/routing/locate`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ locations: [ANDORRA], costing: 'pedestrian' }),
+		});
+		await routed.arrayBuffer();
+		if (routed.ok) break;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	return { token, cookie, routeId: route.json.id };
+}
+
+async function stop(child: ChildProcess) {
+	if (child.exitCode !== null) return;
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	child.kill('SIGTERM');
+	await exited;
+}
+
+async function emptyPostgres(url: string) {
+	const client = new pg.Client({ connectionString: url });
+	await client.connect();
+	await client.query(
+		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
+	);
+	await client.end();
+}
+
+const fmt = (n: number, digits = 0) =>
+	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+	ensureBuild();
+	const databaseUrl = process.env.BENCH_DATABASE_URL;
+	const setups: Setup[] = [{ label: 'PGlite, 1 process', kind: 'pglite', processes: 1 }];
+	if (databaseUrl)
+		setups.push(
+			{ label: 'PostgreSQL, 1 process', kind: 'postgres', processes: 1 },
+			{ label: 'PostgreSQL, 2 processes', kind: 'postgres', processes: 2 },
+		);
+	const results = new Map<string, Map<string, Figures>>();
+	const bareBySetup = new Map<string, Figures>();
+	const bare = startBare();
+	await waitUntilUp(`http://127.0.0.1:${BARE_PORT}/`, bare);
+	await autocannon({ url: `http://127.0.0.1:${BARE_PORT}/`, connections: 2, duration: 1 });
+	try {
+		for (const setup of setups) {
+			if (setup.kind === 'postgres' && setup.processes === 1) await emptyPostgres(String(databaseUrl));
+			console.log(`\n${setup.label}: starting…`);
+			const server = startProduct(setup, databaseUrl);
+			const byCase = new Map<string, Figures>();
+			results.set(setup.label, byCase);
+			try {
+				await waitUntilUp(`${base}/api/health/ready`, server);
+				const session = await prepare();
+				for (const item of CASES) {
+					const request = item.request(session);
+					// One second of warm-up so JIT and first-request work do not count.
+					await autocannon({
+						url: `${base}${request.path}`,
+						connections: 2,
+						duration: 1,
+						requests: [request],
+					});
+					const figures = await measure(request, server);
+					byCase.set(item.name, figures);
+					console.log(
+						`  ${item.name.padEnd(30)} ${fmt(figures.rps).padStart(6)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  failed ${figures.failed}${figures.statuses ? ` (${figures.statuses})` : ''}  RSS ${fmt(figures.rss)} MB`,
+					);
+				}
+				// The bare server right after the API's health case, so both see the same machine load.
+				const health = byCase.get('GET /api/health');
+				const bareFigures = await measure(
+					{ method: 'GET', path: '/' },
+					bare,
+					`http://127.0.0.1:${BARE_PORT}`,
+				);
+				bareBySetup.set(setup.label, bareFigures);
+				if (health)
+					console.log(
+						`  ${'bare node:http, same JSON'.padEnd(30)} ${fmt(bareFigures.rps).padStart(6)} req/s  p50 ${bareFigures.p50} ms  p99 ${bareFigures.p99} ms: the API answers ${fmt((health.rps / bareFigures.rps) * 100, 1)} % of it`,
+					);
+			} finally {
+				await stop(server);
+			}
+		}
+	} finally {
+		await stop(bare);
+	}
+
+	console.log(
+		`\nLoad on loopback: ${CONNECTIONS} connections, ${SECONDS} s per case after 1 s of warm-up; RSS is the peak of all server processes.`,
+	);
+	console.log(
+		'PGlite with 2 processes: not possible; its data folder is locked to one process (npm run cluster refuses it).',
+	);
+	const labels = [...results.keys()];
+	console.log(`\n${'case'.padEnd(30)} ${labels.map((label) => label.padStart(44)).join('')}`);
+	console.log(
+		`${''.padEnd(30)} ${labels.map(() => 'req/s  p50/p99 ms  failed  RSS MB'.padStart(44)).join('')}`,
+	);
+	for (const item of CASES) {
+		const cells = labels.map((label) => {
+			const f = results.get(label)?.get(item.name);
+			if (!f) return '—'.padStart(44);
+			return `${fmt(f.rps).padStart(5)}  ${`${f.p50}/${f.p99}`.padStart(10)}  ${String(f.failed).padStart(6)}  ${fmt(f.rss).padStart(6)}`.padStart(
+				44,
+			);
+		});
+		console.log(`${item.name.padEnd(30)} ${cells.join('')}`);
+	}
+	console.log(
+		"\nThe API's own overhead: GET /api/health against a bare node:http server answering the same JSON, measured right after it:",
+	);
+	for (const label of labels) {
+		const health = results.get(label)?.get('GET /api/health');
+		const bareFigures = bareBySetup.get(label);
+		if (health && bareFigures)
+			console.log(
+				`  ${label}: ${fmt(health.rps)} req/s against bare ${fmt(bareFigures.rps)} req/s = ${fmt((health.rps / bareFigures.rps) * 100, 1)} %`,
+			);
+	}
+	console.log(
+		`Machine load average (1, 5, 15 min) at the end: ${loadavg()
+			.map((n) => n.toFixed(1))
+			.join(', ')}`,
+	);
+}
+
+await main();
