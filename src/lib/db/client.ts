@@ -45,6 +45,10 @@ async function openPostgres(url: string): Promise<DbHandle> {
 	// 'error' event on the pool; unheard, it would end the process. The pool replaces it on the
 	// next checkout, and a request that was using it answers 503.
 	pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
+	// A connection dropped while checked out between two statements (inside a transaction, say)
+	// reports on the client itself, where nothing listens either. Its next statement then fails
+	// (503) and the pool discards it on release.
+	pool.on('connect', (client) => client.on('error', () => {}));
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	return { db, kind: 'postgres', close: () => pool.end() };

@@ -95,6 +95,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
 			expect((result as unknown as { rows: { n: number }[] }).rows[0].n).toBe(2);
 		});
 
+		test('a connection dropped inside a transaction, between statements, fails that transaction only', async () => {
+			const outcome = await handle.db
+				.transaction(async (tx) => {
+					await tx.execute(sql`select 1`);
+					await terminateAll();
+					// The dropped connection reports on its client while no statement runs.
+					await new Promise((resolve) => setTimeout(resolve, 300));
+					await tx.execute(sql`select 2`);
+				})
+				.then(
+					() => null,
+					(error: unknown) => error,
+				);
+			expect(isDatabaseUnavailable(outcome)).toBe(true);
+			const result = await handle.db.execute(sql`select 4 as n`);
+			expect((result as unknown as { rows: { n: number }[] }).rows[0].n).toBe(4);
+		});
+
 		test('a query cut off mid-way is a 503, and the database answers again without a restart', async () => {
 			const slow = handle.db.execute(sql`select pg_sleep(10)`).then(
 				() => null,
