@@ -3,6 +3,7 @@ import { astro } from 'astro/hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
+import { HTTPException } from 'hono/http-exception';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
@@ -17,6 +18,7 @@ import { isGuardedPath, loginPathFor } from './lib/site/guards';
 import { GEO_COOKIE } from './lib/site/privacy-request';
 import { findRedirect } from './lib/site/redirects';
 import { compressOnFirstRequest } from './lib/site/server/static-compression';
+import { databaseUnavailablePage } from './lib/site/server/unavailable';
 
 /**
  * The request pipeline: security headers → compression → static files → redirects → /api → Astro
@@ -115,6 +117,16 @@ app.use(async (c, next) => {
 });
 
 app.use(astro());
+
+// The guard above reads the session from the database; while it is away that is a 503, not a 500.
+app.onError((error, c) => {
+	const unavailable = databaseUnavailablePage(error);
+	if (unavailable) return unavailable;
+	// Hono's own default for everything else.
+	if (error instanceof HTTPException) return error.getResponse();
+	console.error(error);
+	return c.text('Internal Server Error', 500);
+});
 
 /**
  * scripts/start.mjs boots the runtime before listening, closes it on SIGTERM/SIGINT, and sends

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { getRuntime } from './lib/api/runtime';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { honourGlobalPrivacyControl } from './lib/privacy/server/service';
+import { databaseUnavailablePage } from './lib/site/server/unavailable';
 
 /**
  * Who is signed in, for on-demand pages. Pre-rendered pages are plain files and never reach
@@ -10,10 +11,17 @@ import { honourGlobalPrivacyControl } from './lib/privacy/server/service';
 export const onRequest = defineMiddleware(async (context, next) => {
 	context.locals.viewer = null;
 	if (context.isPrerendered) return next();
-	const { deps } = await getRuntime();
-	context.locals.viewer = await findViewerBySessionCookie(deps, context.request.headers.get('cookie'));
-	// A Global Privacy Control signal is an opt-out wherever the law makes it one; recorded once.
-	if (context.locals.viewer && context.request.headers.get('sec-gpc')?.trim() === '1')
-		await honourGlobalPrivacyControl(deps, context.locals.viewer.id);
-	return next();
+	try {
+		const { deps } = await getRuntime();
+		context.locals.viewer = await findViewerBySessionCookie(deps, context.request.headers.get('cookie'));
+		// A Global Privacy Control signal is an opt-out wherever the law makes it one; recorded once.
+		if (context.locals.viewer && context.request.headers.get('sec-gpc')?.trim() === '1')
+			await honourGlobalPrivacyControl(deps, context.locals.viewer.id);
+		return await next();
+	} catch (error) {
+		// The page's own queries fail here too, before it streams: a database away is a 503.
+		const unavailable = databaseUnavailablePage(error);
+		if (unavailable) return unavailable;
+		throw error;
+	}
 });

@@ -3,6 +3,7 @@ import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { AppError } from '../core/errors';
 import { isDatabaseUnavailable } from '../db/errors';
+import { DATABASE_RETRY_AFTER_S } from '../site/server/unavailable';
 import type { ApiEnv } from './context';
 
 /**
@@ -53,9 +54,6 @@ export function respondWithError(error: unknown, c: Context<ApiEnv>): Response {
 		status,
 	);
 }
-
-/** Seconds a client is asked to wait while the database is away; a pool reconnects within that. */
-const DATABASE_RETRY_AFTER_S = 5;
 
 function toAppError(error: unknown): AppError | null {
 	if (error instanceof AppError) return error;

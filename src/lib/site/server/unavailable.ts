@@ -1,0 +1,24 @@
+import { isDatabaseUnavailable } from '../../db/errors';
+
+/** Seconds a client is asked to wait while the database is away; a pool reconnects within that. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/**
+ * The answer for a page that could not be made because the database is away (restart, failover):
+ * 503 with Retry-After, never a 500, and nothing of the error itself. Null for any other error,
+ * which stays the bug it is.
+ */
+export function databaseUnavailablePage(error: unknown): Response | null {
+	if (!isDatabaseUnavailable(error)) return null;
+	return new Response(
+		'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Back in a moment</title></head><body><h1>Back in a moment</h1><p>We cannot reach our database right now. Try again in a few seconds.</p></body></html>',
+		{
+			status: 503,
+			headers: {
+				'content-type': 'text/html; charset=utf-8',
+				'retry-after': String(DATABASE_RETRY_AFTER_S),
+				'cache-control': 'no-store',
+			},
+		},
+	);
+}
