@@ -1,0 +1,631 @@
+/**
+ * Fault drills: the built server under the faults of security tests 43–48, each printing what it
+ * did, PASS or FAIL, and what was lost. Not part of `npm test` (minutes, and timing-dependent).
+ *   npm run drills                       every drill; the PostgreSQL ones need DRILL_DATABASE_URL
+ *   npm run drills -- sigterm kill9      only those (sigterm, kill9, second, pgloss, races)
+ * DRILL_DATABASE_URL names a PostgreSQL server and a database name of the drills' own: that
+ * database is dropped and created afresh.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { buildReason } from '../../scripts/build-hash.mjs';
+import { PASSWORD, signupBody } from '../api/auth/helpers';
+import { linePayload } from '../api/routes/helpers';
+import { runPayload } from '../api/workouts/helpers';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// Kept between runs (git-ignored): the routing graphs and map features are imported once.
+const dataDir = path.join(root, 'data/drills');
+const SESSION_SECRET = 'drills-only-session-secret-0123456789abcdef';
+let nextPort = Number(process.env.DRILL_PORT ?? 4831);
+
+type Answer = {
+	status: number;
+	body: string;
+	json: Record<string, unknown> | null;
+	cookies: string[];
+};
+
+/** One request on a connection of its own, so a connection refused is never a request lost. */
+function request(
+	port: number,
+	method: string,
+	urlPath: string,
+	options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+	const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+	return new Promise((resolve, reject) => {
+		const outgoing = http.request(
+			{
+				host: '127.0.0.1',
+				port,
+				method,
+				path: urlPath,
+				agent: false,
+				headers: {
+					...(body ? { 'content-type': 'application/json' } : {}),
+					...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+					...options.headers,
+				},
+			},
+			(incoming) => {
+				const chunks: Buffer[] = [];
+				incoming.on('data', (chunk) => chunks.push(chunk));
+				incoming.on('error', reject);
+				incoming.on('end', () => {
+					const text = Buffer.concat(chunks).toString('utf8');
+					let json: Record<string, unknown> | null = null;
+					try {
+						json = JSON.parse(text);
+					} catch {
+						json = null;
+					}
+					resolve({
+						status: incoming.statusCode ?? 0,
+						body: text,
+						json,
+						cookies: (incoming.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]),
+					});
+				});
+			},
+		);
+		outgoing.on('error', reject);
+		outgoing.end(body);
+	});
+}
+
+type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
+
+/** The latest server started, whose output a drill that broke prints. */
+let lastServer: Server | null = null;
+
+function startServer(env: Record<string, string>): Server {
+	const port = nextPort++;
+	const { NODE_ENV: _runner, ...inherited } = process.env;
+	const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+		cwd: root,
+		env: {
+			...inherited,
+			NODE_ENV: 'production',
+			PUBLIC_URL: `http://127.0.0.1:${port}`,
+			SESSION_SECRET,
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir,
+			API_RATE_LIMIT: '0',
+			SIGNUPS_PER_HOUR: '1000',
+			LOG_LEVEL: 'warn',
+			MAPSTRIDE_SKIP_BUILD: '1',
+			...env,
+		},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout?.on('data', (chunk) => {
+		output += chunk;
+	});
+	child.stderr?.on('data', (chunk) => {
+		output += chunk;
+	});
+	const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+	lastServer = { child, port, output: () => output, exited };
+	return lastServer;
+}
+
+async function waitUntilUp(server: Server, timeoutMs = 240_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (server.child.exitCode !== null) throw new Error(`the server exited early:\n${server.output()}`);
+		try {
+			if ((await request(server.port, 'GET', '/api/health/ready')).status === 200) return;
+		} catch {
+			// not listening yet
+		}
+		await sleep(200);
+	}
+	throw new Error('the server did not come up');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function stopServer(server: Server) {
+	if (server.child.exitCode !== null) return server.child.exitCode;
+	server.child.kill('SIGTERM');
+	return server.exited;
+}
+
+let members = 0;
+async function signUp(
+	port: number,
+): Promise<{ token: string; cookie: string; id: number; username: string }> {
+	const email = `drill.${process.pid}.${++members}.${Date.now()}@example.test`;
+	const signup = await request(port, 'POST', '/api/auth/signup', {
+		body: signupBody({ email, consents: { terms_of_use: true, privacy_policy: true } }),
+	});
+	if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${signup.body}`);
+	const login = await request(port, 'POST', '/api/auth/login', { body: { email, password: PASSWORD } });
+	if (login.status !== 200) throw new Error(`login answered ${login.status}`);
+	const token = String(login.json?.access_token);
+	const me = await request(port, 'GET', '/api/v7.1/user/self/', { token });
+	return {
+		token,
+		cookie: login.cookies.join('; '),
+		id: Number(me.json?.id),
+		username: String(me.json?.username),
+	};
+}
+
+/** A workout as a member logs one by hand; each its own start, so none is a duplicate. */
+let workoutsMade = 0;
+const newWorkout = (name: string) =>
+	runPayload(name, {
+		start: new Date(Date.UTC(2026, 0, 1) + ++workoutsMade * 60_000).toISOString().replace('Z', '+00:00'),
+	});
+
+function freshEmbedded(): { url: string; folder: string; cleanup: () => void } {
+	const parent = mkdtempSync(path.join(tmpdir(), 'mapstride-drill-'));
+	const folder = path.join(parent, 'db');
+	return { url: `file://${folder}`, folder, cleanup: () => rmSync(parent, { recursive: true, force: true }) };
+}
+
+/** The workout ids a member has, read straight from the data folder with the server stopped. */
+async function storedWorkoutIds(folder: string, ownerId: number): Promise<Set<number>> {
+	const client = await PGlite.create({ dataDir: folder });
+	try {
+		const result = await client.query<{ id: number }>('select id from workouts where owner_id = $1', [
+			ownerId,
+		]);
+		return new Set(result.rows.map((row) => Number(row.id)));
+	} finally {
+		await client.close();
+	}
+}
+
+type Outcome = { name: string; pass: boolean; did: string[]; lost: string };
+const outcomes: Outcome[] = [];
+function report(outcome: Outcome) {
+	outcomes.push(outcome);
+	console.log(`\n[${outcome.pass ? 'PASS' : 'FAIL'}] ${outcome.name}`);
+	for (const line of outcome.did) console.log(`  ${line}`);
+	console.log(`  lost: ${outcome.lost}`);
+}
+
+const errorCode = (error: unknown) =>
+	String((error as { code?: string }).code ?? (error as Error).message ?? error);
+
+/** (a) Security test 44: SIGTERM while requests are in flight. */
+async function sigtermDrill() {
+	const db = freshEmbedded();
+	try {
+		const server = startServer({ DATABASE_URL: db.url });
+		await waitUntilUp(server);
+		const member = await signUp(server.port);
+		const acknowledged = new Set<number>();
+		const other: Record<string, number> = {};
+		let stopAt = 0;
+		let sent = 0;
+		const loop = async () => {
+			for (;;) {
+				try {
+					sent++;
+					const answer = await request(server.port, 'POST', '/api/v7.1/workout/', {
+						token: member.token,
+						body: newWorkout('Drill tempo'),
+					});
+					if (answer.status === 201) acknowledged.add(Number(answer.json?.id));
+					else other[`HTTP ${answer.status}`] = (other[`HTTP ${answer.status}`] ?? 0) + 1;
+				} catch (error) {
+					const code = errorCode(error);
+					// Refused: the server no longer listens, so the request never reached it.
+					if (code === 'ECONNREFUSED') return;
+					other[code] = (other[code] ?? 0) + 1;
+					if (stopAt && Date.now() - stopAt > 15_000) return;
+				}
+			}
+		};
+		const loops = Array.from({ length: 16 }, loop);
+		await sleep(2000);
+		const beforeSignal = acknowledged.size;
+		stopAt = Date.now();
+		server.child.kill('SIGTERM');
+		const code = await server.exited;
+		const tookMs = Date.now() - stopAt;
+		await Promise.all(loops);
+		const stored = await storedWorkoutIds(db.folder, member.id);
+		// The next start must open the folder cleanly.
+		const again = startServer({ DATABASE_URL: db.url });
+		let reopened = true;
+		try {
+			await waitUntilUp(again, 60_000);
+		} catch {
+			reopened = false;
+		}
+		await stopServer(again);
+		const missing = [...acknowledged].filter((id) => !stored.has(id));
+		const unacknowledged = [...stored].filter((id) => !acknowledged.has(id));
+		// A connection the kernel or Node had accepted but whose request the server had not yet
+		// read is reset when the listener closes (Node's close() ends idle connections). Such a
+		// request was never processed, which the stored rows prove: nothing stored unacknowledged.
+		const { ECONNRESET: reset = 0, ...others } = other;
+		const failures = Object.entries(others);
+		report({
+			name: '(a) SIGTERM under load (16 clients creating workouts, PGlite)',
+			pass:
+				code === 0 &&
+				missing.length === 0 &&
+				unacknowledged.length === 0 &&
+				failures.length === 0 &&
+				reopened &&
+				tookMs <= 11_000,
+			did: [
+				`${sent} requests sent, ${acknowledged.size} acknowledged (201), ${acknowledged.size - beforeSignal} of them after SIGTERM was sent`,
+				`exit code ${code} after ${tookMs} ms; requests after the listener closed were refused (ECONNREFUSED)`,
+				`connections reset before the server had read their request: ${reset} (none of them stored anything: safe to retry)`,
+				`other failures (5xx, cut answers): ${failures.length ? failures.map(([k, n]) => `${k}×${n}`).join(', ') : 'none'}`,
+				`stored after the stop: ${stored.size} workouts; stored without an acknowledgement: ${unacknowledged.length}`,
+				`the next start opened the folder: ${reopened ? 'yes' : 'NO'}`,
+			],
+			lost: missing.length ? `${missing.length} acknowledged workouts missing` : 'nothing',
+		});
+	} finally {
+		db.cleanup();
+	}
+}
+
+/** (b) Security test 43: kill -9 during 1,000 acknowledged inserts, with a witness log. */
+async function kill9Drill() {
+	const db = freshEmbedded();
+	const witness = path.join(path.dirname(db.folder), 'witness.log');
+	try {
+		let server = startServer({ DATABASE_URL: db.url });
+		await waitUntilUp(server);
+		const member = await signUp(server.port);
+		const target = 1000;
+		const killAt = 300 + Math.floor(Math.random() * 400);
+		let acknowledged = 0;
+		let killed = false;
+		const insertLoop = async (port: number) => {
+			while (acknowledged < target) {
+				try {
+					const answer = await request(port, 'POST', '/api/v7.1/workout/', {
+						token: member.token,
+						body: newWorkout('Witnessed'),
+					});
+					if (answer.status !== 201) throw new Error(`HTTP ${answer.status}`);
+					// The witness: written only once the server acknowledged the row.
+					appendFileSync(witness, `${answer.json?.id}\n`);
+					acknowledged++;
+					if (!killed && acknowledged >= killAt) {
+						killed = true;
+						server.child.kill('SIGKILL');
+					}
+				} catch (error) {
+					if (killed) return;
+					throw error;
+				}
+			}
+		};
+		await Promise.all(Array.from({ length: 4 }, () => insertLoop(server.port)));
+		await server.exited;
+		const atKill = acknowledged;
+		server = startServer({ DATABASE_URL: db.url });
+		const restartAt = Date.now();
+		await waitUntilUp(server);
+		const restartMs = Date.now() - restartAt;
+		await Promise.all(Array.from({ length: 4 }, () => insertLoop(server.port)));
+		const code = await stopServer(server);
+		const witnessed = readFileSync(witness, 'utf8').trim().split('\n').map(Number);
+		const stored = await storedWorkoutIds(db.folder, member.id);
+		const missing = witnessed.filter((id) => !stored.has(id));
+		const extra = [...stored].filter((id) => !witnessed.includes(id));
+		report({
+			name: '(b) kill -9 during 1,000 acknowledged inserts (PGlite)',
+			pass: missing.length === 0 && witnessed.length >= target && code === 0,
+			did: [
+				`SIGKILL after ${atKill} acknowledged inserts (4 clients); restarted in ${restartMs} ms on the same folder (stale lock taken over)`,
+				`continued to ${witnessed.length} acknowledged; the witness log lists ${witnessed.length} ids, the folder holds ${stored.size} rows`,
+				`rows committed but never acknowledged (in flight at the kill): ${extra.length}`,
+				'covers a killed process; an OS crash or power loss is not covered (PGlite writes through NodeFS without fsync guarantees)',
+			],
+			lost: missing.length ? `${missing.length} acknowledged rows missing` : 'nothing',
+		});
+	} finally {
+		db.cleanup();
+	}
+}
+
+/** (c) Security test 45: a second server on the same data folder. */
+async function secondServerDrill() {
+	const db = freshEmbedded();
+	try {
+		const first = startServer({ DATABASE_URL: db.url });
+		await waitUntilUp(first);
+		const second = startServer({ DATABASE_URL: db.url });
+		const code = await Promise.race([second.exited, sleep(60_000).then(() => 'still running')]);
+		if (code === 'still running') second.child.kill('SIGKILL');
+		const message = second
+			.output()
+			.split('\n')
+			.find((line) => line.includes('in use by pid'));
+		const firstAlive = (await request(first.port, 'GET', '/api/health/ready')).status === 200;
+		const firstCode = await stopServer(first);
+		report({
+			name: '(c) a second server on the same PGlite data folder',
+			pass:
+				code === 1 && Boolean(message?.includes(`pid ${first.child.pid}`)) && firstAlive && firstCode === 0,
+			did: [
+				`second server exit code ${code}: "${message?.trim() ?? 'no message'}"`,
+				`first server (pid ${first.child.pid}) still answering: ${firstAlive ? 'yes' : 'NO'}; it stopped with code ${firstCode}`,
+			],
+			lost: 'nothing',
+		});
+	} finally {
+		db.cleanup();
+	}
+}
+
+async function freshPostgres(): Promise<string | null> {
+	const url = process.env.DRILL_DATABASE_URL;
+	if (!url) return null;
+	const name = new URL(url).pathname.slice(1);
+	const admin = new URL(url);
+	admin.pathname = '/postgres';
+	const client = new pg.Client({ connectionString: admin.toString() });
+	await client.connect();
+	await client.query(`drop database if exists "${name}" with (force)`);
+	await client.query(`create database "${name}"`);
+	await client.end();
+	return url;
+}
+
+async function terminateBackends(url: string): Promise<number> {
+	const name = new URL(url).pathname.slice(1);
+	const admin = new URL(url);
+	admin.pathname = '/postgres';
+	const client = new pg.Client({ connectionString: admin.toString() });
+	await client.connect();
+	const result = await client.query(
+		'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+		[name],
+	);
+	await client.end();
+	return result.rowCount ?? 0;
+}
+
+/** (d) Security test 46: PostgreSQL connections lost mid-load. */
+async function postgresLossDrill(url: string) {
+	// The request budget stays on (counted in PostgreSQL), so its store meets the fault too.
+	const server = startServer({ DATABASE_URL: url, API_RATE_LIMIT: '999999' });
+	try {
+		await waitUntilUp(server);
+		const member = await signUp(server.port);
+		const pid = server.child.pid;
+		const statuses: Record<string, number> = {};
+		const unexpected: string[] = [];
+		let acknowledged = 0;
+		let running = true;
+		const count = (key: string) => {
+			statuses[key] = (statuses[key] ?? 0) + 1;
+		};
+		const loop = async (index: number) => {
+			while (running) {
+				try {
+					// Half write, a quarter read through the API, a quarter render the signed-in feed page.
+					const answer =
+						index % 2
+							? await request(server.port, 'POST', '/api/v7.1/workout/', {
+									token: member.token,
+									body: newWorkout('Through the outage'),
+								})
+							: index % 4 === 0
+								? await request(server.port, 'GET', `/api/v7.1/workout/?user=${member.id}&limit=20`, {
+										token: member.token,
+									})
+								: await request(server.port, 'GET', '/activity_feed/', {
+										headers: { cookie: member.cookie },
+									});
+					count(String(answer.status));
+					if (answer.status === 201) acknowledged++;
+					if (answer.status >= 500 && answer.status !== 503) unexpected.push(answer.body.slice(0, 200));
+					if (answer.status === 503 && /\bat \S+ \(\S+:\d+:\d+\)/.test(answer.body))
+						unexpected.push(`503 with a stack: ${answer.body.slice(0, 200)}`);
+				} catch (error) {
+					count(errorCode(error));
+					unexpected.push(errorCode(error));
+				}
+			}
+		};
+		const loops = Array.from({ length: 8 }, (_, i) => loop(i));
+		await sleep(1500);
+		let terminated = await terminateBackends(url);
+		await sleep(700);
+		terminated += await terminateBackends(url);
+		await sleep(700);
+		terminated += await terminateBackends(url);
+		await sleep(2000);
+		running = false;
+		await Promise.all(loops);
+		// Recovery without a restart: the same process answers every request again.
+		let recovered = 0;
+		for (let i = 0; i < 20; i++) {
+			const answer = await request(server.port, 'GET', `/api/v7.1/workout/?user=${member.id}&limit=1`, {
+				token: member.token,
+			});
+			if (answer.status === 200) recovered++;
+		}
+		const ready = await request(server.port, 'GET', '/api/health/ready');
+		const listed = await request(server.port, 'GET', `/api/v7.1/workout/?user=${member.id}&limit=1`, {
+			token: member.token,
+		});
+		const storedCount = Number(listed.json?.total_count);
+		const samePid = server.child.exitCode === null && server.child.pid === pid;
+		report({
+			name: '(d) PostgreSQL connections terminated mid-load (pg_terminate_backend ×3)',
+			pass: unexpected.length === 0 && recovered === 20 && samePid && storedCount >= acknowledged,
+			did: [
+				`${terminated} backends terminated over 1.4 s while 8 clients wrote workouts, read them and opened the feed page`,
+				`answers: ${Object.entries(statuses)
+					.map(([k, n]) => `${k}×${n}`)
+					.join(', ')}`,
+				`500s, stack traces or cut connections: ${unexpected.length ? unexpected.slice(0, 3).join(' | ') : 'none'}`,
+				`afterwards, without a restart (same pid ${pid}): ${recovered}/20 requests 200, readiness ${ready.status}`,
+				`workouts acknowledged ${acknowledged}, stored ${storedCount}` +
+					(storedCount > acknowledged
+						? `: ${storedCount - acknowledged} committed while their answer was a 503 or cut, so a client that retries stores them twice (no Idempotency-Key yet)`
+						: ''),
+			],
+			lost: storedCount >= acknowledged ? 'nothing' : `${acknowledged - storedCount} acknowledged workouts`,
+		});
+	} finally {
+		await stopServer(server);
+	}
+}
+
+/** (e) Security test 48: 50 parallel likes, and two tabs saving one route. */
+async function racesDrill(label: string, env: Record<string, string>, cleanup = () => {}) {
+	const server = startServer(env);
+	try {
+		await waitUntilUp(server);
+		const owner = await signUp(server.port);
+		const likers = [owner];
+		for (let i = 0; i < 4; i++) likers.push(await signUp(server.port));
+		const workout = await request(server.port, 'POST', '/api/v7.1/workout/', {
+			token: owner.token,
+			body: { ...newWorkout('Liked a lot'), privacy: 3 },
+		});
+		const storyId = `workout_${workout.json?.id}`;
+		// Ten likes from each of five members, all 50 at once.
+		const likes = await Promise.all(
+			likers.flatMap((member) =>
+				Array.from({ length: 10 }, () =>
+					request(server.port, 'POST', '/api/v7.1/activity_story/', {
+						token: member.token,
+						body: { verb: 'like', parent_story_id: storyId },
+					}),
+				),
+			),
+		);
+		const likeStatuses: Record<string, number> = {};
+		for (const answer of likes) likeStatuses[answer.status] = (likeStatuses[answer.status] ?? 0) + 1;
+		const listed = await request(
+			server.port,
+			'GET',
+			`/api/v7.1/activity_story/?reply_type=like&parent_story_id=${storyId}`,
+			{ token: owner.token },
+		);
+		const likedBy = (
+			(listed.json?._embedded as { activity_stories?: unknown[] })?.activity_stories ?? []
+		).map((story) => JSON.stringify((story as { actor?: { id?: unknown } }).actor?.id ?? story));
+		const distinct = new Set(likedBy).size;
+		const story = await request(
+			server.port,
+			'GET',
+			`/api/v7.1/activity_story/?object_type=workout&object_id=${workout.json?.id}`,
+			{
+				token: owner.token,
+			},
+		);
+		const likeCount = JSON.stringify(story.json).match(
+			/"likes?_?count"?:\s*\{?"?count"?:?\s*(\d+)|"like_count":(\d+)/,
+		);
+
+		const route = await request(server.port, 'POST', '/api/v7.1/route/', {
+			token: owner.token,
+			body: linePayload('Shared loop'),
+		});
+		const [tabOne, tabTwo] = await Promise.all([
+			request(server.port, 'PUT', `/api/v7.1/route/${route.json?.id}/`, {
+				token: owner.token,
+				headers: { 'if-match': '"1"' },
+				body: linePayload('Tab one'),
+			}),
+			request(server.port, 'PUT', `/api/v7.1/route/${route.json?.id}/`, {
+				token: owner.token,
+				headers: { 'if-match': '"1"' },
+				body: linePayload('Tab two'),
+			}),
+		]);
+		const saves = [tabOne.status, tabTwo.status].sort();
+		const loser = tabOne.status === 412 ? tabOne : tabTwo;
+		const winner = tabOne.status === 200 ? tabOne : tabTwo;
+		const current = loser.json?.current as { name?: string; version?: number } | undefined;
+		const noServerErrors = likes.every((answer) => answer.status < 500);
+		const likesRight = likedBy.length === likers.length && distinct === likers.length;
+		const savesRight =
+			saves[0] === 200 && saves[1] === 412 && current?.name === winner.json?.name && current?.version === 2;
+		report({
+			name: `(e) 50 parallel likes and two tabs saving one route (${label})`,
+			pass: noServerErrors && likesRight && savesRight,
+			did: [
+				`50 like requests at once from ${likers.length} members: ${Object.entries(likeStatuses)
+					.map(([k, n]) => `${k}×${n}`)
+					.join(', ')}`,
+				`likes stored: ${likedBy.length} from ${distinct} distinct members (expected ${likers.length} and ${likers.length})${likeCount ? `; the story's count says ${likeCount[1] ?? likeCount[2]}` : ''}`,
+				`two tabs PUT with If-Match "1": ${saves.join(' and ')}; the 412 carries the server copy "${current?.name}" (version ${current?.version}), the winner's edit "${winner.json?.name}"`,
+			],
+			lost: 'nothing (the refused save is answered with the server copy, so the tab can merge)',
+		});
+	} finally {
+		await stopServer(server);
+		cleanup();
+	}
+}
+
+async function main() {
+	const reason = buildReason(root);
+	if (reason) {
+		console.log(`Building first (${reason}).`);
+		const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], {
+			cwd: root,
+			stdio: 'inherit',
+		});
+		if (built.status !== 0) process.exit(1);
+	}
+	mkdirSync(dataDir, { recursive: true });
+	const chosen = process.argv.slice(2);
+	/** A drill that throws is a FAIL with its error and the server's last words, and the others still run. */
+	const attempt = async (name: string, drill: () => Promise<void>) => {
+		try {
+			await drill();
+		} catch (error) {
+			report({
+				name,
+				pass: false,
+				did: [
+					`the drill broke off: ${error instanceof Error ? error.message : error}`,
+					`server (exit code ${lastServer?.child.exitCode}) said: ${lastServer?.output().trim().split('\n').slice(-8).join(' | ') || 'nothing'}`,
+				],
+				lost: 'unknown',
+			});
+			if (lastServer?.child.exitCode === null) lastServer.child.kill('SIGKILL');
+		}
+	};
+	const wanted = (name: string) => chosen.length === 0 || chosen.includes(name);
+	const postgresUrl = wanted('pgloss') || wanted('races') ? await freshPostgres() : null;
+	if (wanted('sigterm')) await attempt('(a) SIGTERM under load', sigtermDrill);
+	if (wanted('kill9')) await attempt('(b) kill -9 during inserts', kill9Drill);
+	if (wanted('second')) await attempt('(c) a second server', secondServerDrill);
+	if (wanted('races')) {
+		const db = freshEmbedded();
+		await attempt('(e) races on PGlite', () => racesDrill('PGlite', { DATABASE_URL: db.url }, db.cleanup));
+		if (postgresUrl)
+			await attempt('(e) races on PostgreSQL', () => racesDrill('PostgreSQL', { DATABASE_URL: postgresUrl }));
+	}
+	if (wanted('pgloss')) {
+		if (postgresUrl) await attempt('(d) PostgreSQL connections lost', () => postgresLossDrill(postgresUrl));
+		else
+			console.log(
+				'\n[SKIP] (d) PostgreSQL connections lost: set DRILL_DATABASE_URL to a database of its own.',
+			);
+	}
+	const failed = outcomes.filter((outcome) => !outcome.pass);
+	console.log(`\n${outcomes.length - failed.length} of ${outcomes.length} drills passed.`);
+	process.exit(failed.length ? 1 : 0);
+}
+
+await main();
