@@ -569,12 +569,13 @@ export async function leaderboard(
 	// rest of each row and the names are looked up for the page's rows only.
 	// The age-graded board reads its own index: best grade first, the ungraded last.
 	const gradeOrder = sql`${challengeParticipants.ageGrade} desc nulls last`;
+	// Each board reads only its own index's columns, so skipping rows is an index-only scan.
 	const onPage = deps.db
 		.select({
 			userId: challengeParticipants.userId,
-			progress: challengeParticipants.progress,
-			reachedAt: challengeParticipants.reachedAt,
-			ageGrade: challengeParticipants.ageGrade,
+			progress: graded ? sql<number>`0`.as('progress') : challengeParticipants.progress,
+			reachedAt: graded ? sql<Date>`null`.as('reached_at') : challengeParticipants.reachedAt,
+			ageGrade: graded ? challengeParticipants.ageGrade : sql<number | null>`null`.as('age_grade'),
 		})
 		.from(challengeParticipants)
 		.where(where)
