@@ -15,6 +15,7 @@ const USAGE = `Usage (the operator's tool for challenges; stop the server first 
 
 challenge.json: {"name": "June Run", "metric": "distance", "activity_groups": ["run"],
   "starts_on": "2026-06-01", "ends_on": "2026-06-30", "target": 100000, "prizes": ["Badge"]}
+A team challenge adds "mode": "team" and its teams: "teams": ["Harriers", "Striders"].
 Targets are in metres (distance, climb), seconds (duration), workouts (count) or kcal (calories).`;
 
 function readInput(file: string | undefined) {

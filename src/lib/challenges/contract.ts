@@ -13,6 +13,16 @@ export type ChallengeMode = (typeof CHALLENGE_MODES)[number];
 export const CHALLENGE_SPORTS = ['run', 'ride', 'walk', 'hike', 'swim'] as const;
 export type ChallengeSport = (typeof CHALLENGE_SPORTS)[number];
 
+/** Leaderboard views: by the metric's total, or (running challenges) by each participant's best age grade. */
+export const LEADERBOARD_VIEWS = ['total', 'age_graded'] as const;
+export type LeaderboardView = (typeof LEADERBOARD_VIEWS)[number];
+export const MAX_TEAMS = 20;
+
+/** Running distance challenges get an age-graded board beside the totals. */
+export function isAgeGraded(challenge: { metric: string; activityGroups: readonly string[] }): boolean {
+	return challenge.metric === 'distance' && challenge.activityGroups.includes('run');
+}
+
 export const LEADERBOARD_PAGE_SIZE = 25;
 export const MAX_LEADERBOARD_PAGE_SIZE = 100;
 export const MAX_LEADERBOARD_PAGE = 100_000;
@@ -67,11 +77,23 @@ export const LeaderboardQuerySchema = v.object({
 	page: v.optional(PositiveInt('page', MAX_LEADERBOARD_PAGE)),
 	page_size: v.optional(PositiveInt('page_size', MAX_LEADERBOARD_PAGE_SIZE)),
 	friends: v.optional(v.picklist(['0', '1', 'true', 'false'], 'friends must be true or false.')),
+	view: v.optional(
+		v.pipe(
+			v.picklist(LEADERBOARD_VIEWS, 'view must be total or age_graded.'),
+			v.description(
+				'total (default) ranks by the challenge metric; age_graded (running distance challenges) ranks by each participant’s best age-graded run (WMA / Alan Jones 2020 road tables), the ungraded listed last.',
+			),
+		),
+	),
 });
 export type LeaderboardQuery = v.InferOutput<typeof LeaderboardQuerySchema>;
 
 /** Joining: whether the member's name shows on the leaderboard (otherwise "Athlete #n"). */
-export const JoinBodySchema = v.object({ show_name: v.optional(v.boolean()) });
+export const JoinBodySchema = v.object({
+	show_name: v.optional(v.boolean()),
+	/** In a team challenge, the team to run for (one of the challenge's teams). */
+	team_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647))),
+});
 export type JoinInput = v.InferOutput<typeof JoinBodySchema>;
 
 const DateString = v.pipe(v.string(), v.isoDate('Dates are YYYY-MM-DD.'));
@@ -92,8 +114,22 @@ export const ChallengeInputSchema = v.pipe(
 		award_thresholds: v.optional(
 			v.pipe(v.array(v.pipe(v.number(), v.minValue(0.01), v.maxValue(10))), v.minLength(1), v.maxLength(10)),
 		),
+		/** A team challenge's team names; members pick one when they join. */
+		teams: v.optional(
+			v.pipe(
+				v.array(v.pipe(singleLineText('team', 60), v.trim(), v.minLength(1, 'A team needs a name.'))),
+				v.maxLength(MAX_TEAMS, `At most ${MAX_TEAMS} teams.`),
+			),
+			[],
+		),
 	}),
 	v.check((input) => input.starts_on <= input.ends_on, 'A challenge ends on or after the day it starts.'),
+	v.check((input) => input.mode === 'team' || input.teams.length === 0, 'Only a team challenge has teams.'),
+	v.check(
+		(input) => input.mode === 'solo' || input.teams.length >= 2,
+		'A team challenge needs at least two teams.',
+	),
+	v.check((input) => new Set(input.teams).size === input.teams.length, 'Two teams may not share a name.'),
 );
 export type ChallengeInput = v.InferOutput<typeof ChallengeInputSchema>;
 

@@ -345,7 +345,7 @@ describe('leaderboard', () => {
 
 describe('lists, awards and the demo challenges', () => {
 	test('the list sorts challenges into joinable, joined and past, and filters by sport', async () => {
-		expect(await seedDemoChallenges(made.deps)).toBe(3);
+		expect(await seedDemoChallenges(made.deps)).toBe(4);
 		expect(await seedDemoChallenges(made.deps)).toBe(0);
 		await join(alice);
 		const list = await callApi(made.app, 'GET', '/api/v2/challenges/?timezone=Europe/Paris', {
@@ -355,6 +355,7 @@ describe('lists, awards and the demo challenges', () => {
 		expect(list.json.joined.map((item: { name: string }) => item.name)).toEqual(['June Run']);
 		expect(list.json.joinable.map((item: { slug: string }) => item.slug)).toEqual([
 			'run-2026-06',
+			'relay-2026-06',
 			'climb-2026-06',
 		]);
 		expect(list.json.past.map((item: { slug: string }) => item.slug)).toEqual(['yvty2025']);

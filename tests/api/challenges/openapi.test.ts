@@ -28,5 +28,5 @@ test('every challenge operation is described in /api/openapi.json with its param
 	const board = spec.paths['/api/widgets/challenges/{id}/leaderboard/'].get.parameters.map(
 		(parameter: { name: string }) => parameter.name,
 	);
-	expect(board).toEqual(expect.arrayContaining(['id', 'page', 'page_size', 'friends']));
+	expect(board).toEqual(expect.arrayContaining(['id', 'page', 'page_size', 'friends', 'view']));
 });

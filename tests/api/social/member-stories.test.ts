@@ -45,6 +45,7 @@ const NOVEMBER = {
 	target: 50_000,
 	mode: 'solo',
 	prizes: [],
+	teams: [],
 } as const satisfies ChallengeInput;
 
 beforeAll(async () => {

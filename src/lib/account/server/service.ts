@@ -9,6 +9,7 @@ import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { type BillingDeps, closeBillingForDeletion } from '../../billing/server/service';
+import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
@@ -116,6 +117,9 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	// Goal weeks are the member's local weeks: another zone or start day can meet different weeks.
 	if (input.week_start_day !== undefined || input.time_zone !== undefined)
 		await refreshGoalStoriesQuietly(deps, id);
+	// Age grades in running challenges follow the birthdate and sex.
+	if (input.birthdate !== undefined || input.gender !== undefined)
+		await refreshChallengeProgressQuietly(deps, id);
 	return presentSelfUser(row, now);
 }
 

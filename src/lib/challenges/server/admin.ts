@@ -32,7 +32,7 @@ export const TARGET_UNITS: Record<ChallengeMetric, { label: string; factor: numb
 export type ChallengeFormValues = ReturnType<typeof challengeFormValues>;
 
 /** What the admin form shows for a challenge: its rules in the form's own units. */
-export function challengeFormValues(row: ChallengeRow | null) {
+export function challengeFormValues(row: ChallengeRow | null, teams: readonly string[] = []) {
 	const metric = (row?.metric ?? 'distance') as ChallengeMetric;
 	return {
 		name: row?.name ?? '',
@@ -45,6 +45,7 @@ export function challengeFormValues(row: ChallengeRow | null) {
 		target: row ? String(row.target / TARGET_UNITS[metric].factor) : '',
 		mode: row?.mode ?? 'solo',
 		prizes: (row?.prizes ?? []).join('\n'),
+		teams: teams.join('\n'),
 	};
 }
 
@@ -64,6 +65,7 @@ export function typedChallengeFormValues(form: FormData | null): ChallengeFormVa
 		target: text('target'),
 		mode: text('mode') || 'solo',
 		prizes: text('prizes'),
+		teams: text('teams'),
 	};
 }
 
@@ -92,6 +94,10 @@ export function readChallengeForm(
 			.split('\n')
 			.map((line) => line.trim())
 			.filter(Boolean),
+		teams: text('teams')
+			.split('\n')
+			.map((line) => line.trim())
+			.filter(Boolean),
 	});
 	if (parsed.success) return { ok: true, input: parsed.output };
 	return {
@@ -114,6 +120,7 @@ const FIELD_NAMES: Record<string, string> = {
 	target: 'Target',
 	mode: 'Mode',
 	prizes: 'Prizes',
+	teams: 'Teams',
 };
 
 /**

@@ -67,6 +67,7 @@ export function createChallengesApi(): Hono<ApiEnv> {
 					c.var.viewer,
 					c.req.valid('param').id,
 					c.req.valid('json').show_name ?? false,
+					c.req.valid('json').team_id,
 				);
 				return c.json(await challengeDetails(c.var.deps, c.var.viewer, challenge.id), 201);
 			},
@@ -103,6 +104,7 @@ export function createChallengesApi(): Hono<ApiEnv> {
 						page: query.page,
 						pageSize: query.page_size,
 						friends: yes(query.friends),
+						view: query.view,
 					}),
 				);
 			},

@@ -45,7 +45,15 @@ async function handleChallengePost(
 	const action = form?.get('action');
 	try {
 		if (action === 'join') {
-			await joinChallenge(deps, viewer, ref, form?.get('show_name') === 'on');
+			const team = String(form?.get('team') ?? '');
+			if (team && !/^\d{1,9}$/.test(team)) return { ok: false, message: 'Choose a team.' };
+			await joinChallenge(
+				deps,
+				viewer,
+				ref,
+				form?.get('show_name') === 'on',
+				team ? Number(team) : undefined,
+			);
 			return { ok: true, done: 'joined' };
 		}
 		if (action === 'name') {

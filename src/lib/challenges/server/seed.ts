@@ -1,7 +1,6 @@
 import type { AppDeps } from '../../api/context';
-import type { ChallengeInput } from '../contract';
 import { localDay } from '../windows';
-import { createChallenge } from './service';
+import { type ChallengeRules, createChallenge } from './service';
 import { challenges } from './tables';
 
 function monthBounds(day: string, months = 1): { first: string; last: string } {
@@ -11,8 +10,11 @@ function monthBounds(day: string, months = 1): { first: string; last: string } {
 	return { first, last };
 }
 
-/** The demo's challenges: this month's running distance, a two-month cycling climb and You VS The Year 2025. */
-export function demoChallenges(now: Date): ChallengeInput[] {
+/**
+ * The demo's challenges: this month's running distance, a club team relay, a two-month cycling
+ * climb and You VS The Year 2025.
+ */
+export function demoChallenges(now: Date): ChallengeRules[] {
 	const today = localDay(now, 'UTC');
 	const month = monthBounds(today);
 	const twoMonths = monthBounds(today, 2);
@@ -33,6 +35,20 @@ export function demoChallenges(now: Date): ChallengeInput[] {
 			target: 100_000,
 			mode: 'solo',
 			prizes: ['Finisher badge', 'A month of MVP for three finishers drawn at random'],
+		},
+		{
+			slug: `relay-${month.first.slice(0, 7)}`,
+			name: `${monthName} Club Relay`,
+			description:
+				'Run or walk for your team: every kilometre a member covers this month adds to the team’s total.',
+			metric: 'distance',
+			activity_groups: ['run', 'walk'],
+			starts_on: month.first,
+			ends_on: month.last,
+			target: 50_000,
+			mode: 'team',
+			teams: ['Harriers', 'Striders', 'Trail Foxes'],
+			prizes: ['Relay pennant for the winning team'],
 		},
 		{
 			slug: `climb-${month.first.slice(0, 7)}`,

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, notInArray, or, sql } from 'drizzle-orm';
+import { ageOn } from '../../account/derived';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
@@ -6,20 +7,24 @@ import { AppError } from '../../core/errors';
 import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { computeElevationChange } from '../../workout-files/metrics';
+import { formatDuration } from '../../workouts/detail-format';
 import { decodeSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
+import { AGE_GRADE_MIN_METRES, ageGrade, formatGrade, type GradedSex } from '../age-grade';
 import {
 	type ChallengeInput,
 	type ChallengeListQuery,
 	type ChallengeMetric,
 	DEFAULT_AWARD_THRESHOLDS,
 	formatMetric,
+	isAgeGraded,
 	LEADERBOARD_PAGE_SIZE,
+	type LeaderboardView,
 	METRIC_LABELS,
 } from '../contract';
 import { challengeWindow, isImpossiblePace, localDay } from '../windows';
-import { challengePaceConfirmations, challengeParticipants, challenges } from './tables';
+import { challengePaceConfirmations, challengeParticipants, challenges, challengeTeams } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 export type ChallengeRow = typeof challenges.$inferSelect;
@@ -71,12 +76,33 @@ type CandidateWorkout = {
 	confirmed: boolean;
 };
 
+/** The member's profile facts age grading needs: a birthdate, and a sex the tables grade. */
+type Grading = { birthdate: string; sex: GradedSex } | null;
+
+type BestGrade = { grade: number; metres: number; seconds: number; gradedSeconds: number };
+
 export type Tally = {
 	progress: number;
 	reachedAt: Date | null;
 	workoutCount: number;
 	flagged: CandidateWorkout[];
+	best: BestGrade | null;
 };
+
+/**
+ * A counted run's age grade, graded at its own distance with the member's age on the day; null
+ * for other sports, runs under 1500 m or without a time.
+ */
+function gradeRun(workout: CandidateWorkout, group: string, grading: Grading): BestGrade | null {
+	if (!grading || group !== 'run') return null;
+	const metres = workout.distanceTotal ?? 0;
+	const seconds = workout.activeTimeTotal || workout.elapsedTimeTotal || 0;
+	if (metres < AGE_GRADE_MIN_METRES || seconds <= 0) return null;
+	const age = ageOn(grading.birthdate, workout.startDatetime);
+	if (age === null) return null;
+	const graded = ageGrade(grading.sex, age, metres, seconds);
+	return { grade: graded.grade, metres, seconds, gradedSeconds: graded.gradedSeconds };
+}
 
 /** Adds up a participant's counted workouts: the ones in their window whose type the rules count. */
 async function tally(
@@ -84,10 +110,12 @@ async function tally(
 	timeZone: string,
 	candidates: readonly CandidateWorkout[],
 	climbOf: (id: number) => Promise<number>,
+	grading: Grading = null,
 ): Promise<Tally> {
 	const { from, to } = challengeWindow(challenge.startsOn, lastDay(challenge, timeZone), timeZone);
 	const groups = new Set(challenge.activityGroups);
-	const result: Tally = { progress: 0, reachedAt: null, workoutCount: 0, flagged: [] };
+	const graded = isAgeGraded(challenge) ? grading : null;
+	const result: Tally = { progress: 0, reachedAt: null, workoutCount: 0, flagged: [], best: null };
 	for (const workout of candidates) {
 		if (workout.startDatetime < from || workout.startDatetime >= to) continue;
 		const group = activityTypeGroup(workout.activityTypeId);
@@ -101,6 +129,8 @@ async function tally(
 		if (amount <= 0) continue;
 		result.progress += amount;
 		result.workoutCount += 1;
+		const grade = gradeRun(workout, group, graded);
+		if (grade && (!result.best || grade.grade > result.best.grade)) result.best = grade;
 		const finished = new Date(
 			workout.startDatetime.getTime() + (workout.elapsedTimeTotal || seconds || 0) * 1000,
 		);
@@ -190,8 +220,11 @@ async function recompute(deps: Deps, ownerId: number, participations: Participat
 	const to = new Date(Math.max(...windows.map((window) => window.to.getTime())));
 	const candidates = await candidateWorkouts(deps, ownerId, from, to);
 	const climbOf = climbReader(deps);
+	const grading = await memberGrading(deps, ownerId);
+	const teams: number[] = [];
 	for (const { participant, challenge } of participations) {
-		const result = await tally(challenge, participant.timeZone, candidates, climbOf);
+		const result = await tally(challenge, participant.timeZone, candidates, climbOf, grading);
+		// The best grade is kept with the progress, so the age-graded board is an index read.
 		await deps.db
 			.update(challengeParticipants)
 			.set({
@@ -199,8 +232,38 @@ async function recompute(deps: Deps, ownerId: number, participations: Participat
 				reachedAt: result.reachedAt ?? participant.joinedAt,
 				workoutCount: result.workoutCount,
 				flaggedCount: result.flagged.length,
+				ageGrade: result.best?.grade ?? null,
+				ageGradeMetres: result.best?.metres ?? null,
+				ageGradeSeconds: result.best?.seconds ?? null,
+				ageGradedSeconds: result.best?.gradedSeconds ?? null,
 			})
 			.where(eq(challengeParticipants.id, participant.id));
+		if (participant.teamId !== null) teams.push(participant.teamId);
+	}
+	await recountTeams(deps, teams);
+}
+
+async function memberGrading(deps: Deps, userId: number): Promise<Grading> {
+	const [row] = await deps.db
+		.select({ birthdate: users.birthdate, gender: users.gender })
+		.from(users)
+		.where(eq(users.id, userId));
+	if (!row?.birthdate || (row.gender !== 'F' && row.gender !== 'M')) return null;
+	return { birthdate: row.birthdate, sex: row.gender };
+}
+
+/** Brings teams' totals and member counts up to date: an index-only sum over each team's members. */
+async function recountTeams(deps: Deps, teamIds: readonly (number | null)[]): Promise<void> {
+	const p = challengeParticipants;
+	for (const id of new Set(teamIds)) {
+		if (id === null) continue;
+		await deps.db
+			.update(challengeTeams)
+			.set({
+				progress: sql`coalesce((select sum(${p.progress}) from ${p} where ${p.teamId} = ${id}), 0)`,
+				memberCount: sql`(select count(*)::int from ${p} where ${p.teamId} = ${id})`,
+			})
+			.where(eq(challengeTeams.id, id));
 	}
 }
 
@@ -257,6 +320,27 @@ export async function rankOf(
 		(select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.progress} > ${participant.progress} and ${friends})
 		+ (select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.progress} = ${participant.progress}
 			and (${p.reachedAt}, ${p.userId}) < (${participant.reachedAt.toISOString()}::timestamptz, ${participant.userId}) and ${friends})
+		as ahead`);
+	const rows = (result as unknown as { rows: { ahead: number | string }[] }).rows;
+	return Number(rows[0].ahead) + 1;
+}
+
+/**
+ * A participant's place on the age-graded board, or null while ungraded (the ungraded come after
+ * everyone graded, unranked): two ranges of the age-grade index, as rankOf does.
+ */
+async function gradedRankOf(
+	deps: Deps,
+	participant: ParticipantRow,
+	onlyFriendsOf?: number,
+): Promise<number | null> {
+	if (participant.ageGrade === null) return null;
+	const p = challengeParticipants;
+	const friends = onlyFriendsOf === undefined ? sql`true` : friendsCondition(onlyFriendsOf);
+	const result = await deps.db.execute<{ ahead: number }>(sql`select
+		(select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.ageGrade} > ${participant.ageGrade} and ${friends})
+		+ (select count(*) from ${p} where ${p.challengeId} = ${participant.challengeId} and ${p.ageGrade} = ${participant.ageGrade}
+			and ${p.userId} < ${participant.userId} and ${friends})
 		as ahead`);
 	const rows = (result as unknown as { rows: { ahead: number | string }[] }).rows;
 	return Number(rows[0].ahead) + 1;
@@ -359,13 +443,29 @@ export async function listChallenges(deps: Deps, viewer: Viewer | null, query: C
 	return lists;
 }
 
+/** A participant's best age-graded run: the grade, the run's distance and time and its age-graded time. */
+export type AgeGradeEntry = {
+	grade: number;
+	gradeText: string;
+	metres: number;
+	distanceText: string;
+	seconds: number;
+	timeText: string;
+	gradedSeconds: number;
+	gradedTimeText: string;
+};
+
 export type LeaderboardRow = {
-	rank: number;
+	/** Null on the age-graded board for the ungraded, listed after everyone graded. */
+	rank: number | null;
 	name: string;
 	progress: number;
 	progressText: string;
 	workoutCount: number;
 	isMe: boolean;
+	/** The age-graded board only: the best graded run, or null with the reason. */
+	ageGrade?: AgeGradeEntry | null;
+	ungraded?: 'no_age_or_sex' | 'no_qualifying_run' | null;
 };
 
 function athleteName(row: {
@@ -386,7 +486,43 @@ const boardColumns = {
 	showName: challengeParticipants.showName,
 	displayName: users.displayName,
 	username: users.username,
+	ageGrade: challengeParticipants.ageGrade,
+	ageGradeMetres: challengeParticipants.ageGradeMetres,
+	ageGradeSeconds: challengeParticipants.ageGradeSeconds,
+	ageGradedSeconds: challengeParticipants.ageGradedSeconds,
+	// Read to say why a row is ungraded; never sent.
+	birthdate: users.birthdate,
+	gender: users.gender,
 };
+
+type BoardRow = {
+	ageGrade: number | null;
+	ageGradeMetres: number | null;
+	ageGradeSeconds: number | null;
+	ageGradedSeconds: number | null;
+	birthdate: string | null;
+	gender: string | null;
+};
+
+function ageGradeEntry(row: BoardRow): AgeGradeEntry | null {
+	if (row.ageGrade === null || !row.ageGradeMetres || !row.ageGradeSeconds || !row.ageGradedSeconds)
+		return null;
+	return {
+		grade: row.ageGrade,
+		gradeText: formatGrade(row.ageGrade),
+		metres: row.ageGradeMetres,
+		distanceText: formatMetric('distance', row.ageGradeMetres),
+		seconds: row.ageGradeSeconds,
+		timeText: formatDuration(row.ageGradeSeconds),
+		gradedSeconds: row.ageGradedSeconds,
+		gradedTimeText: formatDuration(row.ageGradedSeconds),
+	};
+}
+
+function ungradedReason(row: BoardRow): LeaderboardRow['ungraded'] {
+	if (row.ageGrade !== null) return null;
+	return row.birthdate && (row.gender === 'F' || row.gender === 'M') ? 'no_qualifying_run' : 'no_age_or_sex';
+}
 
 /** The viewer and their accepted friends. */
 function friendsCondition(viewerId: number) {
@@ -404,10 +540,16 @@ export async function leaderboard(
 	deps: Deps,
 	viewer: Viewer | null,
 	challenge: ChallengeRow,
-	options: { page?: number; pageSize?: number; friends?: boolean },
+	options: { page?: number; pageSize?: number; friends?: boolean; view?: LeaderboardView },
 ) {
 	if (options.friends && !viewer)
 		throw new AppError('unauthenticated', 'Sign in to see your friends’ leaderboard.');
+	const view = options.view ?? 'total';
+	if (view === 'age_graded' && !isAgeGraded(challenge))
+		throw new AppError('bad_request', 'Only running distance challenges have an age-graded board.', {
+			detail: 'not_age_graded',
+		});
+	const graded = view === 'age_graded';
 	const pageSize = options.pageSize ?? LEADERBOARD_PAGE_SIZE;
 	const page = options.page ?? 1;
 	const where = and(
@@ -425,18 +567,26 @@ export async function leaderboard(
 	// The page is read along the board index first; names are looked up for its rows alone.
 	// The page is read from the board index alone (an index-only scan past the skipped rows); the
 	// rest of each row and the names are looked up for the page's rows only.
+	// The age-graded board reads its own index: best grade first, the ungraded last.
+	const gradeOrder = sql`${challengeParticipants.ageGrade} desc nulls last`;
+	// Each board reads only its own index's columns, so skipping rows is an index-only scan.
 	const onPage = deps.db
 		.select({
 			userId: challengeParticipants.userId,
-			progress: challengeParticipants.progress,
-			reachedAt: challengeParticipants.reachedAt,
+			progress: graded ? sql<number>`0`.as('progress') : challengeParticipants.progress,
+			reachedAt: graded ? sql<Date>`null`.as('reached_at') : challengeParticipants.reachedAt,
+			ageGrade: graded ? challengeParticipants.ageGrade : sql<number | null>`null`.as('age_grade'),
 		})
 		.from(challengeParticipants)
 		.where(where)
 		.orderBy(
-			desc(challengeParticipants.progress),
-			asc(challengeParticipants.reachedAt),
-			asc(challengeParticipants.userId),
+			...(graded
+				? [gradeOrder, asc(challengeParticipants.userId)]
+				: [
+						desc(challengeParticipants.progress),
+						asc(challengeParticipants.reachedAt),
+						asc(challengeParticipants.userId),
+					]),
 		)
 		.limit(pageSize)
 		.offset((page - 1) * pageSize)
@@ -452,24 +602,32 @@ export async function leaderboard(
 			),
 		)
 		.innerJoin(users, eq(users.id, onPage.userId))
-		.orderBy(desc(onPage.progress), asc(onPage.reachedAt), asc(onPage.userId));
+		.orderBy(
+			...(graded
+				? [sql`${onPage.ageGrade} desc nulls last`, asc(onPage.userId)]
+				: [desc(onPage.progress), asc(onPage.reachedAt), asc(onPage.userId)]),
+		);
 	const metric = challenge.metric as ChallengeMetric;
-	const toRow = (row: (typeof rows)[number], rank: number): LeaderboardRow => ({
+	const toRow = (row: (typeof rows)[number], rank: number | null): LeaderboardRow => ({
 		rank,
 		name: viewer && row.userId === viewer.id ? row.displayName || row.username : athleteName(row),
 		progress: row.progress,
 		progressText: formatMetric(metric, row.progress),
 		workoutCount: row.workoutCount,
 		isMe: viewer !== null && row.userId === viewer.id,
+		...(graded ? { ageGrade: ageGradeEntry(row), ungraded: ungradedReason(row) } : {}),
 	});
-	const results = rows.map((row, index) => toRow(row, (page - 1) * pageSize + index + 1));
+	const results = rows.map((row, index) =>
+		toRow(row, graded && row.ageGrade === null ? null : (page - 1) * pageSize + index + 1),
+	);
 	let me: LeaderboardRow | null = null;
 	const shown = viewer ? results.find((row) => row.isMe) : undefined;
 	if (shown) me = shown;
 	else if (viewer) {
 		const own = await participantOf(deps, challenge.id, viewer.id);
 		if (own) {
-			const rank = options.friends ? await rankOf(deps, own, viewer.id) : await rankOf(deps, own);
+			const friendsOf = options.friends ? viewer.id : undefined;
+			const rank = graded ? await gradedRankOf(deps, own, friendsOf) : await rankOf(deps, own, friendsOf);
 			const [mine] = await deps.db
 				.select(boardColumns)
 				.from(challengeParticipants)
@@ -483,9 +641,79 @@ export async function leaderboard(
 		pageSize,
 		totalPages: Math.max(1, Math.ceil(total / pageSize)),
 		totalCount: total,
+		view,
 		results,
 		me,
+		teams: challenge.mode === 'team' ? await teamStandings(deps, challenge, viewer) : [],
 	};
+}
+
+export type TeamStanding = {
+	id: number;
+	name: string;
+	rank: number;
+	progress: number;
+	progressText: string;
+	members: number;
+	isMine: boolean;
+};
+
+/**
+ * A team challenge's standings: every team by its members' total, tied teams sharing a place.
+ * Teams are few (at most 20), their totals kept by every progress change.
+ */
+export async function teamStandings(
+	deps: Deps,
+	challenge: ChallengeRow,
+	viewer: Viewer | null,
+): Promise<TeamStanding[]> {
+	const rows = await deps.db
+		.select()
+		.from(challengeTeams)
+		.where(eq(challengeTeams.challengeId, challenge.id))
+		.orderBy(desc(challengeTeams.progress), asc(challengeTeams.name));
+	const own = viewer ? await participantOf(deps, challenge.id, viewer.id) : null;
+	const metric = challenge.metric as ChallengeMetric;
+	let rank = 0;
+	return rows.map((row, index) => {
+		if (index === 0 || row.progress < rows[index - 1].progress) rank = index + 1;
+		return {
+			id: row.id,
+			name: row.name,
+			rank,
+			progress: row.progress,
+			progressText: formatMetric(metric, row.progress),
+			members: row.memberCount,
+			isMine: own?.teamId === row.id,
+		};
+	});
+}
+
+/** Makes a challenge's teams the named ones: new names added, missing ones removed (their members teamless). */
+async function syncTeams(deps: Deps, challengeId: number, names: readonly string[]): Promise<void> {
+	await deps.db
+		.delete(challengeTeams)
+		.where(
+			and(
+				eq(challengeTeams.challengeId, challengeId),
+				names.length > 0 ? notInArray(challengeTeams.name, [...names]) : undefined,
+			),
+		);
+	if (names.length > 0)
+		await deps.db
+			.insert(challengeTeams)
+			.values(names.map((name) => ({ challengeId, name })))
+			.onConflictDoNothing();
+}
+
+/** The team names of a challenge, in the admin's order of creation. */
+export async function teamNames(deps: Pick<AppDeps, 'db'>, challengeId: number): Promise<string[]> {
+	const rows = await deps.db
+		.select({ name: challengeTeams.name })
+		.from(challengeTeams)
+		.where(eq(challengeTeams.challengeId, challengeId))
+		.orderBy(asc(challengeTeams.id));
+	return rows.map((row) => row.name);
 }
 
 /** The viewer's workouts in the window kept off the board for a pace faster than the world record. */
@@ -554,6 +782,7 @@ export async function challengeDetails(
 			target: challenge.target,
 			targetText: formatMetric(metric, challenge.target),
 			mode: challenge.mode,
+			ageGraded: isAgeGraded(challenge),
 		},
 		userAwards: own ? awardsFor(challenge, own.progress) : [],
 		progress: own
@@ -567,6 +796,8 @@ export async function challengeDetails(
 					rank,
 					showName: own.showName,
 					joinedAt: own.joinedAt.toISOString(),
+					teamId: own.teamId,
+					ageGrade: isAgeGraded(challenge) ? ageGradeEntry({ ...own, birthdate: null, gender: null }) : null,
 				}
 			: null,
 		stats: {
@@ -581,6 +812,7 @@ export async function challengeDetails(
 		},
 		joined: own !== null,
 		prizes: challenge.prizes,
+		teams: challenge.mode === 'team' ? await teamStandings(deps, challenge, viewer) : [],
 	};
 }
 export type ChallengeDetails = Awaited<ReturnType<typeof challengeDetails>>;
@@ -591,12 +823,15 @@ export async function joinChallenge(
 	viewer: Viewer | null,
 	ref: string | number,
 	showName = false,
+	teamId?: number,
 ) {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to join a challenge');
 	const challenge = await findChallenge(deps, ref);
 	const timeZone = await memberTimeZone(deps, viewer.id);
 	if (challengeStatus(challenge, deps.clock(), timeZone) === 'past')
 		throw new AppError('conflict', 'This challenge is over.', { detail: 'challenge_over' });
+	const before = await participantOf(deps, challenge.id, viewer.id);
+	await checkTeamChoice(deps, challenge, teamId, before);
 	const now = deps.clock();
 	const mine = and(
 		eq(challengeParticipants.challengeId, challenge.id),
@@ -610,13 +845,20 @@ export async function joinChallenge(
 				userId: viewer.id,
 				timeZone,
 				showName,
+				teamId: teamId ?? null,
 				reachedAt: now,
 				joinedAt: now,
 			})
 			.onConflictDoNothing()
 			.returning();
 		if (!inserted)
-			return (await tx.update(challengeParticipants).set({ showName }).where(mine).returning())[0];
+			return (
+				await tx
+					.update(challengeParticipants)
+					.set(teamId === undefined ? { showName } : { showName, teamId })
+					.where(mine)
+					.returning()
+			)[0];
 		await tx
 			.update(challenges)
 			.set({ participantCount: sql`${challenges.participantCount} + 1` })
@@ -624,8 +866,33 @@ export async function joinChallenge(
 		return inserted;
 	});
 	await recompute(deps, viewer.id, [{ participant, challenge }]);
+	// A member who changed teams leaves their old team's total.
+	if (before?.teamId && before.teamId !== participant.teamId) await recountTeams(deps, [before.teamId]);
 	await syncJoinStory(deps, viewer.id, challenge, participant);
 	return challenge;
+}
+
+/**
+ * A team challenge's members run for one of its teams: the first join names one, later joins may
+ * switch. Solo challenges take no team.
+ */
+async function checkTeamChoice(
+	deps: Deps,
+	challenge: ChallengeRow,
+	teamId: number | undefined,
+	current: ParticipantRow | null,
+): Promise<void> {
+	if (teamId === undefined) {
+		if (challenge.mode === 'team' && !current?.teamId)
+			throw new AppError('unprocessable', 'Choose a team to join.', { detail: 'team_required' });
+		return;
+	}
+	const [team] = await deps.db
+		.select({ id: challengeTeams.id })
+		.from(challengeTeams)
+		.where(and(eq(challengeTeams.id, teamId), eq(challengeTeams.challengeId, challenge.id)));
+	if (!team)
+		throw new AppError('unprocessable', 'No such team in this challenge.', { detail: 'no_such_team' });
 }
 
 /**
@@ -664,19 +931,30 @@ export async function leaveChallenge(
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to leave a challenge');
 	if (userId !== viewer.id) throw new AppError('forbidden', 'You can take only yourself out of a challenge.');
 	const challenge = await findChallenge(deps, ref);
-	await deps.db.transaction(async (tx) => {
-		const removed = await tx
-			.delete(challengeParticipants)
-			.where(
-				and(eq(challengeParticipants.challengeId, challenge.id), eq(challengeParticipants.userId, viewer.id)),
-			)
-			.returning({ id: challengeParticipants.id });
-		if (removed.length > 0)
-			await tx
-				.update(challenges)
-				.set({ participantCount: sql`${challenges.participantCount} - 1` })
-				.where(eq(challenges.id, challenge.id));
-	});
+	await deps.db
+		.transaction(async (tx) => {
+			const removed = await tx
+				.delete(challengeParticipants)
+				.where(
+					and(
+						eq(challengeParticipants.challengeId, challenge.id),
+						eq(challengeParticipants.userId, viewer.id),
+					),
+				)
+				.returning({ id: challengeParticipants.id, teamId: challengeParticipants.teamId });
+			if (removed.length > 0)
+				await tx
+					.update(challenges)
+					.set({ participantCount: sql`${challenges.participantCount} - 1` })
+					.where(eq(challenges.id, challenge.id));
+			return removed;
+		})
+		.then((removed) =>
+			recountTeams(
+				deps,
+				removed.map((row) => row.teamId),
+			),
+		);
 	await syncJoinStory(deps, viewer.id, challenge, null);
 	return challenge;
 }
@@ -734,8 +1012,11 @@ export async function progressLine(deps: Deps, viewer: Viewer, challenge: Challe
 	return { timeZone, points, total };
 }
 
+/** A challenge's rules as the service takes them: teams may be left out (none). */
+export type ChallengeRules = Omit<ChallengeInput, 'teams'> & { teams?: readonly string[] };
+
 /** Creates a challenge (the admin CLI and the demo seed). */
-export async function createChallenge(deps: Deps, input: ChallengeInput, createdBy: number | null = null) {
+export async function createChallenge(deps: Deps, input: ChallengeRules, createdBy: number | null = null) {
 	const [row] = await deps.db
 		.insert(challenges)
 		.values({
@@ -754,11 +1035,12 @@ export async function createChallenge(deps: Deps, input: ChallengeInput, created
 			createdAt: deps.clock(),
 		})
 		.returning();
+	await syncTeams(deps, row.id, input.teams ?? []);
 	return row;
 }
 
 /** Changes a challenge's rules and recounts everyone in it. */
-export async function updateChallenge(deps: Deps, ref: string | number, input: ChallengeInput) {
+export async function updateChallenge(deps: Deps, ref: string | number, input: ChallengeRules) {
 	const current = await findChallenge(deps, ref);
 	const [row] = await deps.db
 		.update(challenges)
@@ -777,6 +1059,7 @@ export async function updateChallenge(deps: Deps, ref: string | number, input: C
 		})
 		.where(eq(challenges.id, current.id))
 		.returning();
+	await syncTeams(deps, row.id, input.teams ?? []);
 	await recountChallenge(deps, row);
 	if (row.name !== current.name)
 		await retitleMemberStories(deps, { type: 'challenge', subjectId: row.id }, row.name);

@@ -58,6 +58,24 @@ export const challenges = pgTable(
 );
 
 /**
+ * A team challenge's teams, named by the admin. Each keeps its members' total and count, updated
+ * whenever a member's progress or team changes, so standings never add up the whole field.
+ */
+export const challengeTeams = pgTable(
+	'challenge_teams',
+	{
+		id: serial('id').primaryKey(),
+		challengeId: integer('challenge_id')
+			.notNull()
+			.references(() => challenges.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		progress: doublePrecision('progress').notNull().default(0),
+		memberCount: integer('member_count').notNull().default(0),
+	},
+	(t) => [uniqueIndex('challenge_teams_name_idx').on(t.challengeId, t.name)],
+);
+
+/**
  * Who joined which challenge, with their progress kept current by every workout save. The board
  * index orders a challenge's participants as the leaderboard does, so a page and a rank are index
  * range reads. `reached_at` is when the participant reached their current total: ties go to whoever
@@ -82,6 +100,16 @@ export const challengeParticipants = pgTable(
 		/** Workouts in the window kept off the board for an impossible pace, awaiting the owner. */
 		flaggedCount: integer('flagged_count').notNull().default(0),
 		joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+		/** In a team challenge, the team the participant runs for. */
+		teamId: integer('team_id').references(() => challengeTeams.id, { onDelete: 'set null' }),
+		/**
+		 * Running challenges: the best age grade (0.713 is 71.3 %) among the participant's counted
+		 * runs, with that run's distance, time and age-graded time. Null while ungraded.
+		 */
+		ageGrade: doublePrecision('age_grade'),
+		ageGradeMetres: doublePrecision('age_grade_metres'),
+		ageGradeSeconds: doublePrecision('age_grade_seconds'),
+		ageGradedSeconds: doublePrecision('age_graded_seconds'),
 	},
 	(t) => [
 		uniqueIndex('challenge_participants_pair_idx').on(t.challengeId, t.userId),
@@ -93,6 +121,14 @@ export const challengeParticipants = pgTable(
 			t.userId.asc(),
 		),
 		index('challenge_participants_user_idx').on(t.userId),
+		// The age-graded board: best grade first, the ungraded after everyone graded.
+		index('challenge_participants_age_grade_idx').on(
+			t.challengeId,
+			t.ageGrade.desc().nullsLast(),
+			t.userId.asc(),
+		),
+		// A team's total is an index-only sum over its members.
+		index('challenge_participants_team_idx').on(t.teamId, t.progress),
 	],
 );
 
