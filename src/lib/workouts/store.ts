@@ -151,6 +151,7 @@ export type WorkoutLogBody = {
 	privacy: number;
 	notes: string;
 	aggregates: Record<string, number>;
+	gear?: number;
 };
 
 export type SaveOutcome =
