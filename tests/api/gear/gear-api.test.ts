@@ -26,14 +26,23 @@ afterAll(async () => {
 	await database.close();
 });
 
-const shoes = { kind: 'shoes', brand: 'Brooks', model: 'Ghost 16', nickname: 'Blue pair', start_distance: 12_000 };
+const shoes = {
+	kind: 'shoes',
+	brand: 'Brooks',
+	model: 'Ghost 16',
+	nickname: 'Blue pair',
+	start_distance: 12_000,
+};
 
 async function addGear(member: Member, body: Record<string, unknown> = shoes) {
 	return callApi(app, 'POST', '/api/v7.1/usergear/', { token: member.token, body });
 }
 
 async function logRun(member: Member, start: string, distance: number, gear?: unknown) {
-	const body = { ...runPayload('Run', { start }), aggregates: { distance_total: distance, active_time_total: 1800 } };
+	const body = {
+		...runPayload('Run', { start }),
+		aggregates: { distance_total: distance, active_time_total: 1800 },
+	};
 	return callApi(app, 'POST', '/api/v7.1/workout/', {
 		token: member.token,
 		body: gear === undefined ? body : { ...body, gear },
@@ -91,7 +100,10 @@ describe('usergear API', () => {
 		});
 		expect(edit.status).toBe(200);
 		expect(await worn(ada, gear.id)).toBe(22_000);
-		await callApi(app, 'PUT', `/api/v7.1/workout/${second.json.id}/`, { token: ada.token, body: { gear: null } });
+		await callApi(app, 'PUT', `/api/v7.1/workout/${second.json.id}/`, {
+			token: ada.token,
+			body: { gear: null },
+		});
 		expect(await worn(ada, gear.id)).toBe(18_000);
 		await callApi(app, 'DELETE', `/api/v7.1/workout/${first.json.id}/`, { token: ada.token });
 		expect(await worn(ada, gear.id)).toBe(12_000);
@@ -155,7 +167,9 @@ describe('usergear API', () => {
 		const retired = await callApi(app, 'GET', '/api/v7.1/usergear/?retired=true', { token: ada.token });
 		expect(retired.json.total_count).toBe(1);
 
-		expect((await callApi(app, 'DELETE', `/api/v7.1/usergear/${gear.id}/`, { token: ada.token })).status).toBe(204);
+		expect(
+			(await callApi(app, 'DELETE', `/api/v7.1/usergear/${gear.id}/`, { token: ada.token })).status,
+		).toBe(204);
 		const after = await callApi(app, 'GET', `/api/v7.1/workout/${run.id}/`, { token: ada.token });
 		expect(after.json.gear).toBeNull();
 		expect(after.json.aggregates.distance_total).toBe(5000);
