@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createGearApi } from '../../../src/lib/gear/server/api';
+import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { runGpx } from '../../helpers/run-gpx';
 import { addMember, type Member, runPayload } from '../workouts/helpers';
 
 let database: TestDatabase;
@@ -23,6 +25,7 @@ beforeEach(async () => {
 	bob = await addMember(deps, 'bob');
 });
 afterAll(async () => {
+	await closeSharedParsePool();
 	await database.close();
 });
 
@@ -107,6 +110,27 @@ describe('usergear API', () => {
 		expect(await worn(ada, gear.id)).toBe(18_000);
 		await callApi(app, 'DELETE', `/api/v7.1/workout/${first.json.id}/`, { token: ada.token });
 		expect(await worn(ada, gear.id)).toBe(12_000);
+	});
+
+	test('cutting a recorded workout shortens the distance worn by what was cut away', async () => {
+		const gear = (await addGear(ada, { kind: 'shoes', nickname: 'Racers' })).json;
+		const form = new FormData();
+		form.append('file', new Blob([runGpx({ minutes: 20, mps: 3 })]), 'run.gpx');
+		const imported = await app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${ada.token}` },
+			body: form,
+		});
+		const run = await imported.json();
+		await callApi(app, 'PUT', `/api/v7.1/workout/${run.id}/`, { token: ada.token, body: { gear: gear.id } });
+		expect(await worn(ada, gear.id)).toBeCloseTo(3600, -1);
+		const cut = await callApi(app, 'POST', `/api/internal/cutWorkout/${run.id}`, {
+			token: ada.token,
+			body: { start_offset_s: 300, end_offset_s: 900 },
+		});
+		expect(cut.status).toBe(200);
+		expect(cut.json.gear).toBe(gear.id);
+		expect(await worn(ada, gear.id)).toBeCloseTo(1800, -1);
 	});
 
 	test('a workout may name only its owner’s gear, and only its owner sees which', async () => {
