@@ -47,6 +47,8 @@ test('a member imports an export zip, then tracks the distance on a pair of shoe
 	const hikeId = hikeHref.split('/').at(-1);
 	await files.nth(0).getByRole('link').click();
 	await page.waitForURL(`**${hikeHref}`);
+	// The workout page's islands renew the session cookie; leaving mid-renewal would lose the new one.
+	await page.waitForLoadState('networkidle');
 
 	// Gear lives beside the connected apps.
 	await page.goto('/account/connected_apps');
@@ -70,6 +72,7 @@ test('a member imports an export zip, then tracks the distance on a pair of shoe
 	await page.getByLabel('Gear').selectOption({ label: 'Trail pair' });
 	await page.getByTestId('save-workout').click();
 	await page.waitForURL(`**/workout/${hikeId}`);
+	await page.waitForLoadState('networkidle');
 	const stored = await (
 		await page.request.get(`/api/v7.1/workout/${hikeId}/`, {
 			headers: { authorization: `Bearer ${member.token}` },
@@ -80,8 +83,12 @@ test('a member imports an export zip, then tracks the distance on a pair of shoe
 	await page.goto('/account/gear');
 	await expect(shoes.getByTestId('distance-worn')).toContainText(`${worn.toFixed(2)} ${unit} over 1 workout`);
 	await expectNoSeriousA11yIssues(page);
+	// The connected-apps page lists it too.
+	await page.goto('/account/connected_apps');
+	await expect(page.getByTestId('gear-link')).toContainText(`Trail pair: ${worn.toFixed(2)} ${unit} worn`);
 
 	// Retired, it stays with its distance.
+	await page.goto('/account/gear');
 	await shoes.getByRole('button', { name: 'Retire Trail pair' }).click();
 	await expect(page.getByTestId('gear-notice')).toHaveText('Gear retired.');
 	await expect(shoes).toContainText('Retired');

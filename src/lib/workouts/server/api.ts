@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
-import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
+import { BULK_IMPORT_BODY_LIMIT, WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
 import { both, expectedVersion, link, pageLinks, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
@@ -26,7 +26,7 @@ import {
 	WorkoutUpdateSchema,
 } from '../contract';
 import { ACTIVITY_TYPES_ATTRIBUTION, findActivityType, listActivityTypes } from './activity-types';
-import { BULK_IMPORT_BODY_LIMIT, getBulkImport, startBulkImport } from './bulk-import';
+import { getBulkImport, startBulkImport } from './bulk-import';
 import { listWorkoutPhotos, representWorkoutPhoto } from './photos';
 import { recordingForViewer } from './recording';
 import { representActivityType, representWorkout } from './represent';

@@ -3,9 +3,6 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
-
-export { BULK_IMPORT_BODY_LIMIT } from '../../api/body';
-
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
