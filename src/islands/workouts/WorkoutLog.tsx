@@ -21,6 +21,8 @@ export type WorkoutLogProps = {
 	today: string;
 	nowTime: string;
 	defaultPrivacy: number;
+	/** The member's gear in use, to pick the shoes or bike worn. */
+	gear?: { id: number; label: string }[];
 };
 
 type Field =
@@ -53,7 +55,14 @@ const CALORIE_ESTIMATE_DELAY_MS = 500;
  * and the calories (estimated as the fields change, or typed). Saving opens the workout; a refusal
  * says why and keeps everything typed.
  */
-export default function WorkoutLog({ unit, timeZone, today, nowTime, defaultPrivacy }: WorkoutLogProps) {
+export default function WorkoutLog({
+	unit,
+	timeZone,
+	today,
+	nowTime,
+	defaultPrivacy,
+	gear = [],
+}: WorkoutLogProps) {
 	const [activity, setActivity] = useState<{ id: number; name: string } | null>(null);
 	const [date, setDate] = useState(today);
 	const [time, setTime] = useState(nowTime);
@@ -62,6 +71,7 @@ export default function WorkoutLog({ unit, timeZone, today, nowTime, defaultPriv
 	const [name, setName] = useState('');
 	const [notes, setNotes] = useState('');
 	const [privacy, setPrivacy] = useState(defaultPrivacy);
+	const [gearId, setGearId] = useState('');
 	const [calories, setCalories] = useState('');
 	const [caloriesTyped, setCaloriesTyped] = useState(false);
 	const [estimate, setEstimate] = useState<'idle' | 'working' | 'done' | 'failed'>('idle');
@@ -140,6 +150,7 @@ export default function WorkoutLog({ unit, timeZone, today, nowTime, defaultPriv
 			privacy,
 			notes,
 			aggregates,
+			...(gearId ? { gear: Number(gearId) } : {}),
 		});
 		if (outcome.ok) {
 			window.location.assign(`/workout/${outcome.id}`);
@@ -359,6 +370,20 @@ export default function WorkoutLog({ unit, timeZone, today, nowTime, defaultPriv
 					))}
 				</select>
 			</div>
+
+			{gear.length > 0 && (
+				<div className="workout-log__field">
+					<label htmlFor="workout-gear">Gear</label>
+					<select id="workout-gear" value={gearId} onChange={(event) => setGearId(event.currentTarget.value)}>
+						<option value="">None</option>
+						{gear.map((item) => (
+							<option key={item.id} value={String(item.id)}>
+								{item.label}
+							</option>
+						))}
+					</select>
+				</div>
+			)}
 
 			<button type="submit" className="workout-log__save" disabled={saving}>
 				{saving ? 'Saving…' : 'Save workout'}

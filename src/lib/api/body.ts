@@ -9,6 +9,9 @@ const PHOTO_BODY_LIMIT = 2 * 1024 * 1024;
 /** A device file of a long workout (a 12-hour GPX with heart rate runs to tens of MB), plus multipart framing. */
 export const WORKOUT_FILE_BODY_LIMIT = 32 * 1024 * 1024;
 const WORKOUT_FILE_PATH = '/device/file_import';
+/** A zip of many device files (a Strava or Garmin export); its import checks the archive itself. */
+export const BULK_IMPORT_BODY_LIMIT = 200 * 1024 * 1024;
+const BULK_IMPORT_PATH = '/device/bulk_import';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'];
@@ -23,7 +26,9 @@ export const requireKnownBodyType: MiddlewareHandler<ApiEnv> = async (c, next) =
 		const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
 		const isOctetUpload =
 			type === 'application/octet-stream' &&
-			(c.req.path.includes('/upload') || c.req.path.includes(WORKOUT_FILE_PATH));
+			(c.req.path.includes('/upload') ||
+				c.req.path.includes(WORKOUT_FILE_PATH) ||
+				c.req.path.includes(BULK_IMPORT_PATH));
 		if (!ACCEPTED_BODY_TYPES.includes(type) && !isOctetUpload) {
 			throw new AppError(
 				'unsupported_media_type',
@@ -95,6 +100,17 @@ const workoutFileLimit = bodyLimit({
 	},
 });
 
+const bulkImportLimit = bodyLimit({
+	maxSize: BULK_IMPORT_BODY_LIMIT,
+	onError: () => {
+		throw new AppError(
+			'payload_too_large',
+			`The zip is larger than ${BULK_IMPORT_BODY_LIMIT / 1024 / 1024} MB; split the export into smaller zips.`,
+			{ detail: 'file_too_large' },
+		);
+	},
+});
+
 /**
  * Only methods that carry a body: the limit reads `raw.body`, which makes the Node adapter build a
  * full Request, a cost every GET would otherwise pay.
@@ -103,6 +119,7 @@ export const limitBodySize: MiddlewareHandler<ApiEnv> = (c, next) => {
 	if (!BODY_METHODS.has(c.req.method)) return next();
 	if (c.req.path.includes('/user_profile_photo/')) return photoLimit(c, next);
 	if (c.req.path.includes(WORKOUT_FILE_PATH)) return workoutFileLimit(c, next);
+	if (c.req.path.includes(BULK_IMPORT_PATH)) return bulkImportLimit(c, next);
 	if (WORKOUT_PHOTO_PATH.test(c.req.path)) return workoutPhotoLimit(c, next);
 	return defaultLimit(c, next);
 };

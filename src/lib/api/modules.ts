@@ -5,6 +5,7 @@ import { createBillingApi } from '../billing/server/api';
 import { billingJobs, billingSchedules } from '../billing/server/jobs';
 import { createChallengesApi } from '../challenges/server/api';
 import { createConnectedAppsApi } from '../connected-apps/server/api';
+import { createGearApi } from '../gear/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
@@ -24,11 +25,12 @@ import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
+import { workoutJobs } from '../workouts/server/jobs';
 import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs },
+	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs, ...workoutJobs },
 	schedules: [...housekeepingSchedules, ...billingSchedules, ...privacySchedules],
 };
 
@@ -64,6 +66,7 @@ export async function loadApiModules(
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
+		createGearApi(),
 		createWeatherApi(),
 		createGoalsApi(),
 		createStatsApi(),

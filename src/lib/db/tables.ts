@@ -6,6 +6,7 @@ export * from '../auth/server/tables';
 export * from '../billing/server/tables';
 export * from '../challenges/server/tables';
 export * from '../connected-apps/server/tables';
+export * from '../gear/server/tables';
 export * from '../goals/server/tables';
 export * from '../jobs/server/tables';
 export * from '../mail/server/tables';

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
+import { GearRef } from '../gear/contract';
 
 /** Workout privacy: the item levels of the privacy toggle. A member's new workouts start "only me". */
 export const WorkoutPrivacy = { onlyMe: 0, friends: 1, everyone: 3 } as const;
@@ -192,6 +193,8 @@ export const WorkoutSaveSchema = v.strictObject({
 	attribution: v.optional(Attribution),
 	aggregates: v.optional(AggregatesInputSchema, {}),
 	time_series: v.optional(TimeSeriesInputSchema),
+	/** The owner's shoes or bike worn (id or link), or null. */
+	gear: v.optional(GearRef),
 	...WORKOUT_ECHOED_FIELDS,
 });
 export type WorkoutSaveInput = v.InferOutput<typeof WorkoutSaveSchema>;
@@ -205,6 +208,7 @@ export const WorkoutUpdateSchema = v.strictObject({
 	privacy: v.optional(PrivacyRef),
 	notes: v.optional(Notes),
 	aggregates: v.optional(AggregatesInputSchema),
+	gear: v.optional(GearRef),
 	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
 	...WORKOUT_ECHOED_FIELDS,
 });
@@ -250,6 +254,10 @@ export const WorkoutItemQuerySchema = v.object({
 
 export const WorkoutIdParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a workout id')),
+});
+
+export const BulkImportIdParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be an import id')),
 });
 
 /** A file import may name, place and share the workout; the file decides the rest. */

@@ -151,6 +151,7 @@ export type WorkoutLogBody = {
 	privacy: number;
 	notes: string;
 	aggregates: Record<string, number>;
+	gear?: number;
 };
 
 export type SaveOutcome =
@@ -253,10 +254,15 @@ export function uploadOutcomeOf(status: number, body: unknown): UploadOutcome {
 	};
 }
 
-function xhrSend(file: File, token: string | undefined, onProgress: (fraction: number) => void) {
+function xhrSend(
+	file: File,
+	token: string | undefined,
+	onProgress: (fraction: number) => void,
+	url = '/api/v7.1/device/file_import/',
+) {
 	return new Promise<{ status: number; body: unknown }>((resolve) => {
 		const request = new XMLHttpRequest();
-		request.open('POST', '/api/v7.1/device/file_import/');
+		request.open('POST', url);
 		request.withCredentials = true;
 		if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
 		request.responseType = 'json';
@@ -363,4 +369,55 @@ export function createUploadQueue(send: SendFile, parallel = MAX_PARALLEL_UPLOAD
 export function isWorkoutFileName(name: string): boolean {
 	const lower = name.toLowerCase();
 	return WORKOUT_FILE_EXTENSIONS.some((extension) => lower.endsWith(extension));
+}
+
+/** One file's outcome in a bulk import, as the progress endpoint lists it. */
+export type BulkImportFile = {
+	file: string;
+	outcome: 'imported' | 'duplicate' | 'failed';
+	reason?: string;
+	workout_id?: number;
+};
+/** A bulk import's progress: how many of its workout files are done, and how each went. */
+export type BulkImportProgress = {
+	id: number;
+	status: 'queued' | 'running' | 'done' | 'failed';
+	total: number;
+	processed: number;
+	imported: number;
+	skipped_duplicates: number;
+	failed: number;
+	error: string | null;
+	files: BulkImportFile[];
+};
+export const BULK_IMPORT_URL = '/api/v7.1/device/bulk_import/';
+/** How often the upload page asks how an import is going. */
+export const BULK_IMPORT_POLL_MS = 1000;
+
+/**
+ * Sends a zip of workout files with upload progress; the server answers at once with the import
+ * it queued, or refuses the archive with the reason.
+ */
+export async function sendBulkImport(
+	file: File,
+	onProgress: (fraction: number) => void,
+): Promise<{ ok: true; progress: BulkImportProgress } | { ok: false; message: string }> {
+	if (!(await ensureSession())) {
+		window.location.assign(loginPath());
+		return { ok: false, message: 'Log in again to import files.' };
+	}
+	let answer = await xhrSend(file, $session.get()?.accessToken, onProgress, BULK_IMPORT_URL);
+	if (answer.status === 401 && (await refreshToken()))
+		answer = await xhrSend(file, $session.get()?.accessToken, onProgress, BULK_IMPORT_URL);
+	if (answer.status === 202) return { ok: true, progress: answer.body as BulkImportProgress };
+	if (answer.status === 0) return { ok: false, message: 'The upload did not reach the server. Try again.' };
+	const message = (answer.body as { message?: string } | null)?.message;
+	return {
+		ok: false,
+		message: message ?? `The zip could not be imported (the server answered ${answer.status}).`,
+	};
+}
+
+export async function readBulkImport(id: number): Promise<BulkImportProgress> {
+	return api<BulkImportProgress>(`/v7.1/device/bulk_import/${id}/`);
 }

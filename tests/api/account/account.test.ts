@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -8,6 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { PHOTO_MAX_BYTES, SelfUserSchema } from '../../../src/lib/account/contract';
 import { photoFolder } from '../../../src/lib/account/server/service';
 import { heartRateZones, profilePhotos } from '../../../src/lib/auth/server/tables';
+import { userGear } from '../../../src/lib/gear/server/tables';
+import { importFolder } from '../../../src/lib/workouts/server/bulk-import';
+import { workoutBulkImports } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestDeps } from '../../helpers/app';
 import { makePngBomb, pngClaiming } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
@@ -400,6 +403,14 @@ describe('account deletion', () => {
 			.toBuffer();
 		await uploadPhoto(app, ada.id, ada.token, png);
 		await deps.db.insert(heartRateZones).values({ userId: ada.id, zones: [] });
+		await deps.db.insert(userGear).values({ userId: ada.id, kind: 'shoes', nickname: 'Blue pair' });
+		// An export zip still waiting to be imported: its row and its file go.
+		const waiting = path.join(importFolder(deps.config), `import-${ada.id}-waiting.zip`);
+		mkdirSync(importFolder(deps.config), { recursive: true });
+		writeFileSync(waiting, 'PK');
+		await deps.db
+			.insert(workoutBulkImports)
+			.values({ userId: ada.id, fileName: path.basename(waiting), total: 1 });
 		await callApi(app, 'POST', '/api/auth/login', {
 			body: { email: 'ada@example.test', password: 'wrong-password-1' },
 		});
@@ -426,6 +437,10 @@ describe('account deletion', () => {
 			  and (column_name = 'user_id' or column_name like '%\\_user\\_id' or (table_name = 'users' and column_name = 'id'))`);
 		const rows = (columns as unknown as { rows: { table_name: string; column_name: string }[] }).rows;
 		expect(rows.length).toBeGreaterThanOrEqual(7);
+		expect(rows.map((row) => row.table_name)).toEqual(
+			expect.arrayContaining(['user_gear', 'workout_bulk_imports']),
+		);
+		expect(existsSync(waiting)).toBe(false);
 		for (const { table_name, column_name } of rows) {
 			const found = await deps.db.execute<{ n: number }>(
 				sql.raw(`select count(*)::int as n from "${table_name}" where "${column_name}" = ${ada.id}`),

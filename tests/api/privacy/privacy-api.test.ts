@@ -18,6 +18,7 @@ import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { outboxMessages, users } from '../../../src/lib/auth/server/tables';
+import { createGear } from '../../../src/lib/gear/server/service';
 import { runDueJobs } from '../../../src/lib/jobs/server/service';
 import { flushMail } from '../../../src/lib/mail/server/service';
 import { regionForCountry } from '../../../src/lib/privacy/contract';
@@ -402,6 +403,24 @@ describe('data export', () => {
 			body: photo,
 		});
 		expect(photoUpload.status).toBe(200);
+		await createGear(deps, hal, {
+			kind: 'shoes',
+			brand: 'Hoka',
+			model: 'Clifton',
+			nickname: 'Hal shoes',
+			start_distance: 1000,
+			alert_distance: null,
+			retired: false,
+		});
+		await createGear(deps, ivy, {
+			kind: 'bike',
+			brand: '',
+			model: '',
+			nickname: 'Ivy secret bike',
+			start_distance: 0,
+			alert_distance: null,
+			retired: false,
+		});
 
 		const asked = await callApi(app, 'POST', '/api/consent/v1/exports', {
 			token: hal.token,
@@ -441,6 +460,7 @@ describe('data export', () => {
 			'routes.json',
 			'workouts.json',
 			'goals.json',
+			'gear.json',
 			'friends.json',
 			'comments.json',
 		])
@@ -451,6 +471,10 @@ describe('data export', () => {
 		const everything = [...entries.values()].map((bytes) => bytes.toString('latin1')).join('\n');
 		expect(everything).toContain('Hal loop');
 		expect(everything).not.toContain('Ivy secret loop');
+		expect(JSON.parse(entries.get('gear.json')?.toString() ?? '[]')).toMatchObject([
+			{ kind: 'shoes', nickname: 'Hal shoes', distance_worn: 1000 },
+		]);
+		expect(everything).not.toContain('Ivy secret bike');
 		expect(everything).not.toContain('ivy@example.test');
 		expect(JSON.parse(entries.get('profile.json')?.toString() ?? '{}').id).toBe(hal.id);
 

@@ -17,6 +17,7 @@ import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/service';
 import { areFriends } from '../../social/server/service';
+import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import {
 	PHOTO_MAX_BYTES,
@@ -348,6 +349,7 @@ export async function deleteAccount(deps: BillingDeps, userId: number): Promise<
 	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
 	// Export archives are files: they go before the rows that name them.
 	await removeMemberExportFiles(deps, userId);
+	await removeMemberImportFiles(deps, userId);
 	await deps.db.delete(users).where(eq(users.id, userId));
 	if (photo) await removePhotoFiles(deps, photo);
 	await removeWorkoutPhotoFiles(deps.config, userId);

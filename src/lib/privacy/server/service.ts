@@ -17,6 +17,7 @@ import type { AppDeps } from '../../api/context';
 import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { listGear, representGear } from '../../gear/server/service';
 import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
 import { queueMail } from '../../mail/server/service';
 import { listBookmarks, listOwnRoutes, routeToGpx } from '../../routes/server/service';
@@ -486,11 +487,13 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			start_datetime: formatApiDateTime(workout.startDatetime),
 			aggregates: aggregatesOf(workout),
 			privacy: workout.privacy,
+			gear: workout.gearId,
 			original_file: original,
 			photos,
 		});
 	}
 	zip.addBuffer(json(workoutEntries), 'workouts.json', when);
+	zip.addBuffer(json((await listGear(deps, viewer)).map(representGear)), 'gear.json', when);
 	await setProgress(deps, exportId, 75);
 
 	const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });

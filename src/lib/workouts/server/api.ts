@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
+import { describeRoute } from 'hono-openapi';
+import { BULK_IMPORT_BODY_LIMIT, WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
 import { both, expectedVersion, link, pageLinks, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
@@ -11,6 +12,7 @@ import {
 	ActivityTypeListQuerySchema,
 	ActivityTypeParamSchema,
 	AllWorkoutsQuerySchema,
+	BulkImportIdParamSchema,
 	CaloriesBodySchema,
 	type CaloriesInput,
 	CaloriesQuerySchema,
@@ -24,6 +26,7 @@ import {
 	WorkoutUpdateSchema,
 } from '../contract';
 import { ACTIVITY_TYPES_ATTRIBUTION, findActivityType, listActivityTypes } from './activity-types';
+import { getBulkImport, startBulkImport } from './bulk-import';
 import { listWorkoutPhotos, representWorkoutPhoto } from './photos';
 import { recordingForViewer } from './recording';
 import { representActivityType, representWorkout } from './represent';
@@ -86,6 +89,37 @@ function representCalories(result: Awaited<ReturnType<typeof calculateCalories>>
 		compendium_activity: result.description,
 		compendium_edition: result.edition,
 	};
+}
+
+/** The uploaded file: the multipart field "file", or the raw bytes. */
+async function readUpload(
+	c: Context<ApiEnv>,
+	limit: number,
+): Promise<{ bytes: Uint8Array; fileName?: string }> {
+	const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+	let bytes: Uint8Array;
+	let fileName: string | undefined;
+	if (type === 'multipart/form-data') {
+		const form = await c.req.parseBody().catch(() => {
+			throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+		});
+		if (!(form.file instanceof File))
+			throw new AppError('bad_request', 'Send the file in the multipart field "file".');
+		bytes = new Uint8Array(await form.file.arrayBuffer());
+		fileName = form.file.name.slice(0, 200);
+	} else if (type === 'application/octet-stream') {
+		bytes = new Uint8Array(await c.req.arrayBuffer());
+	} else {
+		throw new AppError(
+			'unsupported_media_type',
+			'Send the file as multipart/form-data (field "file") or application/octet-stream.',
+		);
+	}
+	if (bytes.length > limit)
+		throw new AppError('payload_too_large', `The file is larger than ${limit} bytes.`, {
+			detail: 'file_too_large',
+		});
+	return { bytes, fileName };
 }
 
 /** Workouts, file import, per-member totals, calorie estimates and activity types: the v7.1 workout API. */
@@ -172,34 +206,45 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 	// A device file (GPX, TCX or FIT, bare or in .gz/.zip) in the multipart field "file", or the raw bytes.
 	for (const path of both('/v7.1/device/file_import/')) {
 		app.post(path, requireViewer, validate('query', WorkoutImportQuerySchema), async (c) => {
-			const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
-			let bytes: Uint8Array;
-			let fileName: string | undefined;
-			if (type === 'multipart/form-data') {
-				const form = await c.req.parseBody().catch(() => {
-					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
-				});
-				if (!(form.file instanceof File))
-					throw new AppError('bad_request', 'Send the file in the multipart field "file".');
-				bytes = new Uint8Array(await form.file.arrayBuffer());
-				fileName = form.file.name.slice(0, 200);
-			} else if (type === 'application/octet-stream') {
-				bytes = new Uint8Array(await c.req.arrayBuffer());
-			} else {
-				throw new AppError(
-					'unsupported_media_type',
-					'Send the workout file as multipart/form-data (field "file") or application/octet-stream.',
-				);
-			}
-			if (bytes.length > WORKOUT_FILE_BODY_LIMIT)
-				throw new AppError('payload_too_large', `The file is larger than ${WORKOUT_FILE_BODY_LIMIT} bytes.`, {
-					detail: 'file_too_large',
-				});
+			const { bytes, fileName } = await readUpload(c, WORKOUT_FILE_BODY_LIMIT);
 			const outcome = await importWorkoutFile(c.var.deps, c.var.viewer, bytes, {
 				...c.req.valid('query'),
 				fileName,
 			});
 			return answerCreate(c, outcome);
+		});
+	}
+
+	// A zip of device files (a Strava or Garmin export), imported in the background.
+	for (const path of both('/v7.1/device/bulk_import/')) {
+		app.post(
+			path,
+			describeRoute({
+				summary: 'Import a zip of GPX, TCX and FIT files; answers 202 with the import to poll',
+			}),
+			requireViewer,
+			async (c) => {
+				const { bytes } = await readUpload(c, BULK_IMPORT_BODY_LIMIT);
+				const started = await startBulkImport(c.var.deps, c.var.viewer, bytes);
+				c.header('Location', `/api/v7.1/device/bulk_import/${started.id}/`);
+				return c.json(
+					{
+						...(await getBulkImport(c.var.deps, c.var.viewer, started.id)),
+						_links: { self: [{ href: `/v7.1/device/bulk_import/${started.id}/`, id: String(started.id) }] },
+					},
+					202,
+				);
+			},
+		);
+	}
+	for (const path of both('/v7.1/device/bulk_import/:id/')) {
+		app.get(path, requireViewer, validate('param', BulkImportIdParamSchema), async (c) => {
+			const id = Number(c.req.valid('param').id);
+			c.header('Cache-Control', 'private, no-store');
+			return c.json({
+				...(await getBulkImport(c.var.deps, c.var.viewer, id)),
+				_links: { self: [{ href: `/v7.1/device/bulk_import/${id}/`, id: String(id) }] },
+			});
 		});
 	}
 

@@ -30,6 +30,8 @@ function readFields(
 		activity_type: Number(text('activity_type')),
 		privacy: Number(text('privacy')),
 	};
+	// Only forms that offer gear send the field; an empty choice clears it.
+	if (form.has('gear')) body.gear = text('gear') ? text('gear') : null;
 	const start = fromLocalInput(text('start'), options.timeZone);
 	if (start) body.start_datetime = start;
 	else errors.push('Give the start as a date and a time.');
@@ -89,6 +91,8 @@ export type WorkoutFormValues = {
 	start: string;
 	duration: string;
 	distance: string;
+	/** The gear id chosen, or '' for none. */
+	gear: string;
 	version?: number;
 };
 
@@ -104,6 +108,8 @@ export function workoutFormValues(
 		refused: boolean;
 		start: string;
 		notes: string;
+		/** The gear the form starts with: the workout's own when editing, none for a copy. */
+		gear?: string;
 	},
 ): WorkoutFormValues {
 	const field = (key: string, fallback: string) => {
@@ -125,6 +131,7 @@ export function workoutFormValues(
 			workout.activeTimeTotal === null ? '' : formatDuration(workout.activeTimeTotal),
 		),
 		distance: field('distance', distance),
+		gear: field('gear', options.gear ?? ''),
 	};
 }
 

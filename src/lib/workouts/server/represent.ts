@@ -39,6 +39,12 @@ export function representWorkout(
 		},
 	};
 	if (workout.attribution && canEdit(viewer, workout)) body.attribution = workout.attribution;
+	// Gear is the owner's own business, like attribution.
+	if (canEdit(viewer, workout)) {
+		body.gear = workout.gearId;
+		if (workout.gearId !== null)
+			(body._links as Record<string, unknown>).gear = link('usergear', workout.gearId);
+	}
 	if (recording) {
 		body.time_series = toApiTimeSeries(recording.samples);
 		body.laps = recording.laps;

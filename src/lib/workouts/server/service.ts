@@ -8,6 +8,7 @@ import { users } from '../../auth/server/tables';
 import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import { cleanText, truncateText } from '../../core/text';
+import { assertGearOfOwner } from '../../gear/server/service';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
@@ -191,6 +192,7 @@ export async function createWorkout(
 ): Promise<CreateOutcome> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a workout');
 	const defaults = await ownerDefaults(deps, viewer.id);
+	if (input.gear) await assertGearOfOwner(deps, viewer.id, input.gear);
 	const samples = input.time_series ? fromApiTimeSeries(input.time_series) : [];
 	return insertWorkout(deps, viewer.id, {
 		values: {
@@ -203,6 +205,7 @@ export async function createWorkout(
 			startDatetime: input.start_datetime,
 			startLocaleTimezone: input.start_locale_timezone ?? defaults.timeZone,
 			origin: 'manual',
+			gearId: input.gear ?? null,
 			...aggregateColumns(input.aggregates),
 		},
 		series: samples.length > 0 ? encodeSeries(samples) : null,
@@ -251,7 +254,7 @@ export async function importWorkoutFile(
 const gzipAsync = promisify(gzip);
 
 /** Gzipped on libuv's threads, so the request thread only copies the text. */
-async function packOriginal(bytes: Uint8Array): Promise<string> {
+export async function packOriginal(bytes: Uint8Array): Promise<string> {
 	return (await gzipAsync(bytes, { level: 6 })).toString('base64');
 }
 
@@ -363,6 +366,8 @@ export async function updateWorkout(
 	if (input.start_datetime !== undefined) changes.startDatetime = input.start_datetime;
 	if (input.start_locale_timezone !== undefined) changes.startLocaleTimezone = input.start_locale_timezone;
 	if (input.aggregates) Object.assign(changes, aggregateColumns(input.aggregates));
+	if (input.gear) await assertGearOfOwner(deps, current.ownerId, input.gear);
+	if (input.gear !== undefined) changes.gearId = input.gear;
 	const updated = await deps.db
 		.update(workouts)
 		.set({ ...changes, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })

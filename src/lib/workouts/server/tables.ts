@@ -12,6 +12,7 @@ import {
 	uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from '../../auth/server/tables';
+import { userGear } from '../../gear/server/tables';
 import type { StoredSeries } from '../series';
 
 /** One lap as a device recorded it; offsets count from the workout's start. */
@@ -74,6 +75,8 @@ export const workouts = pgTable(
 		powerMax: doublePrecision('power_max'),
 		powerAvg: doublePrecision('power_avg'),
 		sampleCount: integer('sample_count').notNull().default(0),
+		/** The shoes or bike worn, one of the owner's gear; its distance worn counts this workout. */
+		gearId: integer('gear_id').references(() => userGear.id, { onDelete: 'set null' }),
 		/**
 		 * SHA-256 of the stored series and start: the same recording sent twice (as the same file,
 		 * or gzipped) has the same hash and start, and the unique index refuses the second copy.
@@ -86,6 +89,7 @@ export const workouts = pgTable(
 	(t) => [
 		index('workouts_owner_start_idx').on(t.ownerId, t.startDatetime),
 		index('workouts_privacy_start_idx').on(t.privacy, t.startDatetime),
+		index('workouts_gear_idx').on(t.gearId),
 		uniqueIndex('workouts_owner_duplicate_idx').on(t.ownerId, t.startDatetime, t.contentHash),
 		check('workouts_privacy_check', sql`${t.privacy} in (0, 1, 3)`),
 	],
@@ -133,4 +137,39 @@ export const workoutPhotos = pgTable(
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
 	(table) => [index('workout_photos_workout').on(table.workoutId)],
+);
+
+/** One file's outcome in a bulk import, in the order the archive lists them. */
+export type BulkImportFileResult = {
+	file: string;
+	outcome: 'imported' | 'duplicate' | 'failed';
+	/** Why it failed, in words for the member. */
+	reason?: string;
+	workoutId?: number;
+};
+
+/**
+ * A zip of device files (a Strava or Garmin export) being imported in the background. The archive
+ * waits under DATA_DIR/imports until the job has read it, then leaves the disk.
+ */
+export const workoutBulkImports = pgTable(
+	'workout_bulk_imports',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		/** queued | running | done | failed */
+		status: text('status').notNull().default('queued'),
+		/** The stored archive's file name under DATA_DIR/imports; null once read. */
+		fileName: text('file_name'),
+		/** Workout files in the archive; the rest (photos, CSV) are passed over. */
+		total: integer('total').notNull().default(0),
+		results: jsonb('results').$type<BulkImportFileResult[]>().notNull().default([]),
+		/** Why the whole import stopped, when it did. */
+		error: text('error'),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		finishedAt: timestamp('finished_at', { withTimezone: true }),
+	},
+	(t) => [index('workout_bulk_imports_user_idx').on(t.userId)],
 );

@@ -1,0 +1,28 @@
+import type { JobDefinitions } from '../../jobs/server/service';
+import { BULK_IMPORT_ATTEMPTS, BULK_IMPORT_JOB, finishBulkImport, runBulkImport } from './bulk-import';
+
+/**
+ * Imports a zip of workout files in the background. Each file's outcome is recorded as it goes, so
+ * a retry after a crash carries on; after the last try the import is marked failed.
+ */
+export const workoutJobs: JobDefinitions = {
+	[BULK_IMPORT_JOB]: {
+		maxAttempts: BULK_IMPORT_ATTEMPTS,
+		leaseSeconds: 1800,
+		run: async (payload, deps, job) => {
+			const importId = Number(payload.importId);
+			try {
+				await runBulkImport(deps, importId);
+			} catch (error) {
+				if (job.attempt >= BULK_IMPORT_ATTEMPTS)
+					await finishBulkImport(
+						deps,
+						importId,
+						'failed',
+						'The import stopped on an error; try again later.',
+					);
+				throw error;
+			}
+		},
+	},
+};
