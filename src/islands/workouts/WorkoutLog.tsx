@@ -12,6 +12,7 @@ import {
 import { estimateCalories, saveWorkout } from '../../lib/workouts/store';
 import ActivityTypeSelect from './ActivityTypeSelect';
 import './workout-log.scss';
+import { trackEvent } from '../../lib/analytics/client';
 
 export type WorkoutLogProps = {
 	unit: Unit;
@@ -142,6 +143,7 @@ export default function WorkoutLog({ unit, timeZone, today, nowTime, defaultPriv
 			aggregates,
 		});
 		if (outcome.ok) {
+			trackEvent('workout_created', { source: 'log' });
 			window.location.assign(`/workout/${outcome.id}`);
 			return;
 		}
