@@ -58,6 +58,11 @@ export function parseCookieChoices(cookieHeader: string | null | undefined): Coo
 		if (name !== COOKIE_CHOICES_COOKIE) continue;
 		const [preferences, ...flags] = (value ?? '').split('.');
 		if (preferences !== 'preferences-on' && preferences !== 'preferences-off') return null;
+		// A value this code did not write is no choice at all.
+		if (
+			flags.some((flag) => flag !== GPC_FLAG && flag !== ANALYTICS_FLAGS.on && flag !== ANALYTICS_FLAGS.off)
+		)
+			return null;
 		const choices: CookieChoices = {
 			preferences: preferences === 'preferences-on',
 			gpc: flags.includes(GPC_FLAG),
