@@ -44,7 +44,7 @@ function LineChart({
 				},
 				cursor: { drag: { x: false, y: false } },
 				series: [
-					{ label: 'Day', value: (_u, index) => labels[Math.round(index)] ?? '' },
+					{ label: bars ? 'Page type' : 'Day', value: (_u, index) => labels[Math.round(index)] ?? '' },
 					...series.map((line) =>
 						bars
 							? {
@@ -63,6 +63,8 @@ function LineChart({
 						stroke: INK_SOFT,
 						grid: { show: false },
 						ticks: { stroke: GRID, width: 1 },
+						// Categories get one tick each; days as many as fit.
+						splits: bars ? () => labels.map((_, index) => index) : undefined,
 						values: (_u, splits) => splits.map((split) => labels[Math.round(split)] ?? ''),
 						space: 70,
 					},
