@@ -15,7 +15,7 @@ import {
 	useFormTakeover,
 } from './ui';
 import './forms.scss';
-import { trackEvent } from '../../lib/analytics/client';
+import { trackEvent } from '../../lib/analytics/queue';
 
 type Props = { countries: { code: string; name: string }[]; consentMatrixVersion: string };
 

@@ -21,7 +21,7 @@ import CitySearch from '../locations/CitySearch';
 import { RouteCards, RoutePages, routeCardId } from './RouteList';
 import RouteResultsMap from './RouteResultsMap';
 import './route-search.scss';
-import { trackEvent } from '../../lib/analytics/client';
+import { trackEvent } from '../../lib/analytics/queue';
 
 /** A place the search is near: its name and `lat,lng`. */
 export type SearchPlace = { label: string; near: string };

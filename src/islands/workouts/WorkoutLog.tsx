@@ -12,7 +12,7 @@ import {
 import { estimateCalories, saveWorkout } from '../../lib/workouts/store';
 import ActivityTypeSelect from './ActivityTypeSelect';
 import './workout-log.scss';
-import { trackEvent } from '../../lib/analytics/client';
+import { trackEvent } from '../../lib/analytics/queue';
 
 export type WorkoutLogProps = {
 	unit: Unit;

@@ -7,7 +7,7 @@
 import { parseCookieChoices } from '../site/cookie-choices';
 import { getPageType } from '../site/page-types';
 import { readGeoCookie } from '../site/privacy-request';
-import { drainEvents, onEventQueued, queueEvent, trackEvent } from './client';
+import { drainEvents, onEventQueued, queueEvent, trackEvent } from './queue';
 import { type AnalyticsConsent, analyticsConsent, deviceIdCookie, readDeviceId } from './consent';
 import { PAGE_VIEW_DELAY_MS } from './events';
 import { browserSenderEnv, createSender } from './sender';

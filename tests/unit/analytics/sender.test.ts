@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalyticsEvent } from '~/lib/analytics/client';
+import type { AnalyticsEvent } from '~/lib/analytics/queue';
 import {
 	type AnalyticsConsent,
 	analyticsConsent,

@@ -1,5 +1,6 @@
 /**
- * Product analytics events from the browser. `trackEvent` queues them here, in memory, in the order
+ * Product analytics events from the browser (the chunk name avoids "client", which the shell
+ * budget test keeps for React). `trackEvent` queues them here, in memory, in the order
  * they happened; the page's sender (sender.ts, started by beacon.ts on every page) is told and takes
  * them with `drainEvents` to send them in batches. Until a sender runs, nothing leaves the page.
  * Properties hold names, counts and ids of the member's own actions, never free text they typed.
