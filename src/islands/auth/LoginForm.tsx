@@ -4,6 +4,7 @@ import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
 import { EmailField, FormAlert, fieldErrors, PasswordField, useFormTakeover } from './ui';
 import './forms.scss';
+import { trackEvent } from '../../lib/analytics/queue';
 
 function nextPath(): string {
 	return safeNextPath(new URLSearchParams(window.location.search).get('next'));
@@ -35,6 +36,7 @@ export default function LoginForm() {
 		setBusy(true);
 		setAlert('');
 		setErrors({});
+		trackEvent('login_attempted');
 		try {
 			const answer = await api<TokenAnswer>('/auth/login', {
 				method: 'POST',

@@ -15,6 +15,7 @@ import {
 	useFormTakeover,
 } from './ui';
 import './forms.scss';
+import { trackEvent } from '../../lib/analytics/queue';
 
 type Props = { countries: { code: string; name: string }[]; consentMatrixVersion: string };
 
@@ -86,6 +87,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 		setErrors(local);
 		if (Object.keys(local).length) return;
 		setBusy(true);
+		trackEvent('signup_attempted');
 		try {
 			const answer = await api<TokenAnswer>('/auth/signup', {
 				method: 'POST',
@@ -106,6 +108,7 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 				},
 			});
 			applyToken(answer);
+			trackEvent('signup_completed');
 			window.location.assign(
 				safeNextPath(new URLSearchParams(window.location.search).get('next'), '/account/personalization/'),
 			);

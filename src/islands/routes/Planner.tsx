@@ -3,7 +3,7 @@ import './planner.scss';
 import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
-import { trackEvent } from '../../lib/analytics/client';
+import { trackEvent } from '../../lib/analytics/queue';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import {
 	MAP_TYPE_LABELS,

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { trackEvent } from '../../lib/analytics/client';
+import { trackEvent } from '../../lib/analytics/queue';
 import { type LegStatus, removeWaypoint, shiftWaypoint } from '../../lib/routes/planner';
 import type { PlannerStore } from '../../lib/routes/planner-store';
 

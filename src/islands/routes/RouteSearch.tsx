@@ -21,6 +21,7 @@ import CitySearch from '../locations/CitySearch';
 import { RouteCards, RoutePages, routeCardId } from './RouteList';
 import RouteResultsMap from './RouteResultsMap';
 import './route-search.scss';
+import { trackEvent } from '../../lib/analytics/queue';
 
 /** A place the search is near: its name and `lat,lng`. */
 export type SearchPlace = { label: string; near: string };
@@ -165,6 +166,7 @@ export default function RouteSearch(props: RouteSearchProps) {
 	/** A new search from the member: it becomes a history entry. */
 	function search(filters: RouteSearchFilters, nextPlace: SearchPlace | null, moveFocus = false) {
 		window.history.pushState(null, '', `${window.location.pathname}?${routeSearchQuery(filters)}`);
+		trackEvent('route_searched', { page: filters.page, near_place: nextPlace !== null });
 		void run(filters, nextPlace, moveFocus);
 	}
 

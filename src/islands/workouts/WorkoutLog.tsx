@@ -12,6 +12,7 @@ import {
 import { estimateCalories, saveWorkout } from '../../lib/workouts/store';
 import ActivityTypeSelect from './ActivityTypeSelect';
 import './workout-log.scss';
+import { trackEvent } from '../../lib/analytics/queue';
 
 export type WorkoutLogProps = {
 	unit: Unit;
@@ -153,6 +154,7 @@ export default function WorkoutLog({
 			...(gearId ? { gear: Number(gearId) } : {}),
 		});
 		if (outcome.ok) {
+			trackEvent('workout_created', { source: 'log' });
 			window.location.assign(`/workout/${outcome.id}`);
 			return;
 		}

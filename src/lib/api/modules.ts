@@ -1,5 +1,6 @@
 import { createAccountApi } from '../account/server/api';
 import { createLocationPrivacyApi } from '../account/server/location-privacy';
+import { createAnalyticsApi } from '../analytics/server/api';
 import { createAuthApi } from '../auth/server/api';
 import { createBillingApi } from '../billing/server/api';
 import { billingJobs, billingSchedules } from '../billing/server/jobs';
@@ -76,6 +77,7 @@ export async function loadApiModules(
 		createBillingApi(),
 		createPrivacyApi(),
 		createSupportApi(),
+		createAnalyticsApi(),
 		createMailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };

@@ -1,6 +1,7 @@
 // Every domain's tables, for Drizzle's schema and drizzle-kit. Domains import their own
 // tables from their own folder; only lib/db reads this barrel.
 export * from '../account/server/tables';
+export * from '../analytics/server/tables';
 export * from '../api/tables';
 export * from '../auth/server/tables';
 export * from '../billing/server/tables';

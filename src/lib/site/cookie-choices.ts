@@ -3,8 +3,8 @@ import { PROMO_DISMISSED_KEY } from './promo';
 
 /**
  * The visitor's cookie choices (the footer's "Manage Cookie Preferences"). Strictly necessary
- * cookies cannot be switched off; the one optional category is remembering preferences in this
- * browser. There are no analytics or advertising cookies to offer a choice about. A browser's
+ * cookies cannot be switched off; the optional categories are remembering preferences in this
+ * browser and first-party product analytics (no advertising, no third parties). A browser's
  * Global Privacy Control signal is kept here too, so a visitor's opt-out holds without an account
  * and follows them into one at signup.
  *
@@ -23,6 +23,11 @@ export type CookieChoices = {
 	 * personal data and of product analytics, kept once seen.
 	 */
 	gpc: boolean;
+	/**
+	 * First-party product analytics: true when the visitor said yes, false when they said no, left
+	 * out while they have not chosen (then where they are decides, see analytics/consent.ts).
+	 */
+	analytics?: boolean;
 };
 
 /**
@@ -31,7 +36,8 @@ export type CookieChoices = {
  */
 export const DEFAULT_COOKIE_CHOICES: CookieChoices = { preferences: true, gpc: false };
 
-const GPC_SUFFIX = '.gpc';
+const GPC_FLAG = 'gpc';
+const ANALYTICS_FLAGS = { on: 'analytics-on', off: 'analytics-off' } as const;
 
 export type StorageArea = 'local' | 'session';
 
@@ -42,25 +48,39 @@ export const PREFERENCE_STORAGE_KEYS: readonly { area: StorageArea; key: string 
 	{ area: 'session', key: PROMO_DISMISSED_KEY },
 ];
 
-/** The saved choice in a `document.cookie` or Cookie header string; null when none was made. */
+/**
+ * The saved choice in a `document.cookie` or Cookie header string; null when none was made. The
+ * value is the preferences choice followed by dot-separated flags: `preferences-on.analytics-on.gpc`.
+ */
 export function parseCookieChoices(cookieHeader: string | null | undefined): CookieChoices | null {
 	for (const part of (cookieHeader ?? '').split(';')) {
 		const [name, value] = part.trim().split('=');
 		if (name !== COOKIE_CHOICES_COOKIE) continue;
-		const gpc = value?.endsWith(GPC_SUFFIX) ?? false;
-		const preferences = gpc ? value.slice(0, -GPC_SUFFIX.length) : value;
-		if (preferences === 'preferences-on') return { preferences: true, gpc };
-		if (preferences === 'preferences-off') return { preferences: false, gpc };
-		return null;
+		const [preferences, ...flags] = (value ?? '').split('.');
+		if (preferences !== 'preferences-on' && preferences !== 'preferences-off') return null;
+		// A value this code did not write is no choice at all.
+		if (
+			flags.some((flag) => flag !== GPC_FLAG && flag !== ANALYTICS_FLAGS.on && flag !== ANALYTICS_FLAGS.off)
+		)
+			return null;
+		const choices: CookieChoices = {
+			preferences: preferences === 'preferences-on',
+			gpc: flags.includes(GPC_FLAG),
+		};
+		if (flags.includes(ANALYTICS_FLAGS.on)) choices.analytics = true;
+		else if (flags.includes(ANALYTICS_FLAGS.off)) choices.analytics = false;
+		return choices;
 	}
 	return null;
 }
 
 /** The `document.cookie` assignment that saves a choice for a year. */
 export function serializeCookieChoices(choices: CookieChoices, secure: boolean): string {
-	const value = `${choices.preferences ? 'preferences-on' : 'preferences-off'}${choices.gpc ? GPC_SUFFIX : ''}`;
+	const parts = [choices.preferences ? 'preferences-on' : 'preferences-off'];
+	if (choices.analytics !== undefined) parts.push(ANALYTICS_FLAGS[choices.analytics ? 'on' : 'off']);
+	if (choices.gpc) parts.push(GPC_FLAG);
 	const attributes = `Path=/; Max-Age=${COOKIE_CHOICES_MAX_AGE_SECONDS}; SameSite=Lax${secure ? '; Secure' : ''}`;
-	return `${COOKIE_CHOICES_COOKIE}=${value}; ${attributes}`;
+	return `${COOKIE_CHOICES_COOKIE}=${parts.join('.')}; ${attributes}`;
 }
 
 /** What the browser offers the functions below; tests pass their own. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { drainEvents, MAX_QUEUED_EVENTS, peekEvents, trackEvent } from '../../../src/lib/analytics/client';
+import { drainEvents, MAX_QUEUED_EVENTS, peekEvents, trackEvent } from '../../../src/lib/analytics/queue';
 import { cumulativeDistances } from '../../../src/lib/routes/geo';
 import {
 	addWaypoint,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { drainEvents, peekEvents, trackEvent } from '~/lib/analytics/client';
+import { drainEvents, peekEvents, trackEvent } from '~/lib/analytics/queue';
 import { MAP_TYPE_STORAGE_KEY } from '~/lib/core/map-types';
 import {
 	type BrowserStorage,
