@@ -19,6 +19,7 @@ import { siteApi } from '../site/server/api';
 import { createSocialApi } from '../social/server/api';
 import { createStatsApi } from '../stats/server/api';
 import { createSupportApi } from '../support/server/api';
+import { createSurveysApi } from '../surveys/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
@@ -73,6 +74,7 @@ export async function loadApiModules(
 		createBillingApi(),
 		createPrivacyApi(),
 		createSupportApi(),
+		createSurveysApi(),
 		createMailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
