@@ -98,12 +98,13 @@ export default defineConfig({
 						{ type: 'terrain', url: '/tiles/terrain/{z}/{x}/{y}.png', attribution: 'Terrain test tiles' },
 					]),
 					// One member, whom tests/e2e/alternate-map.spec.ts signs up, sees the vector map; everyone else the raster one.
-					// The survey and the ad slot reach only the member tests/e2e/rollouts.spec.ts signs up, so other tests'
+					// The survey, the ad slot and the loyalty pilot reach only the member tests/e2e/rollouts.spec.ts signs up, so other tests'
 					// pages stay the same whatever bucket their members fall in.
 					ROLLOUTS: JSON.stringify({
 						alternate_maps_type: { percent: 0, members: ['alternatemaps'] },
 						customer_survey: { percent: 0, members: ['rolloutpilot'] },
 						ads: { percent: 0, members: ['rolloutpilot'] },
+						loyalty_pilot: { percent: 0, members: ['rolloutpilot'] },
 					}),
 					// Every browser test signs in as the same demo member, on parallel workers.
 					API_RATE_LIMIT: '6000',

@@ -3,8 +3,8 @@ import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**
- * The customer survey and the ad slot reach only members in their rollouts: playwright.config.ts puts
- * `rolloutpilot` in both and no one else. The ad is one of our own MVP promotions, served from this
+ * The customer survey, the ad slot and the loyalty pilot reach only members in their rollouts:
+ * playwright.config.ts puts `rolloutpilot` in all three and no one else. The ad is one of our own MVP promotions, served from this
  * server; the survey is asked once and its answer stays sent.
  */
 const PILOT = {
@@ -26,12 +26,12 @@ async function signInPilot(request: APIRequestContext, baseURL: string): Promise
 }
 
 test.describe('rollouts @desktop-layout', () => {
-	test('a member in the rollouts sees a house ad on workouts and routes and answers the survey once', async ({
+	test('a member in the rollouts sees a house ad, answers the survey once and sees their loyalty points', async ({
 		page,
 		browser,
 		baseURL,
 	}) => {
-		test.setTimeout(90_000);
+		test.setTimeout(180_000);
 		const external = await forbidExternalRequests(page, baseURL as string);
 		const token = await signInPilot(page.request, baseURL as string);
 		const made = await page.request.post('/api/v7.1/workout/', {
@@ -78,6 +78,15 @@ test.describe('rollouts @desktop-layout', () => {
 		await page.goto('/dashboard/');
 		await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 		await expect(page.getByTestId('survey')).toHaveCount(0);
+
+		// The loyalty pilot: one workout is 10 points, on the dashboard card and in the profile menu.
+		await expect(page.getByTestId('loyalty-status')).toHaveText('Blue · 10 points');
+		await page.getByRole('button', { name: /account menu/ }).click();
+		await expect(page.getByTestId('loyalty-menu')).toHaveText('Rewards: Blue · 10 points');
+		// A pre-rendered page knows the member from the hint cookie and shows the same.
+		await page.goto('/mvp');
+		await page.getByRole('button', { name: /account menu/ }).click();
+		await expect(page.getByTestId('loyalty-menu')).toHaveText('Rewards: Blue · 10 points');
 		expect(external).toEqual([]);
 
 		// The demo member is in neither rollout: the same public workout has no ad, the dashboard no survey.
@@ -89,6 +98,8 @@ test.describe('rollouts @desktop-layout', () => {
 		await demo.goto('/dashboard/');
 		await expect(demo.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 		await expect(demo.getByTestId('survey')).toHaveCount(0);
+		await expect(demo.getByTestId('loyalty-card')).toHaveCount(0);
+		await expect(demo.getByTestId('loyalty-menu')).toBeHidden();
 		await demo.close();
 	});
 });

@@ -9,6 +9,7 @@ import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
+import { createLoyaltyApi } from '../loyalty/server/api';
 import { createMailApi } from '../mail/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
 import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
@@ -75,6 +76,7 @@ export async function loadApiModules(
 		createPrivacyApi(),
 		createSupportApi(),
 		createSurveysApi(),
+		createLoyaltyApi(),
 		createMailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
