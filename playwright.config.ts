@@ -98,7 +98,14 @@ export default defineConfig({
 						{ type: 'terrain', url: '/tiles/terrain/{z}/{x}/{y}.png', attribution: 'Terrain test tiles' },
 					]),
 					// One member, whom tests/e2e/alternate-map.spec.ts signs up, sees the vector map; everyone else the raster one.
-					ROLLOUTS: JSON.stringify({ alternate_maps_type: { percent: 0, members: ['alternatemaps'] } }),
+					// The survey, the ad slot and the loyalty pilot reach only the member tests/e2e/rollouts.spec.ts signs up, so other tests'
+					// pages stay the same whatever bucket their members fall in.
+					ROLLOUTS: JSON.stringify({
+						alternate_maps_type: { percent: 0, members: ['alternatemaps'] },
+						customer_survey: { percent: 0, members: ['rolloutpilot'] },
+						ads: { percent: 0, members: ['rolloutpilot'] },
+						loyalty_pilot: { percent: 0, members: ['rolloutpilot'] },
+					}),
 					// Every browser test signs in as the same demo member, on parallel workers.
 					API_RATE_LIMIT: '6000',
 					// Every new member of the browser tests signs up from 127.0.0.1.

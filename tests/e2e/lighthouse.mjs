@@ -18,7 +18,16 @@ import path from 'node:path';
 import { lighthouseTable } from './lighthouse-summary.mjs';
 
 // Location pages get a 30 KB script budget (lighthouserc.json assertMatrix); the rest 10 KB.
-const PAGES = ['/', '/mvp', '/404.html', '/us/', '/us/pa/', '/us/pa/harrisburg/'];
+const PAGES = [
+	'/',
+	'/mvp',
+	'/training-plans/couch-to-5k/',
+	'/partner/freeletics',
+	'/404.html',
+	'/us/',
+	'/us/pa/',
+	'/us/pa/harrisburg/',
+];
 const root = path.resolve(import.meta.dirname, '../..');
 
 function findFreePort() {

@@ -11,6 +11,7 @@ import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
 import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
+import { createLoyaltyApi } from '../loyalty/server/api';
 import { createMailApi } from '../mail/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
 import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
@@ -21,6 +22,7 @@ import { siteApi } from '../site/server/api';
 import { createSocialApi } from '../social/server/api';
 import { createStatsApi } from '../stats/server/api';
 import { createSupportApi } from '../support/server/api';
+import { createSurveysApi } from '../surveys/server/api';
 import { createTilesApp } from '../tiles/server/api';
 import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
@@ -78,6 +80,8 @@ export async function loadApiModules(
 		createPrivacyApi(),
 		createSupportApi(),
 		createAnalyticsApi(),
+		createSurveysApi(),
+		createLoyaltyApi(),
 		createMailApi(),
 	];
 	return { routes, tiles: createTilesApp(tileService), close: async () => {} };

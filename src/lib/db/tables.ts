@@ -16,5 +16,6 @@ export * from '../routes/server/tables';
 export * from '../social/server/tables';
 export * from '../stats/server/tables';
 export * from '../support/server/tables';
+export * from '../surveys/server/tables';
 export * from '../weather/server/tables';
 export * from '../workouts/server/tables';

@@ -36,5 +36,7 @@ export const BootupSchema = v.object({
 	}),
 	rollouts: v.array(RolloutSchema),
 	tiles: v.object({ url: v.string(), attribution: v.string() }),
+	/** The signed-in member's loyalty status, only for members in the loyalty pilot (the profile menu shows it). */
+	loyalty: v.optional(v.nullable(v.object({ status: v.string(), pointsBalance: v.number() }))),
 });
 export type Bootup = v.InferOutput<typeof BootupSchema>;

@@ -33,3 +33,27 @@ const HOME_COPY: Record<SiteAction, HomeCopy> = {
 export function getHomeCopy(action: SiteAction): HomeCopy {
 	return HOME_COPY[action];
 }
+
+/** The training landing's headline and lead, by the site variant's action. */
+const TRAIN_COPY: Record<SiteAction, { headline: string; lead: string }> = {
+	training: {
+		headline: 'Train with a plan.',
+		lead: 'Pick a plan that fits your goal and your week, turn it into weekly goals, and watch every workout count toward it.',
+	},
+	running: {
+		headline: 'Run your next race with a plan.',
+		lead: 'From your first 5 km to a half marathon best: week-by-week plans, weekly goals that follow them, and every run logged against them.',
+	},
+	cycling: {
+		headline: 'Ride stronger, week by week.',
+		lead: 'Mix your rides with running plans built week by week, set weekly goals from them, and see every session add up.',
+	},
+	walking: {
+		headline: 'From walking to running, one week at a time.',
+		lead: 'Start with run-walk sessions and build to 5 km and beyond, with weekly goals that keep you moving.',
+	},
+};
+
+export function getTrainCopy(action: SiteAction): { headline: string; lead: string } {
+	return TRAIN_COPY[action];
+}

@@ -92,3 +92,15 @@ export function assignRollouts(
 export function getRolloutVariant(rollouts: readonly Rollout[], name: RolloutName): string {
 	return rollouts.find((rollout) => rollout.rollout_name === name)?.variant_name ?? CONTROL;
 }
+
+/**
+ * The variant one member gets of one rollout under the configured settings: what the bootup
+ * configuration tells their islands, so pages and services rendered on the server agree with it.
+ */
+export function rolloutVariantFor(
+	subject: RolloutSubject,
+	name: RolloutName,
+	settings: Partial<Record<RolloutName, RolloutSetting>> = {},
+): string {
+	return getRolloutVariant(assignRollouts(subject, configureRollouts(settings)), name);
+}

@@ -55,6 +55,38 @@ export async function createGoal(
 	return row;
 }
 
+/**
+ * Sets the weekly goals a training plan starts with. A goal the member already runs with the same
+ * target is kept rather than doubled, so following a plan twice changes nothing.
+ */
+export async function followPlan(
+	deps: Deps,
+	viewer: { id: number },
+	inputs: readonly GoalCreateInput[],
+): Promise<{ created: GoalRow[]; kept: number }> {
+	const active = await deps.db
+		.select()
+		.from(userGoals)
+		.where(and(eq(userGoals.ownerId, viewer.id), eq(userGoals.status, 'active')));
+	const fresh = inputs.filter(
+		(input) =>
+			!active.some(
+				(goal) =>
+					goal.metric === input.criteria.threshold_metrics.data_type_field &&
+					goal.threshold === input.criteria.threshold_metrics.value &&
+					goal.activityGroup === input.criteria.activity_group,
+			),
+	);
+	if (active.length + fresh.length > MAX_ACTIVE_GOALS)
+		throw new AppError(
+			'conflict',
+			`You can have at most ${MAX_ACTIVE_GOALS} goals running; stop ${active.length + fresh.length - MAX_ACTIVE_GOALS} first.`,
+		);
+	const created: GoalRow[] = [];
+	for (const input of fresh) created.push(await createGoal(deps, viewer, input));
+	return { created, kept: inputs.length - fresh.length };
+}
+
 /** The member a goal belongs to; not_found when there is no such goal. */
 export async function findGoalOwner(deps: Deps, id: number): Promise<number> {
 	const [row] = await deps.db

@@ -5,6 +5,7 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { findViewerBySessionCookie } from '../../auth/server/session';
 import { getConfig } from '../../core/config';
+import { getLoyaltyStatus, inLoyaltyPilot } from '../../loyalty/server/service';
 import { buildBootup } from '../bootup';
 import { GEO_COOKIE, type Geo, parseGeo } from '../privacy-request';
 
@@ -37,6 +38,11 @@ export const siteApi = new Hono<SiteApiEnv>().get('/site/bootup', async (c) => {
 		geo: readGeo(c.req.raw.headers, getCookie(c, GEO_COOKIE)),
 		version: packageJson.version,
 	});
+	// Read with the session cookie like the rest, so the profile menu needs no access token for it.
+	if (deps && viewer && inLoyaltyPilot(deps.config, viewer)) {
+		const { status, pointsBalance } = await getLoyaltyStatus(deps, viewer, viewer.id);
+		bootup.loyalty = { status, pointsBalance };
+	}
 	// Varies by member and location, so no shared cache may keep it.
 	c.header('Cache-Control', 'private, no-store');
 	return c.json(bootup);
