@@ -7,9 +7,9 @@
 import { parseCookieChoices } from '../site/cookie-choices';
 import { getPageType } from '../site/page-types';
 import { readGeoCookie } from '../site/privacy-request';
-import { drainEvents, onEventQueued, queueEvent, trackEvent } from './queue';
 import { type AnalyticsConsent, analyticsConsent, deviceIdCookie, readDeviceId } from './consent';
 import { PAGE_VIEW_DELAY_MS } from './events';
+import { drainEvents, onEventQueued, queueEvent, trackEvent } from './queue';
 import { browserSenderEnv, createSender } from './sender';
 
 /** This browser's answer now: the cookie dialog may change it while the page is open. */

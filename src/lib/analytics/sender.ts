@@ -4,9 +4,10 @@
  * failed batch again up to SEND_RETRIES times, RETRY_DELAY_MS apart. Consent is read at the moment
  * of sending, so a "no" given on this page stops what was still waiting.
  */
-import type { AnalyticsEvent } from './queue';
+
 import type { AnalyticsConsent } from './consent';
 import { BATCH_DELAY_MS, CLIENT_EVENTS_PATH, MAX_BATCH_EVENTS, RETRY_DELAY_MS, SEND_RETRIES } from './events';
+import type { AnalyticsEvent } from './queue';
 
 /** One event as the endpoint reads it. */
 export type WireEvent = {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalyticsEvent } from '~/lib/analytics/queue';
 import {
 	type AnalyticsConsent,
 	analyticsConsent,
@@ -7,6 +6,7 @@ import {
 	readDeviceId,
 } from '~/lib/analytics/consent';
 import { BATCH_DELAY_MS, MAX_BATCH_EVENTS, RETRY_DELAY_MS, SEND_RETRIES } from '~/lib/analytics/events';
+import type { AnalyticsEvent } from '~/lib/analytics/queue';
 import { createSender, type SenderEnv } from '~/lib/analytics/sender';
 import { parseCookieChoices, serializeCookieChoices } from '~/lib/site/cookie-choices';
 
