@@ -4,39 +4,16 @@
  * counted, clicks on the main navigation and on buttons marked `data-track`, and the sender that
  * carries them and every `trackEvent` of the page's islands to /api/auth/client-events.
  */
-import { parseCookieChoices } from '../site/cookie-choices';
 import { getPageType } from '../site/page-types';
-import { readGeoCookie } from '../site/privacy-request';
-import { type AnalyticsConsent, analyticsConsent, deviceIdCookie, readDeviceId } from './consent';
+import { browserConsent, keepDeviceId } from './boot';
 import { PAGE_VIEW_DELAY_MS } from './events';
 import { drainEvents, onEventQueued, queueEvent, trackEvent } from './queue';
 import { browserSenderEnv, createSender } from './sender';
 
-/** This browser's answer now: the cookie dialog may change it while the page is open. */
-export function browserConsent(): AnalyticsConsent {
-	return analyticsConsent({
-		choices: parseCookieChoices(document.cookie),
-		geo: readGeoCookie(document.cookie),
-		gpc: (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
-	});
-}
-
-/** Keeps (or, with `on` false, forgets) the device id cookie; returns the id kept. */
-export function keepDeviceId(on: boolean, jar: { cookie: string } = document): string | null {
-	const secure = window.location.protocol === 'https:';
-	if (!on) {
-		if (readDeviceId(jar.cookie)) jar.cookie = deviceIdCookie(null, secure);
-		return null;
-	}
-	const id = readDeviceId(jar.cookie) ?? crypto.randomUUID();
-	// Written again on every page so the year counts from the last visit.
-	jar.cookie = deviceIdCookie(id, secure);
-	return id;
-}
-
 let started = false;
 
-export function startAnalytics(): void {
+/** Runs once a visitor may be counted (see boot.ts): the sender, page view, clicks and vitals. */
+export function runAnalytics(): void {
 	if (started) return;
 	started = true;
 	const sender = createSender(browserSenderEnv(browserConsent, () => keepDeviceId(true)));
