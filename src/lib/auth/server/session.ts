@@ -65,8 +65,9 @@ export type RotationResult =
 	| { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
 
 /**
- * Trades a refresh token for its successor. A token presented after it was already rotated means
- * it was copied: the whole family is revoked, the thief's copy and the member's alike.
+ * Trades a refresh token for its successor. A token presented again more than
+ * ROTATED_COOKIE_GRACE_SECONDS after it was rotated means it was copied: the whole family is
+ * revoked, the thief's copy and the member's alike.
  */
 export async function rotateSession(deps: SessionDeps, token: string): Promise<RotationResult> {
 	const now = deps.clock();
@@ -78,7 +79,13 @@ export async function rotateSession(deps: SessionDeps, token: string): Promise<R
 			.for('update');
 		if (!row) return { ok: false, reason: 'unknown' } as const;
 		if (row.revokedAt) return { ok: false, reason: 'revoked' } as const;
-		if (row.rotatedAt) {
+		// A token replaced moments ago is most likely the member's own: the answer carrying its
+		// successor was lost to a navigation, or a second tab refreshed at the same moment. It gets a
+		// successor of its own; later than that, it can only be a copy.
+		const justReplaced =
+			row.rotatedAt !== null &&
+			now.getTime() - row.rotatedAt.getTime() <= ROTATED_COOKIE_GRACE_SECONDS * 1000;
+		if (row.rotatedAt && !justReplaced) {
 			await tx
 				.update(refreshTokens)
 				.set({ revokedAt: now })
@@ -91,7 +98,8 @@ export async function rotateSession(deps: SessionDeps, token: string): Promise<R
 		const viewer = await findViewerById({ db: tx as unknown as AppDeps['db'] }, row.userId);
 		if (!viewer) return { ok: false, reason: 'unknown' } as const;
 		const next = newOpaqueToken();
-		await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.id));
+		if (!justReplaced)
+			await tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.id, row.id));
 		await tx.insert(refreshTokens).values({
 			userId: row.userId,
 			familyId: row.familyId,
