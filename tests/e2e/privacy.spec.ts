@@ -313,11 +313,11 @@ test('a visitor’s Global Privacy Control signal is kept without an account and
 	const dialog = page.getByRole('dialog', { name: 'Cookie preferences' });
 	await expect(dialog).toContainText('Your browser’s Global Privacy Control signal is on');
 	await expectNoSeriousA11yIssues(page);
-	// Saving another choice keeps the opt-out beside it.
+	// Saving another choice keeps the opt-out beside it, and analytics stays off under the signal.
 	await dialog.getByRole('checkbox', { name: 'Remember my preferences in this browser' }).uncheck();
 	await dialog.getByRole('button', { name: 'Save choices' }).click();
 	const choices = (await signalling.cookies()).find((cookie) => cookie.name === 'ms_cookie_choices');
-	expect(choices?.value).toBe('preferences-off.gpc');
+	expect(choices?.value).toBe('preferences-off.analytics-off.gpc');
 
 	// The same browser later without the header (another network, a settings change): still opted out.
 	const later = await browser.newContext({ baseURL, storageState: await signalling.storageState() });
