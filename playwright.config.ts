@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { startSmtpSink } from './tests/e2e/smtp-sink';
@@ -57,7 +57,9 @@ export default defineConfig({
 	fullyParallel: true,
 	forbidOnly: Boolean(process.env.CI),
 	retries: process.env.CI ? 1 : 0,
-	workers: process.env.CI ? 2 : undefined,
+	// Two workers even on two cores: most of a browser test's time is spent waiting on the server,
+	// and one worker alone made the browser step the longest part of CI.
+	workers: Math.max(2, Math.floor(availableParallelism() / 2)),
 	reporter: process.env.CI
 		? [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]]
 		: 'list',
