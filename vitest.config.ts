@@ -17,7 +17,7 @@ const shared = {
 //
 // Files that compare how long the server takes under load run last, alone, so another worker's
 // burst of CPU is not counted against them.
-const TIMED = ['tests/api/workouts/import-latency.test.ts'];
+const TIMED = ['tests/api/workouts/import-latency.test.ts', 'tests/api/routes/upload-bombs.test.ts'];
 const databases = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
 const projects = [
 	{ resolve: { alias }, test: { ...shared, name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
