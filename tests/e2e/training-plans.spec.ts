@@ -28,7 +28,7 @@ test('a member follows a training plan and finds its weekly goals on their goals
 	await page.getByTestId('follow-plan').click();
 	await expect(page).toHaveURL(/\/auth\/login\?next=%2Ftraining-plans%2Ffollow%3Fplan%3Dfirst-10k/);
 
-	const { user } = await registerMember(page.request, baseURL as string, {
+	const { user, token } = await registerMember(page.request, baseURL as string, {
 		first_name: 'Paula',
 		last_name: 'Plan',
 		email: `paula.${testInfo.project.name}.${Date.now()}@mapstride.example`,
@@ -40,6 +40,33 @@ test('a member follows a training plan and finds its weekly goals on their goals
 		'3 runs a week',
 		'12 km of running a week',
 	]);
+
+	// Following is MVP: a free member is offered the checkout, and a forged post sets nothing.
+	await expect(page.getByRole('button', { name: 'Set my weekly goals' })).toHaveCount(0);
+	await expect(page.getByTestId('follow-offer').getByRole('link', { name: 'Get MVP' })).toHaveAttribute(
+		'href',
+		'/premium/checkout',
+	);
+	const forged = await page.request.post('/training-plans/follow?plan=first-10k', {
+		headers: { origin: new URL(baseURL as string).origin },
+	});
+	expect(forged.status()).toBe(403);
+	await page.getByTestId('follow-offer').getByRole('link', { name: 'Get MVP' }).click();
+	await expect(page).toHaveURL(/\/premium\/checkout/);
+
+	// With MVP (a 90-day coupon) the plan can be followed.
+	const headers = { origin: new URL(baseURL as string).origin, authorization: `Bearer ${token}` };
+	const claimed = await page.request.post('/api/billing/user-coupons', {
+		data: { coupon_id: 'MVP90', country_code: 'US' },
+		headers,
+	});
+	expect(claimed.status()).toBe(201);
+	const redeemed = await page.request.patch(`/api/billing/user-coupons/${(await claimed.json()).id}`, {
+		data: { redeemed: true },
+		headers,
+	});
+	expect(redeemed.status()).toBe(200);
+	await page.goto('/training-plans/follow?plan=first-10k');
 	await page.getByRole('button', { name: 'Set my weekly goals' }).click();
 	await expect(page).toHaveURL(new RegExp(`/profile/${user.id}/goals/\\?plan=first-10k$`));
 	const goals = page.getByTestId('goal');

@@ -46,7 +46,7 @@ describe('training plans', () => {
 	test('following a plan sets its first week as running goals for that member only, once', async () => {
 		const plan = findPlan('first-10k');
 		if (!plan) throw new Error('plan missing');
-		const first = await followPlan(made.deps, { id: alice.id }, planGoals(plan));
+		const first = await followPlan(made.deps, { id: alice.id, isPremium: true }, planGoals(plan));
 		expect(first.created).toHaveLength(2);
 		const goals = await goalsOf(alice);
 		expect(
@@ -59,16 +59,25 @@ describe('training plans', () => {
 		]);
 		expect(await goalsOf(bob)).toEqual([]);
 
-		const again = await followPlan(made.deps, { id: alice.id }, planGoals(plan));
+		const again = await followPlan(made.deps, { id: alice.id, isPremium: true }, planGoals(plan));
 		expect(again).toEqual({ created: [], kept: 2 });
 		expect(await goalsOf(alice)).toHaveLength(2);
 
 		// Another plan with the same number of runs adds only its distance goal.
 		const couch = findPlan('couch-to-5k');
 		if (!couch) throw new Error('plan missing');
-		const other = await followPlan(made.deps, { id: alice.id }, planGoals(couch));
+		const other = await followPlan(made.deps, { id: alice.id, isPremium: true }, planGoals(couch));
 		expect(other.kept).toBe(1);
 		expect(await goalsOf(alice)).toHaveLength(3);
+	});
+
+	test('a member without MVP is sent to the checkout and no goal is set', async () => {
+		const plan = findPlan('first-10k');
+		if (!plan) throw new Error('plan missing');
+		await expect(
+			followPlan(made.deps, { id: alice.id, isPremium: false }, planGoals(plan)),
+		).rejects.toMatchObject({ code: 'forbidden', detail: 'premium_required' });
+		expect(await goalsOf(alice)).toEqual([]);
 	});
 
 	test('a member with the most goals running is told to stop some and nothing is set', async () => {
@@ -87,7 +96,9 @@ describe('training plans', () => {
 		}
 		const plan = findPlan('half-marathon-pb');
 		if (!plan) throw new Error('plan missing');
-		await expect(followPlan(made.deps, { id: alice.id }, planGoals(plan))).rejects.toMatchObject({
+		await expect(
+			followPlan(made.deps, { id: alice.id, isPremium: true }, planGoals(plan)),
+		).rejects.toMatchObject({
 			code: 'conflict',
 		});
 		expect(await goalsOf(alice)).toHaveLength(MAX_ACTIVE_GOALS - 1);

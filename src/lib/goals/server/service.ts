@@ -1,5 +1,6 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
 import { syncMemberStories } from '../../social/server/service';
 import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
@@ -57,13 +58,17 @@ export async function createGoal(
 
 /**
  * Sets the weekly goals a training plan starts with. A goal the member already runs with the same
- * target is kept rather than doubled, so following a plan twice changes nothing.
+ * target is kept rather than doubled, so following a plan twice changes nothing. Plans are MVP.
  */
 export async function followPlan(
 	deps: Deps,
-	viewer: { id: number },
+	viewer: { id: number; isPremium: boolean },
 	inputs: readonly GoalCreateInput[],
 ): Promise<{ created: GoalRow[]; kept: number }> {
+	if (!checkFeature(viewer, 'training_plans'))
+		throw new AppError('forbidden', 'Following a training plan is part of MVP.', {
+			detail: 'premium_required',
+		});
 	const active = await deps.db
 		.select()
 		.from(userGoals)
