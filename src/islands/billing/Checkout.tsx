@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { formatMoney } from '../../lib/billing/contract';
+import { type CardEntryView, formatMoney } from '../../lib/billing/contract';
 import { $checkout, payWithCard } from '../../lib/billing/store';
-import CardFields from './CardFields';
+import { useCardEntry } from './card-entry';
 
 export type CheckoutPlan = { id: string; name: string; amount: number; currency: string; period: string };
 
@@ -13,21 +13,24 @@ export type CheckoutProps = {
 	/** A hosted checkout pays an intent that already exists: no plan or coupon choice. */
 	paymentIntentId?: string;
 	coupon?: string;
-	testMode: boolean;
+	cardEntry: CardEntryView;
 };
 
 /**
- * The card form. The card's fields have no names, so even a form sent before this script runs
- * carries no card number; the Pay button waits for the script, which turns the card into the test
- * processor's token in the browser.
+ * The card form. The Pay button waits for the script, which turns the card into the processor's
+ * token in the browser (see useCardEntry), so no card number is ever sent to us.
  */
-export default function Checkout({ plans, selected, paymentIntentId, coupon = '', testMode }: CheckoutProps) {
+export default function Checkout({
+	plans,
+	selected,
+	paymentIntentId,
+	coupon = '',
+	cardEntry,
+}: CheckoutProps) {
 	const state = useStore($checkout);
 	const [awake, setAwake] = useState(false);
 	const form = useRef<HTMLFormElement>(null);
-	const number = useRef<HTMLInputElement>(null);
-	const expiry = useRef<HTMLInputElement>(null);
-	const cvc = useRef<HTMLInputElement>(null);
+	const card = useCardEntry(cardEntry);
 	const baseKey = useRef(`checkout_${crypto.randomUUID().replaceAll('-', '')}`);
 	useEffect(() => setAwake(true), []);
 
@@ -39,11 +42,7 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 			.trim()
 			.toUpperCase();
 		void payWithCard({
-			card: {
-				number: number.current?.value ?? '',
-				expiry: expiry.current?.value ?? '',
-				cvc: cvc.current?.value ?? '',
-			},
+			card: card.tokenize,
 			productId,
 			coupon: code,
 			// One key per plan and coupon: a second click is the same payment, a changed choice a new one.
@@ -55,7 +54,7 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 
 	return (
 		<form ref={form} className="checkout" onSubmit={submit} method="post" data-testid="checkout-form">
-			{testMode && (
+			{cardEntry.provider === 'local' && (
 				<p className="checkout__test-mode" role="note" data-testid="test-mode">
 					<strong>Test mode:</strong> no real card is charged. Pay with 4242 4242 4242 4242, any future date
 					and any CVC; 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks for an extra verification
@@ -87,7 +86,17 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 					/>
 				</label>
 			)}
-			<CardFields number={number} expiry={expiry} cvc={cvc} />
+			{cardEntry.provider === 'stripe' && cardEntry.testMode && (
+				<p className="checkout__test-mode" role="note" data-testid="test-mode">
+					<strong>Test mode:</strong> Stripe's test cards work here, and no real card is charged.
+				</p>
+			)}
+			{card.fields}
+			{card.failed && (
+				<p role="alert" className="checkout__message checkout__message--error">
+					{card.failed}
+				</p>
+			)}
 			{(state.step === 'error' || state.step === 'pending') && (
 				<p
 					role="alert"
@@ -97,7 +106,12 @@ export default function Checkout({ plans, selected, paymentIntentId, coupon = ''
 					{state.message}
 				</p>
 			)}
-			<button className="primary" type="submit" disabled={!awake || busy} data-testid="checkout-pay">
+			<button
+				className="primary"
+				type="submit"
+				disabled={!awake || !card.ready || busy}
+				data-testid="checkout-pay"
+			>
 				{state.step === 'working' ? 'Paying…' : 'Subscribe'}
 			</button>
 		</form>

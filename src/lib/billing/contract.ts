@@ -4,6 +4,14 @@ import * as v from 'valibot';
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];
 
+/**
+ * What a page's card form runs on: the built-in test processor's own fields, or Stripe Elements
+ * loaded with the publishable key. Either way the card becomes a token in the browser.
+ */
+export type CardEntryView =
+	| { provider: 'local'; testMode: true }
+	| { provider: 'stripe'; testMode: boolean; publishableKey: string };
+
 /** Checkout pages are offered for these brands' domains (MyFitnessPal and MapMyFitness). */
 export const CHECKOUT_DOMAINS = ['MFP', 'MMF'] as const;
 /** Billing serves one country for now. */

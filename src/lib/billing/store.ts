@@ -1,8 +1,11 @@
 import { atom } from 'nanostores';
 import { FetchError } from 'ofetch';
 import { api } from '../api/client';
-import type { PaymentIntentView } from './contract';
-import { type CardInput, tokenizeLocalCard } from './local-card';
+import type { PaymentIntentView, PaymentProvider } from './contract';
+import type { CardToken } from './local-card';
+
+/** The card form's way to a token: the test processor's fields, or Stripe Elements. */
+export type CardSource = () => Promise<CardToken | { error: string }>;
 
 /** The checkout as the member sees it: what is happening, and what went wrong in words they can act on. */
 export type CheckoutState =
@@ -61,18 +64,18 @@ async function settle(intent: PaymentIntentView): Promise<void> {
  * once per form, so a double click is one payment.
  */
 export async function payWithCard(input: {
-	card: CardInput;
+	card: CardSource;
 	productId: string;
 	coupon: string;
 	idempotencyKey: string;
 	paymentIntentId?: string;
 }): Promise<void> {
-	const made = tokenizeLocalCard(input.card);
+	$checkout.set({ step: 'working', message: 'Paying…' });
+	const made = await input.card();
 	if ('error' in made) {
 		$checkout.set({ step: 'error', message: made.error });
 		return;
 	}
-	$checkout.set({ step: 'working', message: 'Paying…' });
 	try {
 		const intent =
 			input.paymentIntentId !== undefined
@@ -103,17 +106,17 @@ export const $cardUpdate = atom<CheckoutState>({ step: 'idle' });
  * Replaces the card renewals are charged to: tokenised here in the browser, saved as the default,
  * and a renewal that failed is charged again at once. The page then shows the outcome.
  */
-export async function updateCard(card: CardInput, done: string): Promise<void> {
-	const made = tokenizeLocalCard(card);
+export async function updateCard(card: CardSource, provider: PaymentProvider, done: string): Promise<void> {
+	$cardUpdate.set({ step: 'working', message: 'Saving…' });
+	const made = await card();
 	if ('error' in made) {
 		$cardUpdate.set({ step: 'error', message: made.error });
 		return;
 	}
-	$cardUpdate.set({ step: 'working', message: 'Saving…' });
 	try {
 		await api('/billing/billing-profiles', {
 			method: 'POST',
-			body: { payment_provider: 'local', cc_token: made.token, default: true },
+			body: { payment_provider: provider, cc_token: made.token, default: true },
 		});
 		window.location.assign(done);
 	} catch (error) {

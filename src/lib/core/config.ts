@@ -122,6 +122,12 @@ const EnvSchema = v.object({
 			v.regex(/^(sk|rk)_(test|live)_\w+$/, 'STRIPE_SECRET_KEY must look like sk_test_… or sk_live_…'),
 		),
 	),
+	STRIPE_PUBLISHABLE_KEY: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^pk_(test|live)_\w+$/, 'STRIPE_PUBLISHABLE_KEY must look like pk_test_… or pk_live_…'),
+		),
+	),
 	STRIPE_WEBHOOK_SECRET: v.optional(
 		v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET must look like whsec_…')),
 	),
@@ -177,10 +183,11 @@ export type Config = {
 	 */
 	weather: { provider: 'open-meteo'; url: string } | null;
 	/**
-	 * Card payments: Stripe when STRIPE_SECRET_KEY is set (with the endpoint's STRIPE_WEBHOOK_SECRET),
-	 * otherwise the built-in test processor, which charges no real card.
+	 * Card payments: Stripe when STRIPE_SECRET_KEY is set (with the endpoint's STRIPE_WEBHOOK_SECRET,
+	 * and the STRIPE_PUBLISHABLE_KEY the checkout's card form loads Stripe.js with), otherwise the
+	 * built-in test processor, which charges no real card.
 	 */
-	stripe: { secretKey: string; webhookSecret: string } | null;
+	stripe: { secretKey: string; webhookSecret: string; publishableKey: string } | null;
 	sessionSecret: string;
 	/** Only behind a proxy we run may X-Forwarded-For and geo headers be believed. */
 	trustedProxy: boolean;
@@ -230,7 +237,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		routingUrl: e.ROUTING_URL,
 		weather: e.OPEN_METEO_ARCHIVE_URL ? { provider: 'open-meteo', url: e.OPEN_METEO_ARCHIVE_URL } : null,
 		stripe: e.STRIPE_SECRET_KEY
-			? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '' }
+			? {
+					secretKey: e.STRIPE_SECRET_KEY,
+					webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? '',
+					publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? '',
+				}
 			: null,
 		sessionSecret: e.SESSION_SECRET,
 		trustedProxy: e.TRUSTED_PROXY === 'true',
@@ -256,6 +267,8 @@ export function assertReadyForProduction(
 	if (!env.PUBLIC_URL) refused.push('PUBLIC_URL must be set');
 	if (config.stripe && !config.stripe.webhookSecret)
 		refused.push('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY');
+	if (config.stripe && !config.stripe.publishableKey)
+		refused.push('STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY');
 	if (refused.length)
 		throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
 }

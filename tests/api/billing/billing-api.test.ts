@@ -462,6 +462,7 @@ describe('security 37: a processor that hangs or drops the connection', () => {
 			paymentProcessor: {
 				name: 'local',
 				testMode: true,
+				cardEntry: { provider: 'local', testMode: true },
 				saveCard: async () => ({ paymentMethod: 'pm_hang', brand: 'visa', last4: '4242' }),
 				charge: () => new Promise(() => {}),
 				retrieve: () => new Promise(() => {}),

@@ -6,8 +6,9 @@ import { WebhookSignatureError } from '../../../src/lib/billing/server/processor
 import { createStripeProcessor } from '../../../src/lib/billing/server/stripe-processor';
 
 /**
- * A Stripe-shaped server: answers the PaymentIntents calls as Stripe does and records every
- * request's idempotency key, failing the first create with 502 when asked to.
+ * A Stripe-shaped server: answers the PaymentMethods, Customers and PaymentIntents calls as Stripe
+ * does and records every request's idempotency key, failing the next PaymentIntent create with 502
+ * when asked to. `pm_elements_*` methods stand for cards Stripe Elements made in a browser.
  */
 type Seen = { method: string; path: string; key: string | undefined; body: string };
 let server: Server;
@@ -15,6 +16,24 @@ let port: number;
 let seen: Seen[] = [];
 let failNextWith: number | null = null;
 const intents = new Map<string, Record<string, unknown>>();
+const methods = new Map<
+	string,
+	{ id: string; object: 'payment_method'; customer: string | null; card: object }
+>();
+let customers = 0;
+
+function paymentMethod(id: string) {
+	const known = methods.get(id);
+	if (known) return known;
+	const made = {
+		id,
+		object: 'payment_method' as const,
+		customer: null,
+		card: { brand: 'visa', last4: '4242' },
+	};
+	methods.set(id, made);
+	return made;
+}
 
 function read(request: IncomingMessage): Promise<string> {
 	return new Promise((resolve) => {
@@ -32,13 +51,29 @@ beforeAll(async () => {
 		const key = request.headers['idempotency-key'] as string | undefined;
 		seen.push({ method: request.method ?? '', path: request.url ?? '', key, body });
 		response.setHeader('content-type', 'application/json');
+		const form = new URLSearchParams(body);
+		const methodPath = /^\/v1\/payment_methods\/(\w+)$/.exec(request.url ?? '');
+		if (methodPath && request.method === 'GET') {
+			response.end(JSON.stringify(paymentMethod(methodPath[1])));
+			return;
+		}
+		if (request.url === '/v1/payment_methods' && request.method === 'POST') {
+			response.end(JSON.stringify(paymentMethod(`pm_from_${form.get('card[token]')}`)));
+			return;
+		}
+		if (request.url === '/v1/customers' && request.method === 'POST') {
+			const id = `cus_test_${++customers}`;
+			const attached = form.get('payment_method');
+			if (attached) paymentMethod(attached).customer = id;
+			response.end(JSON.stringify({ id, object: 'customer' }));
+			return;
+		}
 		if (failNextWith) {
 			response.statusCode = failNextWith;
 			failNextWith = null;
 			response.end(JSON.stringify({ error: { type: 'api_error', message: 'Bad gateway' } }));
 			return;
 		}
-		const form = new URLSearchParams(body);
 		if (request.url === '/v1/payment_intents' && request.method === 'POST') {
 			const method = form.get('payment_method');
 			const id = `pi_test_${intents.size + 1}`;
@@ -103,6 +138,7 @@ const processor = () =>
 	createStripeProcessor({
 		secretKey: 'sk_test_mapstride',
 		webhookSecret: 'whsec_mapstride_test',
+		publishableKey: 'pk_test_mapstride',
 		host: '127.0.0.1',
 		port,
 		protocol: 'http',
@@ -118,12 +154,15 @@ const charge = (paymentMethod: string, idempotencyKey: string) =>
 		metadata: { payment_intent: 'pi_ours' },
 	});
 
+const creates = () =>
+	seen.filter((request) => request.method === 'POST' && request.path === '/v1/payment_intents');
+
 test('a charge creates and confirms a PaymentIntent with our idempotency key', async () => {
 	const payment = await charge('pm_card_visa', 'pi_ours-1');
 	expect(payment).toMatchObject({ status: 'succeeded', ref: expect.stringMatching(/^pi_test_/) });
-	expect(seen).toHaveLength(1);
-	expect(seen[0]).toMatchObject({ method: 'POST', path: '/v1/payment_intents', key: 'pi_ours-1' });
-	expect(new URLSearchParams(seen[0].body).get('confirm')).toBe('true');
+	expect(creates()).toHaveLength(1);
+	expect(creates()[0]).toMatchObject({ key: 'pi_ours-1' });
+	expect(new URLSearchParams(creates()[0].body).get('confirm')).toBe('true');
 	expect(processor().testMode).toBe(true);
 });
 
@@ -131,7 +170,55 @@ test('a 502 is retried once with the same idempotency key', async () => {
 	failNextWith = 502;
 	const payment = await charge('pm_card_visa', 'pi_ours-2');
 	expect(payment.status).toBe('succeeded');
-	expect(seen.map((request) => request.key)).toEqual(['pi_ours-2', 'pi_ours-2']);
+	expect(creates().map((request) => request.key)).toEqual(['pi_ours-2', 'pi_ours-2']);
+});
+
+test('a card from Stripe Elements is kept on a customer of its own, and charges name that customer', async () => {
+	expect(processor().cardEntry).toEqual({
+		provider: 'stripe',
+		testMode: true,
+		publishableKey: 'pk_test_mapstride',
+	});
+	const saved = await processor().saveCard('pm_elements_1', 'card-7-abc');
+	expect(saved).toEqual({ paymentMethod: 'pm_elements_1', brand: 'visa', last4: '4242' });
+	// Elements already made the PaymentMethod: it is read, never made again from a token.
+	expect(seen.some((request) => request.method === 'POST' && request.path === '/v1/payment_methods')).toBe(
+		false,
+	);
+	const customer = seen.find((request) => request.path === '/v1/customers');
+	expect(customer?.key).toBe('card-7-abc-customer');
+	expect(new URLSearchParams(customer?.body).get('payment_method')).toBe('pm_elements_1');
+
+	// Saving it again (a retried request) attaches nothing twice.
+	seen = [];
+	await processor().saveCard('pm_elements_1', 'card-7-abc');
+	expect(seen.filter((request) => request.path === '/v1/customers')).toHaveLength(0);
+
+	// A renewal charges off session through the customer, as Stripe requires for a saved card.
+	seen = [];
+	const renewal = await processor().charge({
+		amount: 2999,
+		currency: 'usd',
+		paymentMethod: 'pm_elements_1',
+		idempotencyKey: 'renewal-7-2027',
+		offSession: true,
+		returnUrl: 'http://localhost:4321/premium/membership',
+		metadata: {},
+	});
+	expect(renewal.status).toBe('succeeded');
+	const sent = new URLSearchParams(creates()[0].body);
+	expect(sent.get('customer')).toMatch(/^cus_test_\d+$/);
+	expect(sent.get('customer')).toBe(methods.get('pm_elements_1')?.customer);
+	expect(sent.get('off_session')).toBe('true');
+});
+
+test('an older client’s card token becomes a PaymentMethod on a customer', async () => {
+	const saved = await processor().saveCard('tok_visa', 'card-8-def');
+	expect(saved.paymentMethod).toBe('pm_from_tok_visa');
+	expect(seen.map((request) => `${request.method} ${request.path}`)).toEqual([
+		'POST /v1/payment_methods',
+		'POST /v1/customers',
+	]);
 });
 
 test('a decline is an outcome with Stripe’s reason; the extra step carries its address', async () => {

@@ -27,6 +27,16 @@ describe('readConfig', () => {
 		};
 		expect(refuse(ready)).not.toThrow();
 		expect(readConfig(ready).publicUrl).toBe('https://mapstride.example');
+
+		// Stripe needs its webhook secret and the publishable key the checkout's card form loads with.
+		const stripe = { ...ready, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+		expect(refuse(stripe)).toThrow(/STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY/);
+		expect(refuse({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' })).not.toThrow();
+		expect(readConfig({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' }).stripe).toEqual({
+			secretKey: 'sk_live_abc',
+			webhookSecret: 'whsec_abc',
+			publishableKey: 'pk_live_abc',
+		});
 	});
 
 	test('limits API callers to 600 requests a minute unless told otherwise, and 0 turns it off', () => {
@@ -45,6 +55,7 @@ describe('readConfig', () => {
 		[{ SESSION_SECRET: 'short' }, /at least 32 characters/],
 		[{ API_RATE_LIMIT: 'lots' }, /API_RATE_LIMIT must be a whole number/],
 		[{ API_RATE_LIMIT: '-1' }, /API_RATE_LIMIT must be a whole number/],
+		[{ STRIPE_PUBLISHABLE_KEY: 'sk_live_abc' }, /STRIPE_PUBLISHABLE_KEY must look like pk_test_/],
 	])('explains what is wrong with %o', (env, message) => {
 		expect(() => readConfig(env)).toThrow(ConfigError);
 		expect(() => readConfig(env)).toThrow(message);

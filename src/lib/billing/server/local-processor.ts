@@ -96,6 +96,7 @@ export function createLocalProcessor(
 	return {
 		name: 'local',
 		testMode: true,
+		cardEntry: { provider: 'local', testMode: true },
 
 		async saveCard(token) {
 			const card = readLocalToken(token);

@@ -7,7 +7,8 @@ import { cookieIsSecure } from '../../auth/server/api';
 import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
 import { AppError } from '../../core/errors';
 import { loginPathFor } from '../../site/guards';
-import { CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
+import { type CardEntryView, CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
+import { STRIPE_JS_ORIGIN } from '../stripe-card';
 import {
 	deleteBillingProfile,
 	graceEndsAt,
@@ -22,6 +23,20 @@ import {
 	setAutoRenew,
 	tryRenewalNow,
 } from './service';
+
+/**
+ * The card form a page renders for the processor in use. With Stripe the page's CSP lets Stripe.js
+ * load from js.stripe.com (Stripe asks that it always come from there); otherwise it names no
+ * other origin.
+ */
+export function cardEntryFor(
+	deps: AppDeps,
+	csp: { insertScriptResource(resource: string): void } | undefined,
+): CardEntryView {
+	const view = paymentProcessor(deps).cardEntry;
+	if (view.provider === 'stripe') csp?.insertScriptResource(STRIPE_JS_ORIGIN);
+	return view;
+}
 
 /** "per month", "per year", "every 3 months". */
 export function periodText(interval: number, unit: string): string {

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from '../contract';
+import type { CardEntryView, PaymentProvider } from '../contract';
 
 /** A payment as the processor holds it. `ref` is the processor's id for it. */
 export type ProcessorPayment = {
@@ -56,6 +56,8 @@ export class WebhookSignatureError extends Error {
 export interface PaymentProcessor {
 	readonly name: PaymentProvider;
 	readonly testMode: boolean;
+	/** How the browser turns a card into a token for this processor. */
+	readonly cardEntry: CardEntryView;
 	/** Turns a browser-made card token into a reusable payment method; a refused card throws CardError. */
 	saveCard(token: string, idempotencyKey: string): Promise<SavedCard>;
 	/** Creates and confirms a payment against a saved card. */

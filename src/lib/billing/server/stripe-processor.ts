@@ -5,6 +5,8 @@ import { CardError, type PaymentProcessor, type ProcessorPayment } from './proce
 export type StripeSettings = {
 	secretKey: string;
 	webhookSecret: string;
+	/** For the browser: Stripe Elements turns the card into a PaymentMethod with it. */
+	publishableKey: string;
 	/** For tests against a Stripe-shaped server; production talks to api.stripe.com. */
 	host?: string;
 	port?: number;
@@ -30,9 +32,15 @@ function toPayment(intent: Stripe.PaymentIntent): ProcessorPayment {
 	};
 }
 
+/** The customer a saved card belongs to: renewals charge it off session through that customer. */
+function customerOf(method: Stripe.PaymentMethod): string | undefined {
+	return typeof method.customer === 'string' ? method.customer : (method.customer?.id ?? undefined);
+}
+
 /**
  * Stripe through its PaymentIntents API. Every create carries an idempotency key, and the client
- * retries once (with the same key) on a 502 or a dropped connection.
+ * retries once (with the same key) on a 502 or a dropped connection. A saved card is attached to a
+ * customer of its own, since Stripe charges a card again (renewals) only through its customer.
  */
 export function createStripeProcessor(settings: StripeSettings): PaymentProcessor {
 	const stripe = new Stripe(settings.secretKey, {
@@ -46,13 +54,23 @@ export function createStripeProcessor(settings: StripeSettings): PaymentProcesso
 	return {
 		name: 'stripe',
 		testMode: settings.secretKey.startsWith('sk_test_'),
+		cardEntry: {
+			provider: 'stripe',
+			testMode: settings.secretKey.startsWith('sk_test_'),
+			publishableKey: settings.publishableKey,
+		},
 
 		async saveCard(token, idempotencyKey) {
 			try {
-				const method = await stripe.paymentMethods.create(
-					{ type: 'card', card: { token } },
-					{ idempotencyKey },
-				);
+				// Stripe Elements hands over a PaymentMethod (pm_…); an older client a card token (tok_…).
+				const method = token.startsWith('pm_')
+					? await stripe.paymentMethods.retrieve(token)
+					: await stripe.paymentMethods.create({ type: 'card', card: { token } }, { idempotencyKey });
+				if (!customerOf(method))
+					await stripe.customers.create(
+						{ payment_method: method.id },
+						{ idempotencyKey: `${idempotencyKey}-customer` },
+					);
 				return {
 					paymentMethod: method.id,
 					brand: method.card?.brand ?? 'card',
@@ -67,10 +85,12 @@ export function createStripeProcessor(settings: StripeSettings): PaymentProcesso
 
 		async charge(request) {
 			try {
+				const method = await stripe.paymentMethods.retrieve(request.paymentMethod);
 				const intent = await stripe.paymentIntents.create(
 					{
 						amount: request.amount,
 						currency: request.currency,
+						customer: customerOf(method),
 						payment_method: request.paymentMethod,
 						confirm: true,
 						off_session: request.offSession || undefined,
