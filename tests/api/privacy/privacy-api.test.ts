@@ -18,6 +18,8 @@ import { createAccountApi } from '../../../src/lib/account/server/api';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { outboxMessages, users } from '../../../src/lib/auth/server/tables';
+import { tokenizeLocalCard } from '../../../src/lib/billing/local-card';
+import { addBillingProfile, redeemCouponCode, seedCatalogue } from '../../../src/lib/billing/server/service';
 import { createGear } from '../../../src/lib/gear/server/service';
 import { runDueJobs } from '../../../src/lib/jobs/server/service';
 import { flushMail } from '../../../src/lib/mail/server/service';
@@ -38,6 +40,7 @@ import { routes } from '../../../src/lib/routes/server/tables';
 import { COOKIE_CHOICES_COOKIE } from '../../../src/lib/site/cookie-choices';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { memberStories } from '../../../src/lib/social/server/tables';
+import { surveyResponses } from '../../../src/lib/surveys/server/tables';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { addWorkoutPhoto } from '../../../src/lib/workouts/server/photos';
@@ -498,23 +501,23 @@ describe('data export', () => {
 	});
 });
 
-describe('data export of feed activity and photos', () => {
-	/** Asks for the member's export, runs the job and opens the archive through the mailed link. */
-	async function exportOf(who: { id: number; token: string }, email: string) {
-		await callApi(app, 'POST', '/api/consent/v1/exports', { token: who.token, body: { password: PASSWORD } });
-		await runDueJobs(deps, privacyJobs);
-		const link = new URL((await latestMail(deps, email)).link as string);
-		const archive = await openExport(
-			deps,
-			who.id,
-			Number(link.pathname.split('/').pop()),
-			link.searchParams.get('token') as string,
-		);
-		return readZip(archive.filePath);
-	}
-	const parsed = (entries: Map<string, Buffer>, name: string) =>
-		JSON.parse(entries.get(name)?.toString() ?? 'null');
+/** Asks for the member's export, runs the job and opens the archive through the mailed link. */
+async function exportOf(who: { id: number; token: string }, email: string) {
+	await callApi(app, 'POST', '/api/consent/v1/exports', { token: who.token, body: { password: PASSWORD } });
+	await runDueJobs(deps, privacyJobs);
+	const link = new URL((await latestMail(deps, email)).link as string);
+	const archive = await openExport(
+		deps,
+		who.id,
+		Number(link.pathname.split('/').pop()),
+		link.searchParams.get('token') as string,
+	);
+	return readZip(archive.filePath);
+}
+const parsed = (entries: Map<string, Buffer>, name: string) =>
+	JSON.parse(entries.get(name)?.toString() ?? 'null');
 
+describe('data export of feed activity and photos', () => {
 	test('likes, goal stories, workout photos, bookmarks and blocks are the member’s own, with when', async () => {
 		const hal = await member('hal@example.test', 'US', 'CA');
 		const ivy = await member('ivy@example.test', 'DE');
@@ -599,6 +602,61 @@ describe('data export of feed activity and photos', () => {
 		expect(ivys.likes).toEqual([
 			{ on: { type: 'route', id: halRoute.id }, created_datetime: expect.any(String) },
 		]);
+	});
+});
+
+describe('data export of membership and survey answers', () => {
+	test('MVP history and survey answers are the member’s own; cards only by brand and last four', async () => {
+		await seedCatalogue({ db: database.db });
+		const jo = await member('jo@example.test', 'US', 'CA');
+		const kim = await member('kim@example.test', 'US', 'NY');
+		const viewerOf = (who: { id: number }) => ({
+			id: who.id,
+			username: '',
+			displayName: '',
+			isPremium: false,
+		});
+		const card = tokenizeLocalCard({ number: '4242 4242 4242 4242', expiry: '12/40', cvc: '123' });
+		if ('error' in card) throw new Error(card.error);
+		const saved = await addBillingProfile(deps, viewerOf(jo), {
+			payment_provider: 'local',
+			cc_token: card.token,
+			default: true,
+		});
+		await redeemCouponCode(deps, viewerOf(jo), 'MVP90');
+		await database.db.insert(surveyResponses).values([
+			{
+				userId: jo.id,
+				survey: 'customer-2026',
+				score: 9,
+				mainUse: 'running',
+				comment: 'Jo likes the planner',
+			},
+			{ userId: kim.id, survey: 'customer-2026', dismissed: true, comment: 'Kim said not now' },
+		]);
+
+		const jos = await exportOf(jo, 'jo@example.test');
+		const membership = parsed(jos, 'membership.json');
+		expect(membership.subscriptions).toEqual([
+			expect.objectContaining({ status: 'active', trial: true, coupon: 'MVP90' }),
+		]);
+		expect(membership.cards).toEqual([{ brand: 'visa', last4: '4242', default: true }]);
+		expect(membership.coupons).toEqual([{ code: 'MVP90', redeemed: true }]);
+		expect(parsed(jos, 'surveys.json')).toEqual([
+			expect.objectContaining({ score: 9, main_use: 'running', comment: 'Jo likes the planner' }),
+		]);
+		const everything = [...jos.values()].map((bytes) => bytes.toString('latin1')).join('\n');
+		expect(everything).not.toContain(saved.cc_token);
+		expect(everything).not.toContain('Kim said not now');
+
+		const kims = await exportOf(kim, 'kim@example.test');
+		expect(parsed(kims, 'membership.json')).toEqual({
+			subscriptions: [],
+			payments: [],
+			cards: [],
+			coupons: [],
+		});
+		expect(parsed(kims, 'surveys.json')).toEqual([expect.objectContaining({ dismissed: true, score: null })]);
 	});
 });
 

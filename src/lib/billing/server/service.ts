@@ -4,6 +4,7 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { setPremiumMembership } from '../../auth/server/service';
 import { users } from '../../auth/server/tables';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { Db } from '../../db/client';
 import { enqueueJob } from '../../jobs/server/service';
@@ -1445,6 +1446,49 @@ export type PaymentRecord = {
 
 export async function paymentHistory(deps: Pick<AppDeps, 'db'>, viewer: Viewer): Promise<PaymentRecord[]> {
 	return readPayments(deps, eq(billingPaymentIntents.userId, viewer.id));
+}
+
+/**
+ * A member's MVP history for their data export: subscriptions, payments, cards by brand and last
+ * four digits (never the processor's reference) and coupons.
+ */
+export async function membershipForExport(deps: Pick<AppDeps, 'db'>, viewer: Viewer) {
+	const subscriptions = await deps.db
+		.select({ subscription: billingSubscriptions, product: billingProducts })
+		.from(billingSubscriptions)
+		.innerJoin(billingProducts, eq(billingProducts.id, billingSubscriptions.productId))
+		.where(eq(billingSubscriptions.userId, viewer.id))
+		.orderBy(billingSubscriptions.id);
+	return {
+		subscriptions: subscriptions.map(({ subscription, product }) => ({
+			plan: product.name,
+			status: subscription.status,
+			trial: subscription.isTrial,
+			coupon: subscription.couponCode,
+			auto_renew: !subscription.requestedCancellation,
+			start_datetime: formatApiDateTime(subscription.startsAt),
+			end_datetime: formatApiDateTime(subscription.endsAt),
+		})),
+		payments: (await paymentHistory(deps, viewer)).map((payment) => ({
+			id: payment.id,
+			status: payment.status,
+			amount: payment.amount,
+			currency: payment.currency,
+			plan: payment.productName,
+			purpose: payment.purpose,
+			card: payment.card,
+			datetime: formatApiDateTime(payment.at),
+		})),
+		cards: (await listBillingProfiles(deps, viewer)).map((card) => ({
+			brand: card.card_brand,
+			last4: card.card_last4,
+			default: card.default,
+		})),
+		coupons: (await listUserCoupons(deps, viewer)).map((coupon) => ({
+			code: coupon.coupon_id,
+			redeemed: coupon.redeemed,
+		})),
+	};
 }
 
 /** The latest payments of every member, for the operators' refunds page. */

@@ -14,6 +14,7 @@ import {
 	readMemberBasics,
 } from '../../account/server/service';
 import type { AppDeps } from '../../api/context';
+import { membershipForExport } from '../../billing/server/service';
 import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
@@ -22,6 +23,7 @@ import { listGoalsWithProgress, representGoal } from '../../goals/server/service
 import { queueMail } from '../../mail/server/service';
 import { listBookmarks, listOwnRoutes, routeToGpx } from '../../routes/server/service';
 import { listFriendships, listOwnComments, listOwnFeedActivity } from '../../social/server/service';
+import { listSurveyAnswers } from '../../surveys/server/service';
 import { hasOriginalFile, originalFile } from '../../workouts/server/detail';
 import { workoutPhotoFolder } from '../../workouts/server/photo-files';
 import { listWorkoutPhotos } from '../../workouts/server/photos';
@@ -390,185 +392,198 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 	const written = pipeline(zip.outputStream, createWriteStream(filePath));
 	const when = { mtime: deps.clock() };
 
-	zip.addBuffer(json(await getSelf(deps, viewer)), 'profile.json', when);
-	const status = await getConsentStatus(deps, basics.id);
-	zip.addBuffer(
-		json({
-			email: basics.email,
-			country: status.country,
-			privacy_region: status.region,
-			do_not_sell_applies: status.do_not_sell_applies,
-			promotional_preferences: await listPromotionalPreferences(deps, basics.id),
-			heart_rate_zones: (await getHeartRateZones(deps, viewer, basics.id))._embedded.heart_rate_zones[0]
-				.zones,
-			location_privacy: {
-				hide_route_ends_m: await hideEndsOf(deps, basics.id),
-				privacy_zones: (await listPrivacyZones(deps, viewer)).map((zone) => ({
-					name: zone.name,
-					lat: zone.lat,
-					lng: zone.lng,
-					radius_m: zone.chosenRadiusM,
-					created_datetime: formatApiDateTime(zone.createdAt),
+	try {
+		zip.addBuffer(json(await getSelf(deps, viewer)), 'profile.json', when);
+		const status = await getConsentStatus(deps, basics.id);
+		zip.addBuffer(
+			json({
+				email: basics.email,
+				country: status.country,
+				privacy_region: status.region,
+				do_not_sell_applies: status.do_not_sell_applies,
+				promotional_preferences: await listPromotionalPreferences(deps, basics.id),
+				heart_rate_zones: (await getHeartRateZones(deps, viewer, basics.id))._embedded.heart_rate_zones[0]
+					.zones,
+				location_privacy: {
+					hide_route_ends_m: await hideEndsOf(deps, basics.id),
+					privacy_zones: (await listPrivacyZones(deps, viewer)).map((zone) => ({
+						name: zone.name,
+						lat: zone.lat,
+						lng: zone.lng,
+						radius_m: zone.chosenRadiusM,
+						created_datetime: formatApiDateTime(zone.createdAt),
+					})),
+				},
+			}),
+			'settings.json',
+			when,
+		);
+		zip.addBuffer(
+			json({ current: status.consents, history: await listConsentHistory(deps, basics.id, 10_000) }),
+			'consents.json',
+			when,
+		);
+		const photo = await findProfilePhoto(deps, basics.id, basics.username, 'Medium');
+		if (photo) zip.addFile(photo.file, `photos/profile${path.extname(photo.file)}`, when);
+		await setProgress(deps, exportId, 20);
+
+		const routes = await listOwnRoutes(deps, basics.id);
+		zip.addBuffer(
+			json(
+				routes.map((route) => ({
+					id: route.id,
+					name: route.name,
+					distance: route.distanceM,
+					privacy: route.privacy,
+					created_datetime: formatApiDateTime(route.createdAt),
+					gpx: `routes/${route.id}.gpx`,
 				})),
-			},
-		}),
-		'settings.json',
-		when,
-	);
-	zip.addBuffer(
-		json({ current: status.consents, history: await listConsentHistory(deps, basics.id, 10_000) }),
-		'consents.json',
-		when,
-	);
-	const photo = await findProfilePhoto(deps, basics.id, basics.username, 'Medium');
-	if (photo) zip.addFile(photo.file, `photos/profile${path.extname(photo.file)}`, when);
-	await setProgress(deps, exportId, 20);
+			),
+			'routes.json',
+			when,
+		);
+		for (const route of routes)
+			zip.addBuffer(Buffer.from(routeToGpx(route).body), `routes/${route.id}.gpx`, when);
+		const { bookmarks } = await listBookmarks(deps, viewer, { limit: 10_000 });
+		zip.addBuffer(
+			json(
+				bookmarks.map((bookmark) => ({
+					route: bookmark.routeId,
+					name: bookmark.route.name,
+					created_datetime: formatApiDateTime(bookmark.createdAt),
+				})),
+			),
+			'bookmarks.json',
+			when,
+		);
+		await setProgress(deps, exportId, 45);
 
-	const routes = await listOwnRoutes(deps, basics.id);
-	zip.addBuffer(
-		json(
-			routes.map((route) => ({
-				id: route.id,
-				name: route.name,
-				distance: route.distanceM,
-				privacy: route.privacy,
-				created_datetime: formatApiDateTime(route.createdAt),
-				gpx: `routes/${route.id}.gpx`,
-			})),
-		),
-		'routes.json',
-		when,
-	);
-	for (const route of routes)
-		zip.addBuffer(Buffer.from(routeToGpx(route).body), `routes/${route.id}.gpx`, when);
-	const { bookmarks } = await listBookmarks(deps, viewer, { limit: 10_000 });
-	zip.addBuffer(
-		json(
-			bookmarks.map((bookmark) => ({
-				route: bookmark.routeId,
-				name: bookmark.route.name,
-				created_datetime: formatApiDateTime(bookmark.createdAt),
-			})),
-		),
-		'bookmarks.json',
-		when,
-	);
-	await setProgress(deps, exportId, 45);
-
-	const { workouts } = await listAllOwnWorkouts(deps, viewer, {});
-	const workoutEntries = [];
-	for (const workout of workouts) {
-		let original: string | null = null;
-		if (await hasOriginalFile(deps, workout.id)) {
-			const file = await originalFile(deps, viewer, workout.id);
-			original = `workouts/${workout.id}-${file.fileName}`;
-			zip.addBuffer(Buffer.from(file.body), original, when);
-		}
-		const photos = [];
-		for (const photo of await listWorkoutPhotos(deps, workout.id)) {
-			const file = `photos/workout-${workout.id}-${photo.id}.jpg`;
-			zip.addFile(
-				path.join(workoutPhotoFolder(deps.config, basics.id, workout.id), `${photo.fileStem}-large.jpg`),
-				file,
-				when,
-			);
-			photos.push({
-				id: photo.id,
-				width: photo.width,
-				height: photo.height,
-				created_datetime: formatApiDateTime(photo.createdAt),
-				file,
+		const { workouts } = await listAllOwnWorkouts(deps, viewer, {});
+		const workoutEntries = [];
+		for (const workout of workouts) {
+			let original: string | null = null;
+			if (await hasOriginalFile(deps, workout.id)) {
+				const file = await originalFile(deps, viewer, workout.id);
+				original = `workouts/${workout.id}-${file.fileName}`;
+				zip.addBuffer(Buffer.from(file.body), original, when);
+			}
+			const photos = [];
+			for (const photo of await listWorkoutPhotos(deps, workout.id)) {
+				const file = `photos/workout-${workout.id}-${photo.id}.jpg`;
+				zip.addFile(
+					path.join(workoutPhotoFolder(deps.config, basics.id, workout.id), `${photo.fileStem}-large.jpg`),
+					file,
+					when,
+				);
+				photos.push({
+					id: photo.id,
+					width: photo.width,
+					height: photo.height,
+					created_datetime: formatApiDateTime(photo.createdAt),
+					file,
+				});
+			}
+			workoutEntries.push({
+				id: workout.id,
+				name: workout.name,
+				activity_type: workout.activityTypeId,
+				start_datetime: formatApiDateTime(workout.startDatetime),
+				aggregates: aggregatesOf(workout),
+				privacy: workout.privacy,
+				gear: workout.gearId,
+				original_file: original,
+				photos,
 			});
 		}
-		workoutEntries.push({
-			id: workout.id,
-			name: workout.name,
-			activity_type: workout.activityTypeId,
-			start_datetime: formatApiDateTime(workout.startDatetime),
-			aggregates: aggregatesOf(workout),
-			privacy: workout.privacy,
-			gear: workout.gearId,
-			original_file: original,
-			photos,
-		});
-	}
-	zip.addBuffer(json(workoutEntries), 'workouts.json', when);
-	zip.addBuffer(json((await listGear(deps, viewer)).map(representGear)), 'gear.json', when);
-	await setProgress(deps, exportId, 75);
+		zip.addBuffer(json(workoutEntries), 'workouts.json', when);
+		zip.addBuffer(json((await listGear(deps, viewer)).map(representGear)), 'gear.json', when);
+		await setProgress(deps, exportId, 75);
 
-	const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
-	zip.addBuffer(json(goals.map((goal) => representGoal(goal, 'UTC'))), 'goals.json', when);
-	zip.addBuffer(
-		json(
-			(await listOwnChallengeEntries(deps, basics.id)).map((entry) => ({
-				challenge: entry.challengeId,
-				name: entry.name,
-				name_shown_on_leaderboard: entry.showName,
-				progress: entry.progress,
-				workouts_counted: entry.workoutCount,
-				progress_datetime: formatApiDateTime(entry.reachedAt),
-			})),
-		),
-		'challenges.json',
-		when,
-	);
-	const friends = await listFriendships(deps, viewer, { limit: 10_000 });
-	zip.addBuffer(
-		json(
-			friends.rows.map((friendship) => ({
-				from_user: friendship.fromUserId,
-				to_user: friendship.toUserId,
-				status: friendship.status,
-				created_datetime: formatApiDateTime(friendship.createdAt),
-			})),
-		),
-		'friends.json',
-		when,
-	);
-	const comments = await listOwnComments(deps, basics.id);
-	zip.addBuffer(
-		json(
-			comments.map((comment) => ({
-				id: comment.id,
-				on: { type: comment.objectType, id: comment.objectId },
-				reply_to: comment.parentCommentId,
-				text: comment.text,
-				created_datetime: formatApiDateTime(comment.createdAt),
-			})),
-		),
-		'comments.json',
-		when,
-	);
-	const feed = await listOwnFeedActivity(deps, basics.id);
-	zip.addBuffer(
-		json({
-			likes: feed.likes.map((like) => ({
-				on: { type: like.objectType, id: like.objectId },
-				created_datetime: formatApiDateTime(like.createdAt),
-			})),
-			stories: feed.stories.map((story) => ({
-				id: story.id,
-				about: { type: story.objectType, id: story.subjectId },
-				period: story.period || null,
-				title: story.title,
-				details: story.details,
-				live: story.live,
-				published_datetime: formatApiDateTime(story.publishedAt),
-			})),
-			removed_from_feeds: feed.removed.map((removed) => ({ type: removed.objectType, id: removed.objectId })),
-			blocked_members: feed.blocks.map((block) => ({
-				user: block.blockedId,
-				created_datetime: formatApiDateTime(block.createdAt),
-			})),
-		}),
-		'feed.json',
-		when,
-	);
-	zip.addBuffer(
-		json({ access_log: await listDataAccess(deps, basics.id, 10_000) }),
-		'data-access-log.json',
-		when,
-	);
+		const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
+		zip.addBuffer(json(goals.map((goal) => representGoal(goal, 'UTC'))), 'goals.json', when);
+		zip.addBuffer(
+			json(
+				(await listOwnChallengeEntries(deps, basics.id)).map((entry) => ({
+					challenge: entry.challengeId,
+					name: entry.name,
+					name_shown_on_leaderboard: entry.showName,
+					progress: entry.progress,
+					workouts_counted: entry.workoutCount,
+					progress_datetime: formatApiDateTime(entry.reachedAt),
+				})),
+			),
+			'challenges.json',
+			when,
+		);
+		const friends = await listFriendships(deps, viewer, { limit: 10_000 });
+		zip.addBuffer(
+			json(
+				friends.rows.map((friendship) => ({
+					from_user: friendship.fromUserId,
+					to_user: friendship.toUserId,
+					status: friendship.status,
+					created_datetime: formatApiDateTime(friendship.createdAt),
+				})),
+			),
+			'friends.json',
+			when,
+		);
+		const comments = await listOwnComments(deps, basics.id);
+		zip.addBuffer(
+			json(
+				comments.map((comment) => ({
+					id: comment.id,
+					on: { type: comment.objectType, id: comment.objectId },
+					reply_to: comment.parentCommentId,
+					text: comment.text,
+					created_datetime: formatApiDateTime(comment.createdAt),
+				})),
+			),
+			'comments.json',
+			when,
+		);
+		const feed = await listOwnFeedActivity(deps, basics.id);
+		zip.addBuffer(
+			json({
+				likes: feed.likes.map((like) => ({
+					on: { type: like.objectType, id: like.objectId },
+					created_datetime: formatApiDateTime(like.createdAt),
+				})),
+				stories: feed.stories.map((story) => ({
+					id: story.id,
+					about: { type: story.objectType, id: story.subjectId },
+					period: story.period || null,
+					title: story.title,
+					details: story.details,
+					live: story.live,
+					published_datetime: formatApiDateTime(story.publishedAt),
+				})),
+				removed_from_feeds: feed.removed.map((removed) => ({
+					type: removed.objectType,
+					id: removed.objectId,
+				})),
+				blocked_members: feed.blocks.map((block) => ({
+					user: block.blockedId,
+					created_datetime: formatApiDateTime(block.createdAt),
+				})),
+			}),
+			'feed.json',
+			when,
+		);
+		zip.addBuffer(json(await membershipForExport(deps, viewer)), 'membership.json', when);
+		zip.addBuffer(json(await listSurveyAnswers(deps, basics.id)), 'surveys.json', when);
+		zip.addBuffer(
+			json({ access_log: await listDataAccess(deps, basics.id, 10_000) }),
+			'data-access-log.json',
+			when,
+		);
+	} catch (error) {
+		// A failure part way (the job tries again later) leaves no half-written archive behind.
+		zip.outputStream.destroy();
+		await written.catch(() => {});
+		await rm(filePath, { force: true });
+		throw error;
+	}
 	zip.end();
 	await written;
 	const { size } = await stat(filePath);

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { isUniqueViolation } from '../../db/errors';
 import { rolloutVariantFor } from '../../site/rollouts';
@@ -20,6 +21,23 @@ export async function getSurveyState(deps: Deps, member: Member): Promise<Survey
 		.from(surveyResponses)
 		.where(and(eq(surveyResponses.userId, member.id), eq(surveyResponses.survey, SURVEY_KEY)));
 	return { survey: SURVEY_KEY, eligible: isAskedSurvey(deps.config, member), answered: Boolean(row) };
+}
+
+/** A member's survey answers, for their data export. */
+export async function listSurveyAnswers(deps: Pick<AppDeps, 'db'>, memberId: number) {
+	const rows = await deps.db
+		.select()
+		.from(surveyResponses)
+		.where(eq(surveyResponses.userId, memberId))
+		.orderBy(surveyResponses.id);
+	return rows.map((row) => ({
+		survey: row.survey,
+		dismissed: row.dismissed,
+		score: row.score,
+		main_use: row.mainUse,
+		comment: row.comment,
+		created_datetime: formatApiDateTime(row.createdAt),
+	}));
 }
 
 /** Stores a member's one answer (or "not now"); only members in the rollout are asked. */
