@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readWorkoutFileSync } from '../../src/lib/workout-files';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, open } from './helpers';
@@ -64,6 +65,35 @@ test('a visitor views a public route: map with markers, stats, elevation and cue
 	await page.getByRole('link', { name: 'Download GPX' }).click();
 	expect((await download).suggestedFilename()).toMatch(/\.gpx$/);
 	await expectNoSeriousA11yIssues(page);
+	expect(external).toEqual([]);
+});
+
+test('a visitor opens the route map full screen and back; the page counts it', async ({ page, baseURL }) => {
+	const events: string[] = [];
+	page.on('request', (request) => {
+		if (new URL(request.url()).pathname !== CLIENT_EVENTS_PATH) return;
+		const batch = JSON.parse(request.postData() ?? '{"events":[]}') as { events: { name: string }[] };
+		events.push(...batch.events.map((event) => event.name));
+	});
+	const { external } = await openClimb(page, baseURL as string);
+	const map = page.getByTestId('route-leaflet');
+	const inline = await map.boundingBox();
+	await page.getByRole('button', { name: 'Full screen' }).click();
+	await expect(page.getByRole('button', { name: 'Exit full screen' })).toBeVisible();
+	const viewport = page.viewportSize() ?? { width: 0, height: 0 };
+	// The map takes the screen below its toolbar, and Leaflet fills the new size with tiles.
+	await expect
+		.poll(async () => (await map.boundingBox())?.height ?? 0)
+		.toBeGreaterThan(Math.max(inline?.height ?? 0, viewport.height * 0.7));
+	await expect(map.locator('.leaflet-control-zoom-in')).toBeInViewport();
+	await expect.poll(() => events, { timeout: 10_000 }).toContain('route_fullscreen_clicked');
+
+	await page.getByRole('button', { name: 'Exit full screen' }).click();
+	await expect(page.getByRole('button', { name: 'Full screen' })).toBeVisible();
+	await expect
+		.poll(async () => Math.round((await map.boundingBox())?.height ?? 0))
+		.toBe(Math.round(inline?.height ?? 0));
+	expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
 	expect(external).toEqual([]);
 });
 

@@ -1,5 +1,6 @@
 import type L from 'leaflet';
 import { useCallback } from 'react';
+import { trackEvent } from '../../lib/analytics/queue';
 import type { MapTileLayer } from '../../lib/core/map-types';
 import { $elevationCursor } from '../../lib/routes/store';
 import { showDistanceMarkers } from './distance-markers';
@@ -15,6 +16,8 @@ export type RouteMapProps = {
 	name: string;
 };
 
+const countFullScreen = () => trackEvent('route_fullscreen_clicked', {});
+
 /** The route on its map with its mile or km markers; the elevation chart's cursor rings the line. */
 export default function RouteMap({ path, markers, layers, name }: RouteMapProps) {
 	const decorate = useCallback((map: L.Map) => showDistanceMarkers(map, markers), [markers]);
@@ -29,6 +32,7 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			decorate={decorate}
 			className="route-view-map"
 			testId="route-leaflet"
+			onFullScreen={countFullScreen}
 		/>
 	);
 }

@@ -1,4 +1,5 @@
 import 'leaflet/dist/leaflet.css';
+import './track-map.scss';
 import L from 'leaflet';
 import type { ReadableAtom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
@@ -26,13 +27,15 @@ export type TrackMapProps = {
 	decorate?: (map: L.Map) => () => void;
 	className: string;
 	testId: string;
+	/** Told when the member opens the map full screen (the route page counts it). */
+	onFullScreen?: () => void;
 };
 
 /**
  * A line on a Leaflet map (client-only: Leaflet needs `window`) with its start and finish, the
- * chart cursor as a ring, and a map type picker whose choice is remembered. Keyboard pan and zoom
- * stay Leaflet's defaults; markers are circle markers so no icon images load; OpenStreetMap is
- * credited whatever the tiles. Routes and workouts both show theirs this way.
+ * chart cursor as a ring, a map type picker whose choice is remembered, and a full-screen button.
+ * Keyboard pan and zoom stay Leaflet's defaults; markers are circle markers so no icon images load;
+ * OpenStreetMap is credited whatever the tiles. Routes and workouts both show theirs this way.
  */
 export default function TrackMap({
 	path,
@@ -44,8 +47,11 @@ export default function TrackMap({
 	decorate,
 	className,
 	testId,
+	onFullScreen,
 }: TrackMapProps) {
 	const element = useRef<HTMLElement>(null);
+	const frame = useRef<HTMLDivElement>(null);
+	const [full, setFull] = useState(false);
 	const [leaflet, setLeaflet] = useState<L.Map | null>(null);
 	const [mapType, setMapType] = useState<MapType>(() => storedMapType(layers));
 	const [marked, setMarked] = useState(false);
@@ -95,6 +101,46 @@ export default function TrackMap({
 		return addBaseLayer(leaflet, layer);
 	}, [leaflet, layers, mapType]);
 
+	// The map fills the screen through the Fullscreen API, or, where a browser lacks it for
+	// elements (iPhone Safari), by covering the page; Escape leaves either way.
+	useEffect(() => {
+		const follow = () =>
+			setFull((now) => (document.fullscreenElement ? true : now && !document.fullscreenEnabled));
+		document.addEventListener('fullscreenchange', follow);
+		const leaveOnEscape = (event: KeyboardEvent) => {
+			if (event.key === 'Escape' && !document.fullscreenElement) setFull(false);
+		};
+		document.addEventListener('keydown', leaveOnEscape);
+		return () => {
+			document.removeEventListener('fullscreenchange', follow);
+			document.removeEventListener('keydown', leaveOnEscape);
+		};
+	}, []);
+	// Leaflet learns of window resizes only; full screen and back resize the map element itself.
+	useEffect(() => {
+		const map = element.current;
+		if (!leaflet || !map) return;
+		const observer = new ResizeObserver(() => leaflet.invalidateSize());
+		observer.observe(map);
+		return () => observer.disconnect();
+	}, [leaflet]);
+
+	const toggleFullScreen = () => {
+		const target = frame.current;
+		if (!target) return;
+		if (full) {
+			if (document.fullscreenElement) void document.exitFullscreen();
+			setFull(false);
+			return;
+		}
+		onFullScreen?.();
+		setFull(true);
+		if (document.fullscreenEnabled && target.requestFullscreen)
+			target.requestFullscreen().catch(() => {
+				// Refused (no user gesture, or a policy): the page-covering view stays.
+			});
+	};
+
 	const choose = (type: MapType) => {
 		setMapType(type);
 		// Not remembered when the visitor said no or storage is off; it still applies to this page.
@@ -102,24 +148,34 @@ export default function TrackMap({
 	};
 
 	return (
-		<div className="route-map-frame">
-			{layers.length > 1 && (
-				<p className="route-map__types">
-					<label htmlFor={selectId}>Map type</label>
-					<select
-						id={selectId}
-						value={mapType}
-						onChange={(event) => choose(event.target.value as MapType)}
-						data-testid="map-type"
-					>
-						{layers.map((layer) => (
-							<option key={layer.type} value={layer.type}>
-								{MAP_TYPE_LABELS[layer.type]}
-							</option>
-						))}
-					</select>
-				</p>
-			)}
+		<div ref={frame} className={`route-map-frame${full ? ' route-map-frame--full' : ''}`}>
+			<p className="route-map__types">
+				{layers.length > 1 && (
+					<>
+						<label htmlFor={selectId}>Map type</label>
+						<select
+							id={selectId}
+							value={mapType}
+							onChange={(event) => choose(event.target.value as MapType)}
+							data-testid="map-type"
+						>
+							{layers.map((layer) => (
+								<option key={layer.type} value={layer.type}>
+									{MAP_TYPE_LABELS[layer.type]}
+								</option>
+							))}
+						</select>
+					</>
+				)}
+				<button
+					type="button"
+					className="route-map__full-screen"
+					onClick={toggleFullScreen}
+					data-testid="map-full-screen"
+				>
+					{full ? 'Exit full screen' : 'Full screen'}
+				</button>
+			</p>
 			<section
 				ref={element}
 				className={`route-map ${className}`}
