@@ -70,4 +70,13 @@ test('a member sees their run age graded and their team in the relay standings',
 	await expect(page.getByTestId('teams-view')).toHaveAttribute('aria-current', 'page');
 	await expect(page.getByTestId('team-standings').locator('li')).toHaveCount(3);
 	await expect(page.getByTestId('team-standings')).toContainText('Striders (your team)');
+
+	// A member may move to another team while the challenge runs; their distance moves with them.
+	await page.goto(`/challenges/relay-${month}`);
+	await page.getByTestId('switch-team-choice').selectOption({ label: 'Harriers' });
+	await page.getByRole('button', { name: 'Switch team' }).click();
+	await expect(page.getByTestId('challenge-flash')).toHaveText('You switched teams.');
+	await expect(page.getByTestId('my-team')).toHaveText('Harriers');
+	await expect(standings.locator('li', { hasText: 'Harriers (your team)' })).toContainText(/\d+(\.\d)? km/);
+	await expect(standings.locator('li', { hasText: 'Striders (your team)' })).toHaveCount(0);
 });

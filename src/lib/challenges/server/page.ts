@@ -24,6 +24,7 @@ const DONE_MESSAGES = {
 	left: 'You left this challenge.',
 	confirmed: 'Confirmed: the workout counts now.',
 	named: 'Saved your name choice.',
+	team: 'You switched teams.',
 } as const;
 type Done = keyof typeof DONE_MESSAGES;
 
@@ -33,8 +34,8 @@ function doneMessage(value: string | null): { ok: boolean; message: string } | n
 }
 
 /**
- * The challenge page's form posts: join (with the name choice), leave and confirming a flagged
- * workout. Answers the message to show, or null when the post was not one of these.
+ * The challenge page's form posts: join (with the name choice), switching teams, leave and
+ * confirming a flagged workout. Answers the message to show, or null when the post was not one of these.
  */
 async function handleChallengePost(
 	deps: AppDeps,
@@ -44,9 +45,10 @@ async function handleChallengePost(
 ): Promise<{ ok: true; done: Done } | { ok: false; message: string } | null> {
 	const action = form?.get('action');
 	try {
-		if (action === 'join') {
+		if (action === 'join' || action === 'team') {
 			const team = String(form?.get('team') ?? '');
-			if (team && !/^\d{1,9}$/.test(team)) return { ok: false, message: 'Choose a team.' };
+			if ((team || action === 'team') && !/^\d{1,9}$/.test(team))
+				return { ok: false, message: 'Choose a team.' };
 			await joinChallenge(
 				deps,
 				viewer,
@@ -54,7 +56,7 @@ async function handleChallengePost(
 				form?.get('show_name') === 'on',
 				team ? Number(team) : undefined,
 			);
-			return { ok: true, done: 'joined' };
+			return { ok: true, done: action === 'team' ? 'team' : 'joined' };
 		}
 		if (action === 'name') {
 			await joinChallenge(deps, viewer, ref, form?.get('show_name') === 'on');
