@@ -77,6 +77,30 @@ function unzip(bytes: Buffer): Promise<Map<string, string>> {
 	});
 }
 
+/** Asks for the export on the manage page, waits for the worker, and opens the mailed archive. */
+async function exportFromManagePage(page: Page, me: { email: string; id: number }) {
+	await page.getByTestId('export-password').fill(PASSWORD);
+	await page.getByTestId('export-request').click();
+	await expect(page.getByTestId('export-row').first()).toBeVisible();
+	// Built by the background worker: the page shows its progress until it is ready.
+	await expect
+		.poll(
+			async () => {
+				await page.reload({ waitUntil: 'commit' });
+				return page.getByTestId('export-row').first().textContent();
+			},
+			{ timeout: 20_000, intervals: [500, 1000] },
+		)
+		.toContain('Ready');
+	const link = await exportLink(me.email);
+	const download = await page.request.get(link);
+	expect(download.status()).toBe(200);
+	expect(download.headers()['content-type']).toBe('application/zip');
+	const entries = await unzip(await download.body());
+	expect(JSON.parse(entries.get('profile.json') as string).id).toBe(me.id);
+	return { link, entries };
+}
+
 async function editConsents(page: Page, base: string, changes: Record<string, boolean>) {
 	await page.goto(`${base}/consents/edit`, { waitUntil: 'commit' });
 	for (const [key, on] of Object.entries(changes)) await page.getByTestId(`consent-${key}`).setChecked(on);
@@ -132,25 +156,7 @@ test('a US member in California answers, edits, declines, exports and deletes', 
 	await page.getByTestId('export-password').fill('not-my-password');
 	await page.getByTestId('export-request').click();
 	await expect(page.getByRole('alert')).toContainText('That password is not right.');
-	await page.getByTestId('export-password').fill(PASSWORD);
-	await page.getByTestId('export-request').click();
-	await expect(page.getByTestId('export-row').first()).toBeVisible();
-	// Built by the background worker: the page shows its progress until it is ready.
-	await expect
-		.poll(
-			async () => {
-				await page.reload({ waitUntil: 'commit' });
-				return page.getByTestId('export-row').first().textContent();
-			},
-			{ timeout: 20_000, intervals: [500, 1000] },
-		)
-		.toContain('Ready');
-	const link = await exportLink(me.email);
-	const download = await page.request.get(link);
-	expect(download.status()).toBe(200);
-	expect(download.headers()['content-type']).toBe('application/zip');
-	const entries = await unzip(await download.body());
-	expect(JSON.parse(entries.get('profile.json') as string).id).toBe(me.id);
+	const { link, entries } = await exportFromManagePage(page, me);
 	const consents = JSON.parse(entries.get('consents.json') as string);
 	expect(consents.current.find((c: { key: string }) => c.key === 'sale_share').granted).toBe(false);
 	expect([...entries.values()].join('\n')).not.toContain(other.email);
@@ -180,11 +186,12 @@ test('a US member in California answers, edits, declines, exports and deletes', 
 	expect(again.status()).toBe(401);
 });
 
-test('an EU1 member corrects their country, declines health data and then agrees', async ({
+test('an EU1 member corrects their country, declines health data, agrees, exports and deletes', async ({
 	page,
 	baseURL,
 }, testInfo) => {
-	await signUpMember(
+	test.setTimeout(60_000);
+	const me = await signUpMember(
 		page.request,
 		baseURL as string,
 		{ name: 'berlin', country: 'DE' },
@@ -210,6 +217,27 @@ test('an EU1 member corrects their country, declines health data and then agrees
 	await expect(page.getByTestId('state-health_data')).toContainText('Given');
 	await expect(page.getByText('the EU1 privacy rules apply')).toBeVisible();
 	await expect(page.getByText('You declined a consent your account needs.')).toHaveCount(0);
+
+	const { link, entries } = await exportFromManagePage(page, me);
+	const consents = JSON.parse(entries.get('consents.json') as string);
+	expect(consents.current.find((c: { key: string }) => c.key === 'health_data').granted).toBe(true);
+	expect(JSON.parse(entries.get('settings.json') as string).country).toBe('FR');
+
+	// Deleting from the account page takes the archive and the login with it.
+	await page.goto('/account/delete');
+	await page.getByLabel('Your password').fill(PASSWORD);
+	await page.getByRole('checkbox', { name: /permanently/ }).check();
+	await page.getByRole('button', { name: 'Delete my account' }).click();
+	await expect(page.getByText(/everything in it are deleted/)).toBeVisible();
+	// Signed out with the account gone, the mailed link only leads to the login page.
+	const after = await page.request.get(link, { maxRedirects: 0 });
+	expect(after.status()).toBe(302);
+	expect(after.headers().location).toMatch(/^\/auth\/login/);
+	const again = await page.request.post('/api/auth/login', {
+		data: { email: me.email, password: PASSWORD },
+		headers: { origin: new URL(baseURL as string).origin },
+	});
+	expect(again.status()).toBe(401);
 });
 
 test('a 12-year-old cannot sign up and nothing of them is kept', async ({ page }, testInfo) => {
@@ -316,8 +344,12 @@ test('a visitor’s Global Privacy Control signal is kept without an account and
 	// Saving another choice keeps the opt-out beside it, and analytics stays off under the signal.
 	await dialog.getByRole('checkbox', { name: 'Remember my preferences in this browser' }).uncheck();
 	await dialog.getByRole('button', { name: 'Save choices' }).click();
-	const choices = (await signalling.cookies()).find((cookie) => cookie.name === 'ms_cookie_choices');
-	expect(choices?.value).toBe('preferences-off.analytics-off.gpc');
+	// The dialog's close event, which saves, comes a moment after the click.
+	await expect
+		.poll(
+			async () => (await signalling.cookies()).find((cookie) => cookie.name === 'ms_cookie_choices')?.value,
+		)
+		.toBe('preferences-off.analytics-off.gpc');
 
 	// The same browser later without the header (another network, a settings change): still opted out.
 	const later = await browser.newContext({ baseURL, storageState: await signalling.storageState() });

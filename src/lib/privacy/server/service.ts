@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, asc, desc, eq, inArray, lt } from 'drizzle-orm';
 import yazl from 'yazl';
@@ -579,7 +580,7 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 		);
 	} catch (error) {
 		// A failure part way (the job tries again later) leaves no half-written archive behind.
-		zip.outputStream.destroy();
+		(zip.outputStream as Readable).destroy();
 		await written.catch(() => {});
 		await rm(filePath, { force: true });
 		throw error;
