@@ -3,7 +3,7 @@ import { expect, test } from '@playwright/test';
 import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readWorkoutFileSync } from '../../src/lib/workout-files';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, open } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, open, setGeo } from './helpers';
 
 /**
  * Viewing, printing and embedding a route, as a visitor, on the demo world the server seeds on
@@ -68,7 +68,13 @@ test('a visitor views a public route: map with markers, stats, elevation and cue
 	expect(external).toEqual([]);
 });
 
-test('a visitor opens the route map full screen and back; the page counts it', async ({ page, baseURL }) => {
+test('a visitor opens the route map full screen and back; the page counts it', async ({
+	page,
+	context,
+	baseURL,
+}) => {
+	// A visitor in Pennsylvania is counted unless they say no.
+	await setGeo(context, baseURL as string, 'US-PA');
 	const events: string[] = [];
 	page.on('request', (request) => {
 		if (new URL(request.url()).pathname !== CLIENT_EVENTS_PATH) return;
