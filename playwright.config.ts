@@ -37,6 +37,33 @@ if (!process.env.E2E_WEATHER_PORT) {
 	process.env.E2E_WEATHER_PORT = findFreePort();
 	startWeatherArchive(Number(process.env.E2E_WEATHER_PORT));
 }
+/**
+ * Journeys run at 375 px too where their issue asks for it (planner, routes, workouts, stats and
+ * goals) and for the shell, accounts and search a phone visitor meets first. These others run on
+ * desktop only: what they test does not change with the screen (HTTP answers, consents, payments,
+ * feeds, challenges, analytics), and layout-375.spec.ts checks that each of their pages fits a phone.
+ * Running them twice made the browser step the longest part of CI.
+ */
+const DESKTOP_ONLY_JOURNEYS = [
+	'admin',
+	'alternate-map',
+	'analytics',
+	'challenge-age-grade-teams',
+	'challenges',
+	'connected-apps',
+	'first-run',
+	'hotel-pages',
+	'legal',
+	'locations',
+	'premium',
+	'privacy',
+	'server',
+	'social-feed',
+	'social-friends',
+	'support',
+	'training-plans',
+].map((name) => `**/${name}.spec.ts`);
+
 const port = process.env.E2E_PORT;
 const externalServer = process.env.E2E_BASE_URL;
 const baseURL = externalServer ?? `http://127.0.0.1:${port}`;
@@ -78,6 +105,7 @@ export default defineConfig({
 		{
 			name: 'mobile-375',
 			grepInvert: /@desktop-layout/,
+			testIgnore: DESKTOP_ONLY_JOURNEYS,
 			use: { viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
 		},
 	],

@@ -95,6 +95,13 @@ test.describe('visitor pages at 375 px @small-screen-layout', () => {
 		'/challenges/yvty2025',
 		'/challenges/yvty2025/leaderboard',
 		'/mobile/challenges/yvty2025',
+		'/support/',
+		'/privacy_center/help',
+		'/training-plans/',
+		'/training-plans/first-10k/',
+		'/train/landing/',
+		'/partner/freeletics',
+		'/mobile/marriott_routes?lat=40.2663&lng=-76.8861&name=Harrisburg%20Hotel',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
 			await expectNoOverflow(page, path);
@@ -120,6 +127,12 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 	});
 
 	for (const path of [
+		'/premium/checkout',
+		'/premium/membership',
+		'/premium/coupon',
+		'/privacy_center/manage',
+		'/privacy_center/consents/edit',
+		'/account/gear',
 		'/account/my_profile',
 		'/account/settings',
 		'/account/display_settings',
