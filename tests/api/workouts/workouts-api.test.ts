@@ -247,6 +247,57 @@ describe('lists', () => {
 		expect(last.json._links.next).toBeUndefined();
 	});
 
+	test('a member’s own total_count, kept by the database, follows every create, edit and delete', async () => {
+		const total = async (who: Member, query = '') =>
+			(await callApi(made.app, 'GET', `/api/v7.1/workout/?user=${alice.id}${query}`, { token: who.token }))
+				.json.total_count;
+		expect(await total(alice)).toBe(0);
+		const ids: number[] = [];
+		for (const privacy of [0, 3, 3] as const) {
+			const made_ = await create(alice, runPayload(`Run ${privacy}`, { privacy }));
+			ids.push(made_.json.id as number);
+		}
+		await create(bob, runPayload('Bob run'));
+		expect(await total(alice)).toBe(3);
+		// Others, and filtered lists, count what they may see.
+		expect(await total(bob)).toBe(2);
+		expect(await total(alice, '&activity_type=16')).toBe(3);
+		expect(await total(alice, '&activity_type=11')).toBe(0);
+
+		const renamed = await callApi(made.app, 'PUT', `/api/v7.1/workout/${ids[0]}/`, {
+			token: alice.token,
+			body: runPayload('Renamed', { privacy: 0 }),
+		});
+		expect(renamed.status).toBe(200);
+		expect(await total(alice)).toBe(3);
+		expect(
+			(await callApi(made.app, 'DELETE', `/api/v7.1/workout/${ids[1]}`, { token: alice.token })).status,
+		).toBe(204);
+		expect(await total(alice)).toBe(2);
+		expect(await total(bob)).toBe(1);
+	});
+
+	test('a workout sent again with its Idempotency-Key is answered, not stored twice', async () => {
+		const send = (body: Record<string, unknown>, key: string) =>
+			callApi(made.app, 'POST', '/api/v7.1/workout/', {
+				token: alice.token,
+				body,
+				headers: { 'idempotency-key': key },
+			});
+		const first = await send(runPayload('Morning run'), 'manual-run-0001');
+		expect(first.status).toBe(201);
+		const again = await send(runPayload('Morning run'), 'manual-run-0001');
+		expect(again.status).toBe(201);
+		expect(again.json.id).toBe(first.json.id);
+		const reused = await send(runPayload('Evening run'), 'manual-run-0001');
+		expect(reused.status).toBe(422);
+		expect(reused.json.error).toBe('idempotency_key_reused');
+		// Hand-logged workouts have no recording to tell copies apart: without a key, each send is one.
+		expect((await create(alice, runPayload('Morning run'))).status).toBe(201);
+		const list = await callApi(made.app, 'GET', '/api/v7.1/workout/', { token: alice.token });
+		expect(list.json.total_count).toBe(2);
+	});
+
 	test('started_after and started_before bound the start', async () => {
 		for (let day = 1; day <= 5; day++)
 			await create(alice, runPayload(`Run ${day}`, { start: `2026-05-0${day}T07:00:00+00:00` }));

@@ -54,9 +54,11 @@ export const bestEffortScans = pgTable('best_effort_scans', {
 /**
  * A mark per member that changes with every insert, edit or delete of their workouts (a database
  * trigger sets a fresh random value), so cached stats know in one lookup whether they still hold.
+ * The same trigger keeps how many workouts the member has, so their own list need not count them.
  * No foreign key: the trigger also fires while a member and their workouts are being deleted.
  */
 export const workoutChangeMarks = pgTable('workout_change_marks', {
 	ownerId: integer('owner_id').primaryKey(),
 	mark: text('mark').notNull(),
+	workoutCount: integer('workout_count').notNull().default(0),
 });

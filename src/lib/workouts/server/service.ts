@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
@@ -12,6 +13,7 @@ import { assertGearOfOwner } from '../../gear/server/service';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
+import { workoutChangeMarks } from '../../stats/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
 import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse-pool';
 import { DEFAULT_WEIGHT_KG, estimateCalories } from '../calories';
@@ -119,7 +121,40 @@ type NewWorkout = {
 	laps: StoredLap[];
 	/** The uploaded file (packed by `packOriginal`), kept with the workout or not at all. */
 	original?: { fileName: string; contentGzipBase64: string };
+	idempotency?: Idempotency;
 };
+
+/** A client's Idempotency-Key and a hash of the request it came with. */
+export type Idempotency = { key: string; requestHash: string };
+
+/** SHA-256 over a request's parts, so a key sent again can be told apart from a key reused. */
+export function hashRequest(...parts: (string | Uint8Array)[]): string {
+	const hash = createHash('sha256');
+	for (const part of parts) hash.update(part).update('\0');
+	return hash.digest('hex');
+}
+
+/**
+ * The workout an earlier request with this Idempotency-Key made, to answer a retry with; null when
+ * the key is new. The same key with another request is refused rather than answered wrongly.
+ */
+async function replayOf(
+	deps: Deps,
+	ownerId: number,
+	idempotency: Idempotency,
+): Promise<CreateOutcome | null> {
+	const [earlier] = await deps.db
+		.select({ id: workouts.id, requestHash: workouts.requestHash })
+		.from(workouts)
+		.where(and(eq(workouts.ownerId, ownerId), eq(workouts.idempotencyKey, idempotency.key)));
+	if (!earlier) return null;
+	if (earlier.requestHash !== idempotency.requestHash)
+		throw new AppError('unprocessable', 'This Idempotency-Key was already used with a different request.', {
+			detail: 'idempotency_key_reused',
+		});
+	const workout = await findWorkout(deps, earlier.id);
+	return workout ? { created: true, workout, replayed: true } : null;
+}
 
 /**
  * Challenge standings and weekly goal stories follow every saved, edited, cut or deleted workout;
@@ -131,7 +166,8 @@ export async function followWorkoutChange(deps: Deps, ownerId: number): Promise<
 }
 
 export type CreateOutcome =
-	| { created: true; workout: WorkoutWithOwner }
+	/** `replayed`: the answer to a retried request (same Idempotency-Key), nothing stored again. */
+	| { created: true; workout: WorkoutWithOwner; replayed?: true }
 	| { created: false; existing: WorkoutWithOwner };
 
 /**
@@ -139,6 +175,10 @@ export type CreateOutcome =
  * start, same samples) is not stored again: the caller gets the existing one.
  */
 async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): Promise<CreateOutcome> {
+	if (workout.idempotency) {
+		const replay = await replayOf(deps, ownerId, workout.idempotency);
+		if (replay) return replay;
+	}
 	const now = deps.clock();
 	const contentHash =
 		workout.values.contentHash ??
@@ -150,6 +190,8 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 				...workout.values,
 				ownerId,
 				contentHash,
+				idempotencyKey: workout.idempotency?.key ?? null,
+				requestHash: workout.idempotency?.requestHash ?? null,
 				sampleCount: workout.series?.t.length ?? 0,
 				createdAt: now,
 				updatedAt: now,
@@ -167,6 +209,11 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 	});
 	if (id !== null) await followWorkoutChange(deps, ownerId);
 	if (id !== null) return { created: true, workout: (await findWorkout(deps, id)) as WorkoutWithOwner };
+	// Two requests with one key at once: the one that lost the race answers as a retry.
+	if (workout.idempotency) {
+		const replay = await replayOf(deps, ownerId, workout.idempotency);
+		if (replay) return replay;
+	}
 	const [existing] = await deps.db
 		.select({ id: workouts.id })
 		.from(workouts)
@@ -189,6 +236,7 @@ export async function createWorkout(
 	deps: Deps,
 	viewer: Viewer,
 	input: WorkoutSaveInput,
+	idempotencyKey?: string,
 ): Promise<CreateOutcome> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a workout');
 	const defaults = await ownerDefaults(deps, viewer.id);
@@ -210,6 +258,9 @@ export async function createWorkout(
 		},
 		series: samples.length > 0 ? encodeSeries(samples) : null,
 		laps: [],
+		idempotency: idempotencyKey
+			? { key: idempotencyKey, requestHash: hashRequest(JSON.stringify(input)) }
+			: undefined,
 	});
 }
 
@@ -222,8 +273,15 @@ export async function importWorkoutFile(
 	viewer: Viewer,
 	bytes: Uint8Array,
 	query: WorkoutImportQuery & { fileName?: string },
+	idempotencyKey?: string,
 ): Promise<CreateOutcome> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to import a workout');
+	const idempotency = idempotencyKey
+		? { key: idempotencyKey, requestHash: hashRequest(JSON.stringify(query), bytes) }
+		: undefined;
+	// A retry is answered before the file is read again.
+	const replay = idempotency ? await replayOf(deps, viewer.id, idempotency) : null;
+	if (replay) return replay;
 	const defaults = await ownerDefaults(deps, viewer.id);
 	let derived: DerivedFileWorkout | null;
 	try {
@@ -248,6 +306,7 @@ export async function importWorkoutFile(
 		privacy: query.privacy ?? defaults.privacy,
 		timeZone: query.time_zone ?? defaults.timeZone,
 		original: { fileName: storableFileName(query.fileName), contentGzipBase64: await packOriginal(bytes) },
+		idempotency,
 	});
 }
 
@@ -275,6 +334,7 @@ export async function storeDerivedWorkout(
 		timeZone: string;
 		source?: string;
 		original?: NewWorkout['original'];
+		idempotency?: Idempotency;
 	},
 ): Promise<CreateOutcome> {
 	const { series, laps, name: fileName, activityType, ...values } = derived;
@@ -291,6 +351,7 @@ export async function storeDerivedWorkout(
 		series,
 		laps,
 		original: choice.original,
+		idempotency: choice.idempotency,
 	});
 }
 
@@ -405,6 +466,20 @@ export function visibleCondition(viewer: Viewer): SQL {
 
 export type WorkoutPage = { workouts: WorkoutWithOwner[]; totalCount: number; limit: number; offset: number };
 
+async function countWorkouts(deps: Deps, where: SQL | undefined): Promise<number> {
+	const [counted] = await deps.db.select({ count: sql<number>`count(*)::int` }).from(workouts).where(where);
+	return Number(counted?.count ?? 0);
+}
+
+/** How many workouts a member has, as the workouts trigger keeps it (none yet: no row). */
+async function keptWorkoutCount(deps: Deps, ownerId: number): Promise<number> {
+	const [kept] = await deps.db
+		.select({ count: workoutChangeMarks.workoutCount })
+		.from(workoutChangeMarks)
+		.where(eq(workoutChangeMarks.ownerId, ownerId));
+	return kept?.count ?? 0;
+}
+
 /**
  * One member's workouts the viewer may see (all of them for the member themself), newest start
  * first. Without `user` a member gets their own; there is no list across members, so public
@@ -434,7 +509,14 @@ export async function listWorkouts(
 			: [desc(workouts.startDatetime), desc(workouts.id)];
 	// The page and the count as two queries: a count over the window would build every matching row,
 	// joined, before the limit applies (33 ms for a member with 10,000 workouts, against a few here).
-	const [rows, [counted]] = await Promise.all([
+	// A member's own unfiltered list reads the count the workouts trigger keeps instead of counting.
+	const wholeOwnList =
+		viewer !== null &&
+		ownerId === viewer.id &&
+		query.activity_type === undefined &&
+		!query.started_after &&
+		!query.started_before;
+	const [rows, totalCount] = await Promise.all([
 		deps.db
 			.select({ workout: workouts, ...ownerColumns })
 			.from(workouts)
@@ -443,9 +525,8 @@ export async function listWorkouts(
 			.orderBy(...order)
 			.limit(limit)
 			.offset(offset),
-		deps.db.select({ count: sql<number>`count(*)::int` }).from(workouts).where(where),
+		wholeOwnList ? keptWorkoutCount(deps, ownerId) : countWorkouts(deps, where),
 	]);
-	const totalCount = Number(counted?.count ?? 0);
 	return {
 		workouts: rows.map((row) => ({
 			...row.workout,

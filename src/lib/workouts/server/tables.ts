@@ -82,6 +82,13 @@ export const workouts = pgTable(
 		 * or gzipped) has the same hash and start, and the unique index refuses the second copy.
 		 */
 		contentHash: text('content_hash'),
+		/**
+		 * The Idempotency-Key the client sent with the request that made it, and a hash of that
+		 * request: the same key with the same request answers with this workout again (a retry after
+		 * an answer was lost), never a second copy.
+		 */
+		idempotencyKey: text('idempotency_key'),
+		requestHash: text('request_hash'),
 		version: integer('version').notNull().default(1),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 		updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -91,6 +98,7 @@ export const workouts = pgTable(
 		index('workouts_privacy_start_idx').on(t.privacy, t.startDatetime),
 		index('workouts_gear_idx').on(t.gearId),
 		uniqueIndex('workouts_owner_duplicate_idx').on(t.ownerId, t.startDatetime, t.contentHash),
+		uniqueIndex('workouts_owner_idempotency_idx').on(t.ownerId, t.idempotencyKey),
 		check('workouts_privacy_check', sql`${t.privacy} in (0, 1, 3)`),
 	],
 );
