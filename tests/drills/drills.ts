@@ -2,7 +2,7 @@
  * Fault drills: the built server under the faults of security tests 43–48, each printing what it
  * did, PASS or FAIL, and what was lost. Not part of `npm test` (minutes, and timing-dependent).
  *   npm run drills                       every drill; the PostgreSQL ones need DRILL_DATABASE_URL
- *   npm run drills -- sigterm kill9      only those (sigterm, kill9, second, pgloss, races)
+ *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, second, pgloss, races)
  * DRILL_DATABASE_URL names a PostgreSQL server and a database name of the drills' own: that
  * database is dropped and created afresh.
  */
@@ -26,6 +26,7 @@ let nextPort = Number(process.env.DRILL_PORT ?? 4831);
 
 type Answer = {
 	status: number;
+	headers: http.IncomingHttpHeaders;
 	body: string;
 	json: Record<string, unknown> | null;
 	cookies: string[];
@@ -36,9 +37,9 @@ function request(
 	port: number,
 	method: string,
 	urlPath: string,
-	options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+	options: { body?: unknown; raw?: Uint8Array; token?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
-	const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+	const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
 	return new Promise((resolve, reject) => {
 		const outgoing = http.request(
 			{
@@ -48,7 +49,11 @@ function request(
 				path: urlPath,
 				agent: false,
 				headers: {
-					...(body ? { 'content-type': 'application/json' } : {}),
+					...(options.raw
+						? { 'content-type': 'application/octet-stream' }
+						: body
+							? { 'content-type': 'application/json' }
+							: {}),
 					...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
 					...options.headers,
 				},
@@ -67,6 +72,7 @@ function request(
 					}
 					resolve({
 						status: incoming.statusCode ?? 0,
+						headers: incoming.headers,
 						body: text,
 						json,
 						cookies: (incoming.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]),
@@ -334,6 +340,69 @@ async function kill9Drill() {
 			],
 			lost: missing.length ? `${missing.length} acknowledged rows missing` : 'nothing',
 		});
+	} finally {
+		db.cleanup();
+	}
+}
+
+/**
+ * Security test 43: kill -9 while a device file uploads, before or after its row is committed; the
+ * client sends the same request again with its Idempotency-Key once the server is back, and must
+ * get one workout per file: the stored one (Idempotent-Replayed) or, if the kill came first, a new one.
+ */
+async function uploadKillDrill() {
+	const db = freshEmbedded();
+	const files = [
+		'fit/garmin-edge-820-bike.fit',
+		'fit/Edge810-Vector-2013-08-16-15-35-10.fit',
+		'gpx/Mojstrovka.gpx',
+		'tcx/cross-country-skiing_activity_1.tcx',
+		'fit/garmin-fenix-5-bike.fit',
+		'tcx/walking_activity_1.tcx',
+	];
+	try {
+		let server = startServer({ DATABASE_URL: db.url });
+		await waitUntilUp(server);
+		const member = await signUp(server.port);
+		const rounds: string[] = [];
+		let replayed = 0;
+		for (const [index, file] of files.entries()) {
+			const raw = readFileSync(path.join(root, 'tests/fixtures/workouts', file));
+			const send = (port: number) =>
+				request(port, 'POST', '/api/v7.1/device/file_import/', {
+					raw,
+					token: member.token,
+					headers: { 'idempotency-key': `drill-upload-${process.pid}-${index}` },
+				});
+			const inFlight = send(server.port).then(
+				(answer) => `answered ${answer.status}`,
+				(error) => `lost (${errorCode(error)})`,
+			);
+			// Anywhere from while the body is still arriving to after the row is written.
+			await sleep(Math.floor(Math.random() * 400));
+			server.child.kill('SIGKILL');
+			const first = await inFlight;
+			await server.exited;
+			server = startServer({ DATABASE_URL: db.url });
+			await waitUntilUp(server);
+			const retry = await send(server.port);
+			if (retry.status !== 201) throw new Error(`${file}: the retry answered ${retry.status}: ${retry.body}`);
+			const wasReplay = retry.headers['idempotent-replayed'] === 'true';
+			if (wasReplay) replayed++;
+			rounds.push(`${file}: first send ${first}; retry 201${wasReplay ? ', replayed' : ', stored now'}`);
+		}
+		const code = await stopServer(server);
+		const stored = await storedWorkoutIds(db.folder, member.id);
+		report({
+			name: '(f) kill -9 during uploads, retried with an Idempotency-Key (PGlite)',
+			pass: stored.size === files.length && code === 0,
+			did: [
+				...rounds,
+				`${files.length} files, ${replayed} retries answered from the stored workout; the folder holds ${stored.size} workouts`,
+			],
+			lost: stored.size < files.length ? `${files.length - stored.size} uploads` : 'nothing',
+		});
+		if (stored.size > files.length) throw new Error(`${stored.size - files.length} workouts stored twice`);
 	} finally {
 		db.cleanup();
 	}
@@ -609,6 +678,7 @@ async function main() {
 	const postgresUrl = wanted('pgloss') || wanted('races') ? await freshPostgres() : null;
 	if (wanted('sigterm')) await attempt('(a) SIGTERM under load', sigtermDrill);
 	if (wanted('kill9')) await attempt('(b) kill -9 during inserts', kill9Drill);
+	if (wanted('upload')) await attempt('(f) kill -9 during uploads', uploadKillDrill);
 	if (wanted('second')) await attempt('(c) a second server', secondServerDrill);
 	if (wanted('races')) {
 		const db = freshEmbedded();

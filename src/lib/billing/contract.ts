@@ -239,15 +239,6 @@ export const PaymentIntentParamSchema = v.object({
 	b: PaymentIntentIdSchema,
 });
 
-export const IdempotencyHeaderSchema = v.object({
-	'idempotency-key': v.optional(
-		v.pipe(
-			v.string(),
-			v.regex(/^[A-Za-z0-9_-]{8,100}$/, 'Idempotency-Key is 8 to 100 letters, digits, - or _.'),
-		),
-	),
-});
-
 export const VerificationAnswerSchema = v.object({
 	payment_intent_id: PaymentIntentIdSchema,
 	approve: v.boolean('approve must be true or false.'),

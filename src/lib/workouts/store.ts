@@ -254,6 +254,20 @@ export function uploadOutcomeOf(status: number, body: unknown): UploadOutcome {
 	};
 }
 
+/**
+ * One Idempotency-Key per chosen file, kept across its retries: a retry after an answer was lost
+ * (a gateway error, a dropped connection) gets the workout the first send stored, not a second one.
+ */
+const uploadKeys = new WeakMap<File, string>();
+function uploadKeyOf(file: File): string {
+	let key = uploadKeys.get(file);
+	if (!key) {
+		key = crypto.randomUUID().replaceAll('-', '');
+		uploadKeys.set(file, key);
+	}
+	return key;
+}
+
 function xhrSend(
 	file: File,
 	token: string | undefined,
@@ -265,6 +279,7 @@ function xhrSend(
 		request.open('POST', url);
 		request.withCredentials = true;
 		if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
+		if (url.endsWith('/file_import/')) request.setRequestHeader('idempotency-key', uploadKeyOf(file));
 		request.responseType = 'json';
 		request.upload.addEventListener('progress', (event) => {
 			if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);

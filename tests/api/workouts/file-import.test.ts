@@ -27,12 +27,18 @@ afterAll(async () => {
 const fixture = (path: string) => new Uint8Array(readFileSync(`tests/fixtures/workouts/${path}`));
 
 /** The multipart upload a browser form or a client sends. */
-async function upload(bytes: Uint8Array, fileName: string, query = '', token = alice.token) {
+async function upload(
+	bytes: Uint8Array,
+	fileName: string,
+	query = '',
+	token = alice.token,
+	extraHeaders: Record<string, string> = {},
+) {
 	const form = new FormData();
 	form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
 	const response = await made.app.request(`/api/v7.1/device/file_import/${query}`, {
 		method: 'POST',
-		headers: { authorization: `Bearer ${token}` },
+		headers: { authorization: `Bearer ${token}`, ...extraHeaders },
 		body: form,
 	});
 	const text = await response.text();
@@ -151,6 +157,41 @@ describe('device file import', () => {
 		const answers = await Promise.all([upload(fit, 'a.fit'), upload(fit, 'b.fit')]);
 		expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
 		expect(await storedCount()).toBe(1);
+	});
+
+	test('a retry with the same Idempotency-Key gets the first answer again; a reused key is refused', async () => {
+		const fit = fixture('fit/garmin-edge-820-bike.fit');
+		const key = { 'idempotency-key': 'upload-7f3a9c2e' };
+		const first = await upload(fit, 'ride.fit', '?name=Ride', alice.token, key);
+		expect(first.status).toBe(201);
+		// The answer was lost on the way (a gateway error): the client sends the same request again.
+		const retried = await upload(fit, 'ride.fit', '?name=Ride', alice.token, key);
+		expect(retried.status).toBe(201);
+		expect(retried.headers.get('idempotent-replayed')).toBe('true');
+		expect(retried.json).toEqual(first.json);
+		// Two at once with one key: both answer the one workout.
+		const tcx = fixture('tcx/cross-country-skiing_activity_1.tcx');
+		const pair = { 'idempotency-key': 'upload-pair-0001' };
+		const both = await Promise.all([
+			upload(tcx, 'ski.tcx', '', alice.token, pair),
+			upload(tcx, 'ski.tcx', '', alice.token, pair),
+		]);
+		expect(both.map((answer) => answer.status)).toEqual([201, 201]);
+		expect(both[0].json.id).toBe(both[1].json.id);
+		expect(await storedCount()).toBe(2);
+
+		// The same key with another file, or other choices, is a client's mistake, not a retry.
+		const other = await upload(fixture('gpx/Mojstrovka.gpx'), 'hike.gpx', '', alice.token, key);
+		expect(other.status).toBe(422);
+		expect(other.json.error).toBe('idempotency_key_reused');
+		expect((await upload(fit, 'ride.fit', '?name=Other', alice.token, key)).status).toBe(422);
+		// Without a key, the same file again is the duplicate it always was.
+		expect((await upload(fit, 'ride.fit')).status).toBe(409);
+		// Keys are per member.
+		const bob = await addMember(made.deps, 'bob');
+		expect((await upload(fit, 'ride.fit', '?name=Ride', bob.token, key)).status).toBe(201);
+		expect(await storedCount()).toBe(2);
+		expect((await upload(fit, 'ride.fit', '', alice.token, { 'idempotency-key': 'short' })).status).toBe(400);
 	});
 
 	test('the raw bytes as application/octet-stream import too', async () => {

@@ -1,6 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { ApiEnv } from '../../api/context';
+import { IdempotencyHeaderSchema } from '../../api/idempotency-header';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { refreshSessionHint } from '../../auth/server/api';
@@ -12,7 +13,6 @@ import {
 	BillingProfileCreateSchema,
 	BillingProfilePatchSchema,
 	CouponParamSchema,
-	IdempotencyHeaderSchema,
 	IdParamSchema,
 	PAYMENT_PROVIDERS,
 	PaidSubscriptionCreateSchema,

@@ -4,6 +4,7 @@ import { describeRoute } from 'hono-openapi';
 import { BULK_IMPORT_BODY_LIMIT, WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
 import { both, expectedVersion, link, pageLinks, preconditionFailed } from '../../api/hal';
+import { IdempotencyHeaderSchema } from '../../api/idempotency-header';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
@@ -46,7 +47,10 @@ import {
 	userStats,
 } from './service';
 
-/** 201 with the stored workout, or 409 naming the copy the member already has. */
+/**
+ * 201 with the stored workout, or 409 naming the copy the member already has. A retry with the
+ * same Idempotency-Key gets the first answer again, marked Idempotent-Replayed.
+ */
 function answerCreate(c: Context<ApiEnv>, outcome: CreateOutcome) {
 	if (!outcome.created) {
 		const href = `/api/v7.1/workout/${outcome.existing.id}/`;
@@ -61,6 +65,7 @@ function answerCreate(c: Context<ApiEnv>, outcome: CreateOutcome) {
 			409,
 		);
 	}
+	if (outcome.replayed) c.header('Idempotent-Replayed', 'true');
 	c.header('ETag', `"${outcome.workout.version}"`);
 	c.header('Location', `/api/v7.1/workout/${outcome.workout.id}/`);
 	return c.json(representWorkout(outcome.workout, c.var.viewer), 201);
@@ -136,8 +141,21 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 				_links: pageLinks('/v7.1/workout/', new URL(c.req.url).searchParams, page),
 			});
 		});
-		app.post(path, requireViewer, validate('json', WorkoutSaveSchema), async (c) =>
-			answerCreate(c, await createWorkout(c.var.deps, c.var.viewer, c.req.valid('json'))),
+		app.post(
+			path,
+			requireViewer,
+			validate('header', IdempotencyHeaderSchema),
+			validate('json', WorkoutSaveSchema),
+			async (c) =>
+				answerCreate(
+					c,
+					await createWorkout(
+						c.var.deps,
+						c.var.viewer,
+						c.req.valid('json'),
+						c.req.valid('header')['idempotency-key'],
+					),
+				),
 		);
 	}
 
@@ -205,14 +223,23 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 
 	// A device file (GPX, TCX or FIT, bare or in .gz/.zip) in the multipart field "file", or the raw bytes.
 	for (const path of both('/v7.1/device/file_import/')) {
-		app.post(path, requireViewer, validate('query', WorkoutImportQuerySchema), async (c) => {
-			const { bytes, fileName } = await readUpload(c, WORKOUT_FILE_BODY_LIMIT);
-			const outcome = await importWorkoutFile(c.var.deps, c.var.viewer, bytes, {
-				...c.req.valid('query'),
-				fileName,
-			});
-			return answerCreate(c, outcome);
-		});
+		app.post(
+			path,
+			requireViewer,
+			validate('header', IdempotencyHeaderSchema),
+			validate('query', WorkoutImportQuerySchema),
+			async (c) => {
+				const { bytes, fileName } = await readUpload(c, WORKOUT_FILE_BODY_LIMIT);
+				const outcome = await importWorkoutFile(
+					c.var.deps,
+					c.var.viewer,
+					bytes,
+					{ ...c.req.valid('query'), fileName },
+					c.req.valid('header')['idempotency-key'],
+				);
+				return answerCreate(c, outcome);
+			},
+		);
 	}
 
 	// A zip of device files (a Strava or Garmin export), imported in the background.
