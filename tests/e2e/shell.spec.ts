@@ -29,7 +29,8 @@ test.describe('pages of the shell', () => {
 	}
 
 	for (const path of ['/no/such/page', '/error/notfound', '/us/stores']) {
-		test(`${path} shows the not-found page with status 404`, async ({ page }) => {
+		// The status does not depend on the screen; the page's fit at 375 px is layout-375.spec.ts's.
+		test(`${path} shows the not-found page with status 404 @desktop-layout`, async ({ page }) => {
 			const response = await open(page, path);
 			expect(response?.status()).toBe(404);
 			await expect(page.getByRole('heading', { level: 1 })).toHaveText('We couldn’t find that page');
@@ -73,7 +74,8 @@ test.describe('pages of the shell', () => {
 	});
 });
 
-test.describe('script budget', () => {
+// The same scripts load at every width; Lighthouse weighs them again on its mobile profile.
+test.describe('script budget @desktop-layout', () => {
 	for (const path of ['/', '/mvp', '/no/such/page']) {
 		test(`${path} has no island, loads no React and ships at most 10 KB of gzipped script`, async ({
 			page,
