@@ -42,6 +42,17 @@ test('a member imports an export zip, then tracks the distance on a pair of shoe
 	await expect(files.nth(2)).toHaveAttribute('data-status', 'duplicate');
 	await expect(files.nth(3)).toHaveAttribute('data-status', 'failed');
 	await expectNoSeriousA11yIssues(page);
+
+	// Back on the page later, the import is listed and opens with each file's outcome.
+	await page.goto('/workout/import/');
+	const past = page.getByTestId('past-imports').getByRole('listitem');
+	await expect(past).toHaveCount(1);
+	await expect(past).toContainText(
+		'Done, 4 of 4 files read, 2 imported, 1 skipped as duplicates, 1 not imported.',
+	);
+	await past.getByRole('link').click();
+	await expect(progress).toContainText('Done: 4 of 4 files read.');
+	await expect(files).toHaveCount(4);
 	const hikeHref = (await files.nth(0).getByRole('link').getAttribute('href')) as string;
 	expect(hikeHref).toMatch(/^\/workout\/\d+$/);
 	const hikeId = hikeHref.split('/').at(-1);

@@ -1,11 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-	BULK_IMPORT_POLL_MS,
-	type BulkImportFile,
-	type BulkImportProgress,
-	readBulkImport,
-	sendBulkImport,
-} from '../../lib/workouts/store';
+import type { BulkImportFile, BulkImportProgress } from '../../lib/workouts/contract';
+import { BULK_IMPORT_POLL_MS, readBulkImport, sendBulkImport } from '../../lib/workouts/store';
 import './workout-import.scss';
 
 const OUTCOME_LABELS: Record<BulkImportFile['outcome'], string> = {
@@ -35,12 +30,14 @@ function FileRow({ file }: { file: BulkImportFile }) {
 
 /**
  * A whole export (a Strava or Garmin zip of many files): the zip uploads with a progress bar, the
- * server imports it in the background, and this polls until every file has an outcome.
+ * server imports it in the background, and this polls until every file has an outcome. `opened` is
+ * an earlier import the page was asked to show.
  */
-export default function BulkImport() {
+export default function BulkImport({ opened = null }: { opened?: BulkImportProgress | null }) {
 	const [uploading, setUploading] = useState<number | null>(null);
 	const [refusal, setRefusal] = useState<string | null>(null);
-	const [progress, setProgress] = useState<BulkImportProgress | null>(null);
+	// An earlier import the page was opened on: shown, and followed while it still runs.
+	const [progress, setProgress] = useState<BulkImportProgress | null>(opened);
 	const input = useRef<HTMLInputElement>(null);
 
 	async function start(file: File | undefined) {

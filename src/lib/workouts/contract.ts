@@ -358,3 +358,26 @@ export const WORKOUT_PHOTO_MAX_BYTES = 12 * 1024 * 1024;
 export const WORKOUT_PHOTOS_PER_WORKOUT = 10;
 export const WorkoutPhotoSizeSchema = v.picklist(['large', 'thumbnail']);
 export type WorkoutPhotoSize = v.InferOutput<typeof WorkoutPhotoSizeSchema>;
+
+/** One file's outcome in a bulk import (a Strava or Garmin export zip). */
+export type BulkImportFile = {
+	file: string;
+	outcome: 'imported' | 'duplicate' | 'failed';
+	reason?: string;
+	workout_id?: number;
+};
+export type BulkImportStatus = 'queued' | 'running' | 'done' | 'failed';
+/** A bulk import's progress: how many of its workout files are done, and how each went. */
+export type BulkImportProgress = {
+	id: number;
+	status: BulkImportStatus;
+	total: number;
+	processed: number;
+	imported: number;
+	skipped_duplicates: number;
+	failed: number;
+	error: string | null;
+	created_datetime: string;
+	finished_datetime: string | null;
+	files: BulkImportFile[];
+};

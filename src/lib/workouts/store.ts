@@ -2,7 +2,12 @@ import { atom, type WritableAtom } from 'nanostores';
 import { FetchError } from 'ofetch';
 import { api, ensureSession, errorData, loginPath, refreshToken } from '../api/client';
 import { $session } from '../auth/store';
-import { ACTIVITY_TYPES_CACHE_DAYS, ACTIVITY_TYPES_STORAGE_KEY, type ActivityTypeView } from './contract';
+import {
+	ACTIVITY_TYPES_CACHE_DAYS,
+	ACTIVITY_TYPES_STORAGE_KEY,
+	type ActivityTypeView,
+	type BulkImportProgress,
+} from './contract';
 
 /**
  * The workout islands' state: the activity type list (kept in this browser for 30 days), the
@@ -387,24 +392,6 @@ export function isWorkoutFileName(name: string): boolean {
 }
 
 /** One file's outcome in a bulk import, as the progress endpoint lists it. */
-export type BulkImportFile = {
-	file: string;
-	outcome: 'imported' | 'duplicate' | 'failed';
-	reason?: string;
-	workout_id?: number;
-};
-/** A bulk import's progress: how many of its workout files are done, and how each went. */
-export type BulkImportProgress = {
-	id: number;
-	status: 'queued' | 'running' | 'done' | 'failed';
-	total: number;
-	processed: number;
-	imported: number;
-	skipped_duplicates: number;
-	failed: number;
-	error: string | null;
-	files: BulkImportFile[];
-};
 export const BULK_IMPORT_URL = '/api/v7.1/device/bulk_import/';
 /** How often the upload page asks how an import is going. */
 export const BULK_IMPORT_POLL_MS = 1000;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { and, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
@@ -17,6 +17,7 @@ import {
 	scanArchive,
 } from '../../workout-files/server/archive';
 import { sharedParsePool } from '../../workout-files/server/parse-pool';
+import type { BulkImportProgress } from '../contract';
 import type { DerivedFileWorkout } from './derive-file';
 import { ownerDefaults, packOriginal, storeDerivedWorkout, WORKOUT_FILE_LIMITS } from './service';
 import { type BulkImportFileResult, workoutBulkImports, workouts } from './tables';
@@ -234,32 +235,37 @@ export async function finishBulkImport(
 		await rm(path.join(importFolder(deps.config), path.basename(row.fileName)), { force: true });
 }
 
-export type BulkImportView = {
-	id: number;
-	status: string;
-	total: number;
-	processed: number;
-	imported: number;
-	skipped_duplicates: number;
-	failed: number;
-	error: string | null;
-	created_datetime: string;
-	finished_datetime: string | null;
-	files: { file: string; outcome: BulkImportFileResult['outcome']; reason?: string; workout_id?: number }[];
-};
-
 /** One of the member's imports with its progress; anyone else's is 404. */
 export async function getBulkImport(
 	deps: Pick<AppDeps, 'db'>,
 	viewer: { id: number } | null,
 	importId: number,
-): Promise<BulkImportView> {
+): Promise<BulkImportProgress> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to see your imports');
 	const [row] = await deps.db
 		.select()
 		.from(workoutBulkImports)
 		.where(and(eq(workoutBulkImports.id, importId), eq(workoutBulkImports.userId, viewer.id)));
 	if (!row) throw new AppError('not_found', 'No such import');
+	return representBulkImport(row);
+}
+
+/** The member's latest imports, newest first, for the upload page to list. */
+export async function listBulkImports(
+	deps: Pick<AppDeps, 'db'>,
+	viewer: { id: number },
+	limit = 10,
+): Promise<BulkImportProgress[]> {
+	const rows = await deps.db
+		.select()
+		.from(workoutBulkImports)
+		.where(eq(workoutBulkImports.userId, viewer.id))
+		.orderBy(desc(workoutBulkImports.id))
+		.limit(limit);
+	return rows.map(representBulkImport);
+}
+
+function representBulkImport(row: typeof workoutBulkImports.$inferSelect): BulkImportProgress {
 	const count = (outcome: BulkImportFileResult['outcome']) =>
 		row.results.filter((result) => result.outcome === outcome).length;
 	return {

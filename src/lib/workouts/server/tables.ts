@@ -13,6 +13,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from '../../auth/server/tables';
 import { userGear } from '../../gear/server/tables';
+import type { BulkImportStatus } from '../contract';
 import type { StoredSeries } from '../series';
 
 /** One lap as a device recorded it; offsets count from the workout's start. */
@@ -167,8 +168,7 @@ export const workoutBulkImports = pgTable(
 		userId: integer('user_id')
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
-		/** queued | running | done | failed */
-		status: text('status').notNull().default('queued'),
+		status: text('status').$type<BulkImportStatus>().notNull().default('queued'),
 		/** The stored archive's file name under DATA_DIR/imports; null once read. */
 		fileName: text('file_name'),
 		/** Workout files in the archive; the rest (photos, CSV) are passed over. */
