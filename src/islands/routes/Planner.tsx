@@ -1,6 +1,5 @@
 import 'leaflet/dist/leaflet.css';
 import './planner.scss';
-import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
@@ -53,6 +52,7 @@ import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
 import { PlannerPointList } from './PlannerPointList';
 import { PlannerLayers } from './planner-layers';
+import { useStoreInTransition } from './use-store-in-transition';
 
 export type PlannerProps = {
 	unit: Unit;
@@ -196,11 +196,8 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 	const [theirs, setTheirs] = useState<SavedRoute | null>(null);
 	/** The save that lost to a newer one, kept while the member chooses. */
 	const pendingSave = useRef<RouteSaveInput | null>(null);
-	const history = useStore(store.$history);
-	const legs = useStore(store.$legs);
-	const pending = useStore(store.$pending);
-	const failures = useStore(store.$failures);
-	const streets = useStore(store.$streets);
+	// The map's line follows the store at once (below); the panels follow its view, after the line is painted.
+	const { history, legs, pending, failures, streets } = useStoreInTransition(store.$view);
 	const state = history.present;
 
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
@@ -290,7 +287,6 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 
 	// The route on the map: each gap dashed until it follows roads, waypoints as draggable numbered pins;
 	// dragging a line adds a point there.
-	const [routeLayers, setRouteLayers] = useState<PlannerLayers | null>(null);
 	useEffect(() => {
 		if (!map) return;
 		const drawn = new PlannerLayers(
@@ -304,15 +300,27 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 				store.edit((s) => insertWaypoint(s, index, point));
 			},
 		);
-		setRouteLayers(drawn);
+		// Drawn straight from the store, not after React renders the panels, so a click's line shows in the
+		// next frame; and once the code that changed the store has finished, so a gap's routing request has
+		// already left.
+		let queued = false;
+		let live = true;
+		const draw = () => {
+			if (queued) return;
+			queued = true;
+			queueMicrotask(() => {
+				queued = false;
+				if (live) drawn.update(store.$legs.get(), store.$history.get().present.waypoints);
+			});
+		};
+		draw();
+		const unbind = [store.$legs.listen(draw), store.$history.listen(draw)];
 		return () => {
-			setRouteLayers(null);
+			live = false;
+			for (const stop of unbind) stop();
 			drawn.remove();
 		};
 	}, [map, store]);
-	useEffect(() => {
-		routeLayers?.update(legs, state.waypoints);
-	}, [routeLayers, legs, state]);
 
 	// Ctrl+Z and Ctrl+Shift+Z, except while typing, where the field's own undo applies.
 	useEffect(() => {
@@ -332,20 +340,24 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 	const draftClosed = useRef(false);
 	// The draft follows every edit, but never overwrites one still being offered back. A saved route opened
 	// unchanged has nothing unsaved; drawn legs keep their shapes, so a restored draft is not routed again.
-	// It is written once edits pause (a long route's draft is large) and at once when the page is left.
+	// It is written once edits pause (a long route's draft is large) and at once when the page is left, from the
+	// store as it is then: the panels' view may lag the route by a moment.
+	// biome-ignore lint/correctness/useExhaustiveDependencies: the view's values say when the route changed
 	useEffect(() => {
 		if (offer) return;
-		const untouched = opened
-			? history.past.length === 0 && details === initialDetails
-			: state.waypoints.length === 0 && !details.name && !details.description;
 		const write = () => {
 			if (draftClosed.current) return;
+			const { past, present } = store.$history.get();
+			const untouched = opened
+				? past.length === 0 && details === initialDetails
+				: present.waypoints.length === 0 && !details.name && !details.description;
 			if (untouched) writeStorage(draftKey, null);
 			else
 				writeStorage(draftKey, {
-					state,
+					state: present,
 					details,
-					routed: legs
+					routed: store.$legs
+						.get()
 						.filter((leg) => leg.status === 'routed')
 						.map((leg) => [leg.key, { points: leg.points, distance: leg.distance, cues: leg.cues }]),
 				});
@@ -356,7 +368,7 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 			window.clearTimeout(timer);
 			window.removeEventListener('pagehide', write);
 		};
-	}, [state, details, offer, legs, history.past.length, opened, initialDetails, draftKey]);
+	}, [store, state, details, offer, legs, opened, initialDetails, draftKey]);
 
 	const restore = () => {
 		if (!offer) return;
@@ -428,7 +440,9 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 			setFieldErrors({ name: ['Name is required.'] });
 			return;
 		}
-		if (legs.length === 0) {
+		// From the store, not the panels' view, which may lag the newest click by a moment.
+		const route = store.$legs.get();
+		if (route.length === 0) {
 			setSaveError('A route needs at least two points.');
 			return;
 		}
@@ -436,8 +450,8 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 		setConflict(null);
 		try {
 			const drawn = buildSavePayload(
-				legs,
-				state.notes ?? [],
+				route,
+				store.$history.get().present.notes ?? [],
 				{
 					name: details.name,
 					description: details.description,

@@ -36,6 +36,7 @@ import { elevationSeries, formatDistance, formatHeight, type Unit } from '../../
 import { $elevationCursor } from '../../lib/routes/store';
 import type { RoundTripResponse } from '../../lib/routing/contract';
 import { distanceMarkerLayer } from './distance-markers';
+import { useStoreInTransition } from './use-store-in-transition';
 
 // uPlot loads only once there is a profile to draw, so the planner opens without it.
 const ElevationChart = lazy(() => import('./ElevationChart'));
@@ -72,9 +73,8 @@ const labelOf = (type: string) => BREAKDOWN_LABELS[type] ?? type;
  * map, the surfaces and kinds of way it follows, loops suggested from a start, and the member's own notes.
  */
 export default function PlannerInsights({ store, map, unit, features }: PlannerInsightsProps) {
-	const legs = useStore(store.$legs);
-	const routed = useStore(store.$routed);
-	const history = useStore(store.$history);
+	// Shown with the panels, after the map's line: see Planner.
+	const { legs, routed, history } = useStoreInTransition(store.$view);
 	const [loader] = useState(() => createHeightLoader());
 	const heights = useStore(loader.$heights);
 	const loadingHeights = useStore(loader.$loading);
@@ -289,7 +289,7 @@ async function climbOf(loops: LoopSuggestion[]): Promise<(number | null)[]> {
 }
 
 function LoopSuggest({ store, map, unit }: { store: PlannerStore; map: L.Map | null; unit: Unit }) {
-	const history = useStore(store.$history);
+	const { history } = useStoreInTransition(store.$view);
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
 	const [distance, setDistance] = useState('3');
 	const [error, setError] = useState('');
@@ -432,7 +432,7 @@ function LoopSuggest({ store, map, unit }: { store: PlannerStore; map: L.Map | n
 }
 
 function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }) {
-	const history = useStore(store.$history);
+	const { history } = useStoreInTransition(store.$view);
 	const state = history.present;
 	const notes = state.notes ?? [];
 	const [text, setText] = useState('');

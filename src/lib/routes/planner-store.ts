@@ -23,10 +23,17 @@ export const ROUTING_TIMEOUT_MS = 10_000;
 
 export type RouteFetch = (input: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * How long the planner's panels may lag a change while the new gap's road-following answer is on its way: they
+ * catch up with the routed line, in one frame, rather than each redrawing the page before the answer.
+ */
+export const PANEL_HOLD_MS = 150;
+
 export type PlannerStoreOptions = {
 	fetch?: RouteFetch;
 	timeoutMs?: number;
 	warn?: (message: string, detail?: unknown) => void;
+	panelHoldMs?: number;
 };
 
 /** A gap the routing service could not follow roads for; it stays a straight line. */
@@ -140,6 +147,39 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		),
 	);
 
+	/**
+	 * The route as the panels (point list, summary, profile) show it. It catches up once no gap is waiting for
+	 * its answer, or `PANEL_HOLD_MS` after a change at the latest; the map draws from the stores above at once.
+	 */
+	const readView = () => ({
+		history: $history.get(),
+		legs: $legs.get(),
+		routed: $routed.get(),
+		pending: $pending.get(),
+		failures: $failures.get(),
+		streets: $streets.get(),
+	});
+	const $view = atom(readView());
+	const holdMs = options.panelHoldMs ?? PANEL_HOLD_MS;
+	let holding: ReturnType<typeof setTimeout> | undefined;
+	let checking = false;
+	const catchUp = () => {
+		clearTimeout(holding);
+		holding = undefined;
+		$view.set(readView());
+	};
+	const viewChanged = () => {
+		// Looked at once the change is done: an edit asks for its gaps' answers just after changing the route.
+		if (checking) return;
+		checking = true;
+		queueMicrotask(() => {
+			checking = false;
+			if ($pending.get().size === 0) catchUp();
+			else holding ??= setTimeout(catchUp, holdMs);
+		});
+	};
+	for (const source of [$history, $legs, $routed, $pending, $failures, $streets]) source.listen(viewChanged);
+
 	const isCurrent = (key: string) => $legs.get().some((leg) => leg.key === key);
 	const without = (set: ReadonlySet<string>, key: string) => {
 		const next = new Set(set);
@@ -210,6 +250,7 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		$streets,
 		$legs,
 		$failures,
+		$view,
 		edit,
 		undo: () => {
 			$history.set(undo($history.get()));

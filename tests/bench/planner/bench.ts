@@ -99,20 +99,37 @@ async function measureInitialScript(context: BrowserContext): Promise<void> {
 	await page.close();
 }
 
+type BenchOutcome = { status: string; elapsed?: number; split?: number[] };
+type BenchWindow = {
+	benchClickAt: number;
+	benchClickTarget: string;
+	benchDrawnAt: number;
+	benchRouted: number;
+	benchOnDrawn?: () => void;
+	benchSettle: (gapIndex: number) => Promise<BenchOutcome>;
+};
+
 async function measureClicks(context: BrowserContext): Promise<void> {
 	const page = await context.newPage();
 	await openPlanner(page);
 	const cdp = await context.newCDPSession(page);
 	await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-	// The click's own timestamp, and the first frame after the newest gap's routed line entered the map.
+	// The click's own timestamp, and the first frame after the newest gap's routed line entered the map. The
+	// bench waits on the page through observers, not by polling: under 4× throttling Playwright's own polling
+	// and actionability checks take the page's main thread from the planner.
 	await page.evaluate(() => {
-		const w = window as unknown as { benchClickAt: number; benchDrawnAt: number; benchRouted: number };
+		// tsx names the functions below through a helper that exists only in Node.
+		const names = globalThis as unknown as { __name?: (f: unknown) => unknown };
+		names.__name ??= (f) => f;
+		const w = window as unknown as BenchWindow;
 		const map = document.querySelector('[data-testid="planner-map"]') as HTMLElement;
 		map.addEventListener(
 			'click',
 			(event) => {
 				w.benchClickAt = event.timeStamp;
 				w.benchDrawnAt = 0;
+				const target = event.target as Element;
+				w.benchClickTarget = `${target.tagName.toLowerCase()}.${String(target.getAttribute('class') ?? '').split(' ')[0]}`;
 			},
 			true,
 		);
@@ -121,28 +138,107 @@ async function measureClicks(context: BrowserContext): Promise<void> {
 			if (routed > w.benchRouted && !w.benchDrawnAt) {
 				requestAnimationFrame(() => {
 					w.benchDrawnAt = performance.now();
+					w.benchOnDrawn?.();
 				});
 			}
 			w.benchRouted = routed;
 		}).observe(map, { childList: true, subtree: true });
 		w.benchRouted = 0;
+		w.benchSettle = (index) =>
+			new Promise((resolve) => {
+				const done = (outcome: BenchOutcome) => {
+					observer.disconnect();
+					window.clearTimeout(timer);
+					w.benchOnDrawn = undefined;
+					resolve(outcome);
+				};
+				const check = () => {
+					const status = document
+						.querySelectorAll('[data-testid="planner-gap"]')
+						[index]?.getAttribute('data-status');
+					if (!status || status === 'pending') return;
+					if (status !== 'routed') return done({ status });
+					if (!w.benchDrawnAt) return;
+					const asked = performance
+						.getEntriesByType('resource')
+						.filter((entry) => entry.name.endsWith('/api/routing/route'))
+						.at(-1) as PerformanceResourceTiming | undefined;
+					performance.clearResourceTimings();
+					done({
+						status,
+						elapsed: w.benchDrawnAt - w.benchClickAt,
+						split: asked && [
+							asked.startTime - w.benchClickAt,
+							asked.responseEnd - asked.startTime,
+							w.benchDrawnAt - asked.responseEnd,
+						],
+					});
+				};
+				const observer = new MutationObserver(check);
+				observer.observe(document.body, {
+					subtree: true,
+					childList: true,
+					attributes: true,
+					attributeFilter: ['data-status'],
+				});
+				// No new gap: the click landed on something of the map's own rather than on the map.
+				const timer = window.setTimeout(
+					() => done({ status: `no new point (the click hit ${w.benchClickTarget})` }),
+					5_000,
+				);
+				w.benchOnDrawn = check;
+				check();
+			});
 	});
-	const box = await page.getByTestId('planner-map').boundingBox();
-	if (!box) throw new Error('The planner map has no box');
+	// The map is taller than what is left of the window below the toolbar: it is scrolled into view, as a member
+	// would, so every click lands on it. Pressing Clear may scroll the page: the box is read again after each.
+	const mapBox = async () => {
+		await page.getByTestId('planner-map').scrollIntoViewIfNeeded();
+		const found = await page.getByTestId('planner-map').boundingBox();
+		if (!found) throw new Error('The planner map has no box');
+		return found;
+	};
+	let box = await mapBox();
+	const refusals = new Map<number, number>();
+	page.on('response', (response) => {
+		if (response.url().endsWith('/api/routing/route') && !response.ok())
+			refusals.set(response.status(), (refusals.get(response.status()) ?? 0) + 1);
+	});
+	// Why a gap stayed straight: the planner's warning names the reason.
+	const reasons = new Map<string, number>();
+	const outcomes = new Map<string, number>();
+	page.on('console', (message) => {
+		const text = message.text();
+		if (message.type() !== 'warning' || !text.startsWith('Roads could not be followed')) return;
+		const reason = text.replace(/^Roads could not be followed between \S+ and \S+\s*/, '') || '?';
+		reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+	});
 	const random = seeded(42);
 	const clicked: { x: number; y: number }[] = [];
 	const samples: number[] = [];
+	// Where each click's time went: before the request left, waiting for the answer, drawing after it.
+	const phases = { before: [] as number[], waiting: [] as number[], after: [] as number[] };
 	let straight = 0;
 	const clear = page.getByRole('button', { name: 'Clear' });
+	const profiling = process.env.BENCH_PROFILE === '1';
 
 	for (let i = 0; i < WARM_UP_CLICKS + CLICKS; i++) {
 		if (i === WARM_UP_CLICKS) {
 			await clear.click();
+			box = await mapBox();
+			refusals.clear();
+			reasons.clear();
 			clicked.length = 0;
+			if (profiling) {
+				await cdp.send('Profiler.enable');
+				await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+				await cdp.send('Profiler.start');
+			}
 		}
 		// A new route every 25 points, as members draw: the map never gets so crowded that a click hits a pin.
 		if (i > WARM_UP_CLICKS && (i - WARM_UP_CLICKS) % 25 === 0) {
 			await clear.click();
+			box = await mapBox();
 			clicked.length = 0;
 		}
 		let spot = { x: 0, y: 0 };
@@ -150,33 +246,56 @@ async function measureClicks(context: BrowserContext): Promise<void> {
 			spot = { x: box.width * (0.1 + 0.8 * random()), y: box.height * (0.1 + 0.8 * random()) };
 		} while (clicked.some((c) => Math.hypot(c.x - spot.x, c.y - spot.y) < 36));
 		clicked.push(spot);
-		const before = await page.getByTestId('planner-gap').count();
-		await page.getByTestId('planner-map').click({ position: spot });
-		if (clicked.length === 1) continue;
-		const gap = page.getByTestId('planner-gap').nth(before);
-		await gap.waitFor();
-		await page.waitForFunction(
-			(index) =>
-				document.querySelectorAll('[data-testid="planner-gap"]')[index]?.getAttribute('data-status') !==
-				'pending',
-			before,
-			{ timeout: 15_000 },
-		);
-		const status = await gap.getAttribute('data-status');
-		if (status !== 'routed') {
-			if (i >= WARM_UP_CLICKS) straight++;
+		// Each click starts from a settled page: the point list shows every point clicked so far.
+		const rows = (count: number) =>
+			page.waitForFunction(
+				(n) => document.querySelectorAll('[data-testid="planner-points"] > li').length === n,
+				count,
+			);
+		await rows(clicked.length - 1);
+		const before = clicked.length - 2;
+		if (clicked.length === 1) {
+			await page.mouse.click(box.x + spot.x, box.y + spot.y);
+			await rows(1);
 			continue;
 		}
-		const elapsed = await page.waitForFunction(() => {
-			const w = window as unknown as { benchClickAt: number; benchDrawnAt: number };
-			return w.benchDrawnAt ? w.benchDrawnAt - w.benchClickAt : null;
-		});
-		if (i >= WARM_UP_CLICKS) samples.push((await elapsed.jsonValue()) as number);
+		const [outcome] = await Promise.all([
+			page.evaluate((index) => (window as unknown as BenchWindow).benchSettle(index), before),
+			page.mouse.click(box.x + spot.x, box.y + spot.y),
+		]);
+		if (outcome.status.startsWith('no new point')) clicked.pop();
+		if (outcome.status !== 'routed') {
+			if (i >= WARM_UP_CLICKS) {
+				straight++;
+				outcomes.set(outcome.status, (outcomes.get(outcome.status) ?? 0) + 1);
+			}
+			continue;
+		}
+		if (i < WARM_UP_CLICKS) continue;
+		samples.push(outcome.elapsed as number);
+		const split = outcome.split;
+		if (split) {
+			phases.before.push(split[0]);
+			phases.waiting.push(split[1]);
+			phases.after.push(split[2]);
+		}
 	}
+	if (profiling) printHotFunctions((await cdp.send('Profiler.stop')).profile, 'the clicks');
 	const gaps = samples.length + straight;
 	console.log(
 		`\nClick → road-following segment drawn, CPU 4× slower (goal p95 ≤ 100 ms):\n  ${summarise(samples)}\n  ${samples.length} of ${gaps} gaps followed roads; ${straight} stayed straight lines`,
 	);
+	console.log(
+		`  not routed, by the gap's state: ${[...outcomes].map(([state, count]) => `${count} × ${state}`).join(', ')}`,
+	);
+	for (const [reason, count] of reasons) console.log(`  the planner's warning: ${count} × ${reason}`);
+	if (refusals.size > 0)
+		console.log(
+			`  routing refused: ${[...refusals].map(([status, count]) => `${count} × ${status}`).join(', ')}`,
+		);
+	console.log(`  click → request sent   ${summarise(phases.before)}`);
+	console.log(`  request → answer read  ${summarise(phases.waiting)}`);
+	console.log(`  answer → line drawn    ${summarise(phases.after)}`);
 	await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
 	await page.close();
 }
@@ -262,7 +381,7 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 		await press(undo);
 	}
 	if (profiling) {
-		printHotFunctions((await cdp.send('Profiler.stop')).profile);
+		printHotFunctions((await cdp.send('Profiler.stop')).profile, 'the edits');
 		console.log('Main-thread work of the measured edits by kind (all rounds):');
 		for (const [kind, ms] of workByKind) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${kind}`);
 	}
@@ -278,16 +397,19 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 	await page.close();
 }
 
-/** BENCH_PROFILE=1: where the edits' main-thread time went, by function: self time and with callees. */
-function printHotFunctions(profile: {
-	nodes: {
-		id: number;
-		callFrame: { functionName: string; url: string; lineNumber: number };
-		children?: number[];
-	}[];
-	samples?: number[];
-	timeDeltas?: number[];
-}): void {
+/** BENCH_PROFILE=1: where the measured actions' main-thread time went, by function: self time and with callees. */
+function printHotFunctions(
+	profile: {
+		nodes: {
+			id: number;
+			callFrame: { functionName: string; url: string; lineNumber: number };
+			children?: number[];
+		}[];
+		samples?: number[];
+		timeDeltas?: number[];
+	},
+	what: string,
+): void {
 	const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
 	const parentOf = new Map<number, number>();
 	for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
@@ -317,7 +439,7 @@ function printHotFunctions(profile: {
 			.filter(([name]) => keep(name))
 			.sort((a, b) => b[1] - a[1])
 			.slice(0, 20);
-	console.log('\nWhere the edits spent main-thread time, all rounds (self):');
+	console.log(`\nWhere ${what} spent main-thread time, all rounds (self):`);
 	for (const [name, ms] of top(selfMs, () => true)) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 	console.log("With what they call, the product's own scripts:");
 	for (const [name, ms] of top(totalMs, (name) => /\.js:\d+$/.test(name) && !/ client\.\w+\.js/.test(name)))

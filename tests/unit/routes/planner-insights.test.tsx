@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import PlannerInsights from '../../../src/islands/routes/PlannerInsights';
 import { addWaypoint, type LegOptions } from '../../../src/lib/routes/planner';
@@ -90,14 +90,13 @@ describe('planner insights', () => {
 		fireEvent.change(within(notes).getByLabelText('At'), { target: { value: '1' } });
 		fireEvent.click(within(notes).getByRole('button', { name: 'Add note' }));
 		expect(store.$history.get().present.notes).toEqual([{ ...B, text: 'Bench in the shade' }]);
-		expect(
-			within(notes)
-				.getAllByRole('listitem')
-				.map((item) => item.textContent),
-		).toEqual(['Bench in the shade ✕']);
+		// The panels show the route a moment after the store has it.
+		expect((await within(notes).findAllByRole('listitem')).map((item) => item.textContent)).toEqual([
+			'Bench in the shade ✕',
+		]);
 		expect(within(notes).queryByRole('alert')).toBeNull();
 
 		await act(() => store.undo());
-		expect(within(notes).queryAllByRole('listitem')).toHaveLength(0);
+		await waitFor(() => expect(within(notes).queryAllByRole('listitem')).toHaveLength(0));
 	});
 });

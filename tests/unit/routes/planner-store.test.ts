@@ -169,6 +169,47 @@ describe('planner store', () => {
 	});
 });
 
+describe("the panels' view of the route", () => {
+	const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+	it('catches up with the routed line when the answer comes, not before', async () => {
+		const service = controlledFetch();
+		const store = createPlannerStore({ fetch: service.fetch, warn: () => {}, panelHoldMs: 60_000 });
+		store.edit((s) => addWaypoint(s, A, WALK));
+		await settle();
+		// Nothing is awaited for a first point: the point list shows it at once.
+		expect(store.$view.get().history.present.waypoints).toHaveLength(1);
+		const done = store.edit((s) => addWaypoint(s, B, WALK));
+		await settle();
+		// The map already has the straight gap; the panels wait for its answer.
+		expect(store.$legs.get()).toHaveLength(1);
+		expect(store.$view.get().legs).toHaveLength(0);
+		service.calls[0].reply(json(answer([A, BEND, B])));
+		await done;
+		await settle();
+		const view = store.$view.get();
+		expect(view.history.present.waypoints).toHaveLength(2);
+		expect(view.legs[0].status).toBe('routed');
+		expect(view.pending.size).toBe(0);
+		expect(view.streets.size).toBeGreaterThan(0);
+	});
+
+	it('catches up after the hold at the latest when the answer is slow', async () => {
+		const service = controlledFetch();
+		const store = createPlannerStore({ fetch: service.fetch, warn: () => {}, panelHoldMs: 20 });
+		store.edit((s) => addWaypoint(s, A, WALK));
+		store.edit((s) => addWaypoint(s, B, WALK));
+		await settle();
+		expect(store.$view.get().legs).toHaveLength(0);
+		await new Promise((resolve) => setTimeout(resolve, 40));
+		const view = store.$view.get();
+		expect(view.legs).toHaveLength(1);
+		expect(view.legs[0].status).toBe('pending');
+		expect(view.pending.size).toBe(1);
+		expect(service.calls).toHaveLength(1);
+	});
+});
+
 describe('heights for the saved route', () => {
 	const payload = {
 		name: 'Loop',
