@@ -1,11 +1,11 @@
 import 'uplot/dist/uPlot.min.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
-import type { ChartSeries } from '../../lib/workouts/analysis';
+import { type ChartSeries, type PackedChartSeries, unpackChartSeries } from '../../lib/workouts/chart-series';
 import { $workoutCursor } from './WorkoutMapCursor';
 
 export type WorkoutChartsProps = {
-	series: ChartSeries;
+	series: PackedChartSeries;
 	unit: 'km' | 'mi';
 	name: string;
 };
@@ -134,7 +134,8 @@ function Chart({
  * distance, or over time when the recording has no distance. The charts share one cursor, and the
  * point under it is marked on the workout map.
  */
-export default function WorkoutCharts({ series, unit, name }: WorkoutChartsProps) {
+export default function WorkoutCharts({ series: packed, unit, name }: WorkoutChartsProps) {
+	const series = useMemo(() => unpackChartSeries(packed), [packed]);
 	const byDistance = series.distance.length > 0 && (series.distance.at(-1) ?? 0) > 0;
 	const x = byDistance ? series.distance : series.minutes;
 	const xLabel = byDistance ? unit : 'min';

@@ -1,6 +1,7 @@
 import { ActivityTypeId, type Lap, type NormalisedWorkout } from '../workout-files/contract';
 import { computeMetrics, MAX_SAMPLE_GAP_S, type Split, type WorkoutMetrics } from '../workout-files/metrics';
 import type { ActivityGroup } from './activity-groups';
+import type { ChartSeries } from './chart-series';
 import type { SeriesSample } from './series';
 
 /** A stored lap, as the workout tables keep it (offsets from the start, sample indices). */
@@ -133,24 +134,6 @@ export function analyseSamples(
 	return { metrics, splits: options.unit === 'mi' ? metrics.splitsMi : metrics.splitsKm };
 }
 
-/** Channels the charts draw; a channel the recording lacks is absent. */
-export type ChartSeries = {
-	/** Minutes from the start. */
-	minutes: number[];
-	/** Distance from the start, in the viewer's unit. */
-	distance: number[];
-	lat: (number | null)[];
-	lng: (number | null)[];
-	/** Pace in minutes per unit, or speed in unit per hour, from the distance over a short window. */
-	pace?: (number | null)[];
-	speed?: (number | null)[];
-	/** Elevation in metres or feet. */
-	elevation?: (number | null)[];
-	heartRate?: (number | null)[];
-	cadence?: (number | null)[];
-	power?: (number | null)[];
-};
-
 /** Samples drawn per chart at most; more adds nothing a screen can show. */
 export const MAX_CHART_POINTS = 1500;
 /** The window pace and speed are measured over, so GPS jitter between samples does not show as spikes. */
@@ -182,8 +165,9 @@ export function chartSeries(
 	const series: ChartSeries = {
 		minutes: picked.map((i) => round(samples[i].offsetMs / 60_000, 3)),
 		distance: picked.map((i) => round(cumulativeM[i] / unitM, 3)),
-		lat: picked.map((i) => samples[i].lat ?? null),
-		lng: picked.map((i) => samples[i].lng ?? null),
+		// A millionth of a degree is a tenth of a metre: enough for the charts' cursor on the map.
+		lat: picked.map((i) => (samples[i].lat === undefined ? null : round(samples[i].lat as number, 6))),
+		lng: picked.map((i) => (samples[i].lng === undefined ? null : round(samples[i].lng as number, 6))),
 	};
 	if (cumulativeM.length > 0 && cumulativeM[cumulativeM.length - 1] > 0) {
 		// Two pointers: the sample a window's length earlier for each drawn one.

@@ -4,16 +4,17 @@ import { getHeartRateZones } from '../../account/server/service';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../core/errors';
+import { encodePolyline } from '../../routing/polyline';
 import type { BestEffort, Split } from '../../workout-files/metrics';
 import {
 	analyseSamples,
-	type ChartSeries,
 	chartSeries,
 	fileActivityType,
 	type HeartRateZone,
 	showsSpeed,
 	timeInZones,
 } from '../analysis';
+import { type PackedChartSeries, packChartSeries } from '../chart-series';
 import { canEdit } from '../policy';
 import { activityTypeGroup } from './activity-types';
 import { recordingForViewer } from './recording';
@@ -31,8 +32,11 @@ export type RecordingView = {
 	elevationGainM: number | null;
 	splits: Split[];
 	bestEfforts: BestEffort[];
-	charts: ChartSeries | null;
+	/** The charts' data as the page hands it to their island. */
+	charts: PackedChartSeries | null;
 	path: [number, number][];
+	/** `path` as the page hands it to the map's island: an encoded polyline (precision 6). */
+	track: string;
 	laps: StoredLap[];
 	/** Time in each of the owner's heart-rate zones; null for anyone else or without heart rate. */
 	zones: (HeartRateZone & { seconds: number })[] | null;
@@ -102,6 +106,7 @@ async function buildView(
 			bestEfforts: [],
 			charts: null,
 			path: [],
+			track: '',
 			laps,
 			zones: null,
 		};
@@ -113,15 +118,19 @@ async function buildView(
 	});
 	const positioned = samples.filter((sample) => sample.lat !== undefined && sample.lng !== undefined);
 	const pathStep = Math.max(1, Math.ceil(positioned.length / MAP_POINTS));
+	const path = positioned
+		.filter((_, i) => i % pathStep === 0 || i === positioned.length - 1)
+		.map((sample): [number, number] => [sample.lat as number, sample.lng as number]);
 	return {
 		recorded: true,
 		elevationGainM: analysis.metrics.elevationGainM,
 		splits: analysis.splits,
 		bestEfforts: analysis.metrics.bestEfforts,
-		charts: chartSeries(samples, analysis.metrics.cumulativeDistanceM, { unit, speed: showsSpeed(group) }),
-		path: positioned
-			.filter((_, i) => i % pathStep === 0 || i === positioned.length - 1)
-			.map((sample) => [sample.lat as number, sample.lng as number]),
+		charts: packChartSeries(
+			chartSeries(samples, analysis.metrics.cumulativeDistanceM, { unit, speed: showsSpeed(group) }),
+		),
+		path,
+		track: encodePolyline(path),
 		laps,
 		zones:
 			zones && samples.some((sample) => sample.heartRate !== undefined) ? timeInZones(samples, zones) : null,
