@@ -46,6 +46,7 @@ import type { PlannerFeatures } from '../../lib/routes/planner-insights';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
+import type { Rollout } from '../../lib/site/rollouts';
 import { addBaseLayer } from './map-layers';
 import PlannerConflict, { type SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
@@ -62,10 +63,10 @@ export type PlannerProps = {
 	opened?: OpenedRoute;
 	/** The MVP parts of the planner this member may use (the page knows who they are). */
 	features: PlannerFeatures;
+	/** The member's rollouts, which choose the map's engine: with them the tiles need not wait for the bootup. */
+	rollouts?: Rollout[];
 };
 
-/** The unsaved route, kept as the member edits and offered back when the page opens again. */
-/** Where the planner's map was last left, so it opens there next time. */
 /** Central Harrisburg, the demo region, when the member has no last map position. */
 const DEFAULT_VIEW = { lat: 40.272, lng: -76.85, zoom: 15 };
 
@@ -175,7 +176,7 @@ export function parseCoordinates(text: string): LatLng | null {
  * road-following line when the routing service answers. Everything the map does can also be done from the
  * waypoint list and the "Add a point" form, so the planner works without a mouse.
  */
-export default function Planner({ unit, layers, opened, features }: PlannerProps) {
+export default function Planner({ unit, layers, opened, features, rollouts }: PlannerProps) {
 	const draftKey = plannerDraftKey(
 		opened ? { kind: opened.kind, routeId: opened.routeId } : { kind: 'create' },
 	);
@@ -275,8 +276,8 @@ export default function Planner({ unit, layers, opened, features }: PlannerProps
 	useEffect(() => {
 		const layer = layers.find((candidate) => candidate.type === mapType) ?? layers[0];
 		if (!map || !layer) return;
-		return addBaseLayer(map, layer);
-	}, [map, layers, mapType]);
+		return addBaseLayer(map, layer, rollouts);
+	}, [map, layers, mapType, rollouts]);
 
 	const chooseMapType = (type: MapType) => {
 		trackEvent('edit_map_type_tapped', { map_type: type });

@@ -66,9 +66,11 @@ export function rasterLayer(layer: MapTileLayer): L.TileLayer {
 
 /**
  * Puts a map's base layer under its overlays: raster tiles, or for members in the alternate maps rollout the
- * vector map drawn by MapLibre (its script loads only then). Returns what takes the layer off again.
+ * vector map drawn by MapLibre (its script loads only then). A page rendered for the member hands over their
+ * `rollouts`, and the tiles are asked for at once; otherwise the bootup configuration is asked first.
+ * Returns what takes the layer off again.
  */
-export function addBaseLayer(map: L.Map, layer: MapTileLayer): () => void {
+export function addBaseLayer(map: L.Map, layer: MapTileLayer, rollouts?: readonly Rollout[]): () => void {
 	let shown: L.Layer | null = null;
 	let removed = false;
 	const showRaster = () => {
@@ -77,26 +79,29 @@ export function addBaseLayer(map: L.Map, layer: MapTileLayer): () => void {
 		tiles.bringToBack();
 		shown = tiles;
 	};
-	viewerRollouts()
-		.catch(() => [])
-		.then(async (rollouts) => {
+	const show = async (known: readonly Rollout[]) => {
+		if (removed) return;
+		const choice = chooseBaseLayer(layer, known, browserHasWebGL);
+		if (choice.engine === 'raster') {
+			if (choice.reason === 'no-webgl')
+				console.warn('This browser has no WebGL 2: the map shows raster tiles.');
+			return showRaster();
+		}
+		try {
+			const { vectorLayer } = await import('./vector-base-layer');
 			if (removed) return;
-			const choice = chooseBaseLayer(layer, rollouts, browserHasWebGL);
-			if (choice.engine === 'raster') {
-				if (choice.reason === 'no-webgl')
-					console.warn('This browser has no WebGL 2: the map shows raster tiles.');
-				return showRaster();
-			}
-			try {
-				const { vectorLayer } = await import('./vector-base-layer');
-				if (removed) return;
-				shown = vectorLayer(layer, choice.tiles).addTo(map);
-			} catch (error) {
-				console.warn('The vector map could not start: the map shows raster tiles.', error);
-				shown?.remove();
-				showRaster();
-			}
-		});
+			shown = vectorLayer(layer, choice.tiles).addTo(map);
+		} catch (error) {
+			console.warn('The vector map could not start: the map shows raster tiles.', error);
+			shown?.remove();
+			showRaster();
+		}
+	};
+	if (rollouts) void show(rollouts);
+	else
+		void viewerRollouts()
+			.catch(() => [])
+			.then(show);
 	return () => {
 		removed = true;
 		shown?.remove();

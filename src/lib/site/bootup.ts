@@ -2,7 +2,7 @@ import type { Config } from '../core/config';
 import type { Bootup } from './contract';
 import { SHELL_MESSAGES } from './messages';
 import { type Geo, isPrivacyRequestEligible, PRIVACY_REQUEST_HREF } from './privacy-request';
-import { assignRollouts, configureRollouts } from './rollouts';
+import { rolloutsFor } from './rollouts';
 import { getVariant } from './variants';
 
 type BootupInput = {
@@ -42,7 +42,7 @@ export function buildBootup({ config, viewer, geo, version, language = 'en-us' }
 			action: variant.action,
 			appStores: variant.appStores,
 		},
-		rollouts: assignRollouts(viewer, configureRollouts(config.rollouts ?? {})),
+		rollouts: rolloutsFor(viewer, config.rollouts),
 		tiles: config.tiles,
 	};
 }

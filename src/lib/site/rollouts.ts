@@ -94,13 +94,21 @@ export function getRolloutVariant(rollouts: readonly Rollout[], name: RolloutNam
 }
 
 /**
- * The variant one member gets of one rollout under the configured settings: what the bootup
- * configuration tells their islands, so pages and services rendered on the server agree with it.
+ * The rollouts one member gets under the configured settings: what the bootup configuration tells their
+ * islands, and what a page rendered for them may hand its islands at once.
  */
+export function rolloutsFor(
+	subject: RolloutSubject,
+	settings: Partial<Record<RolloutName, RolloutSetting>> = {},
+): Rollout[] {
+	return assignRollouts(subject, configureRollouts(settings));
+}
+
+/** The variant one member gets of one rollout, so pages and services rendered on the server agree with the bootup. */
 export function rolloutVariantFor(
 	subject: RolloutSubject,
 	name: RolloutName,
 	settings: Partial<Record<RolloutName, RolloutSetting>> = {},
 ): string {
-	return getRolloutVariant(assignRollouts(subject, configureRollouts(settings)), name);
+	return getRolloutVariant(rolloutsFor(subject, settings), name);
 }

@@ -120,4 +120,19 @@ describe('adding the base layer to a Leaflet map', () => {
 		expect(warn).not.toHaveBeenCalled();
 		map.remove();
 	});
+
+	it('adds raster tiles at once, without asking the bootup, when the page handed over the rollouts', () => {
+		const fetch = vi.fn();
+		vi.stubGlobal('fetch', fetch);
+		const map = L.map(document.createElement('div')).setView([40.26, -76.88], 14);
+		addBaseLayer(map, builtIn, [{ rollout_name: 'alternate_maps_type', variant_name: CONTROL }]);
+		const layers: L.Layer[] = [];
+		map.eachLayer((layer) => {
+			layers.push(layer);
+		});
+		expect(layers).toHaveLength(1);
+		expect(layers[0]).toBeInstanceOf(L.TileLayer);
+		expect(fetch).not.toHaveBeenCalled();
+		map.remove();
+	});
 });
