@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
-import { decodeSeries } from '../../workouts/series';
+import { decodeSeries, type StoredSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
@@ -70,7 +70,12 @@ export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> 
 			recorded.length === 0
 				? []
 				: await deps.db
-						.select({ workoutId: workoutSeries.workoutId, series: workoutSeries.series })
+						.select({
+							workoutId: workoutSeries.workoutId,
+							// Only the channels distances and times come from: a long recording's heart rate, power and
+							// heights are most of its stored series, and reading them cost as much as the search.
+							series: sql<StoredSeries>`jsonb_build_object('v', 1, 't', ${workoutSeries.series}->'t', 'lat', ${workoutSeries.series}->'lat', 'lng', ${workoutSeries.series}->'lng', 'dist', ${workoutSeries.series}->'dist')`,
+						})
 						.from(workoutSeries)
 						.where(inArray(workoutSeries.workoutId, recorded));
 		const seriesOf = new Map(seriesRows.map((row) => [row.workoutId, row.series]));
