@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { users } from '../../../src/lib/auth/server/tables';
+import { feedPageWithReplies, listComments, listLikes } from '../../../src/lib/social/server/service';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {
@@ -437,5 +438,25 @@ describe('thumbnails', () => {
 			._embedded.activity_stories[0];
 		expect(feedCard.id).toBe(`workout_${made.json.id}`);
 		expect(feedCard.thumbnail).toEqual(friendCard.thumbnail);
+	});
+});
+
+describe('the feed pages, which render each story with its replies', () => {
+	test("each story's comments and likers are the ones its own lists give, for every viewer", async () => {
+		// Earlier tests left comments, replies, likes and a block on these stories.
+		let checked = 0;
+		for (const kind of VIEWERS) {
+			const viewer = memberOf(kind);
+			const page = await feedPageWithReplies(deps, viewer, { feedId: viewer.id, view: 'home', limit: 20 });
+			checked += page.items.length;
+			for (const { story, comments, likes } of page.items) {
+				expect(comments).toEqual(await listComments(deps, viewer, story.id));
+				expect(likes).toEqual(await listLikes(deps, viewer, story.id));
+				expect(comments).toHaveLength(story.comments.count);
+			}
+		}
+		expect(checked).toBeGreaterThan(0);
+		const withReplies = await feedPageWithReplies(deps, owner, { feedId: owner.id, view: 'home', limit: 20 });
+		expect(withReplies.items.some(({ comments }) => comments.length > 0)).toBe(true);
 	});
 });

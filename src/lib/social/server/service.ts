@@ -943,18 +943,22 @@ function storyHref(story: {
 	}
 }
 
+/** Rows that belong to one of a set of stories, by their object type and id columns. */
+function storiesMatch(keys: readonly StoryKey[], typeColumn: AnyPgColumn, idColumn: AnyPgColumn) {
+	return or(
+		...STORY_OBJECT_TYPES.map((type) => {
+			const ids = keys.filter((key) => key.type === type).map((key) => key.id);
+			return ids.length > 0 ? and(eq(typeColumn, type), inArray(idColumn, ids)) : undefined;
+		}).filter((condition): condition is NonNullable<typeof condition> => condition !== undefined),
+	);
+}
+
 /** Likes and comments counted for a set of stories. */
 async function countsFor(deps: Deps, viewer: { id: number }, keys: StoryKey[]) {
 	const likes = new Map<string, { count: number; mine: number | null }>();
 	const comments = new Map<string, number>();
 	if (keys.length === 0) return { likes, comments };
-	const match = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
-		or(
-			...STORY_OBJECT_TYPES.map((type) => {
-				const ids = keys.filter((key) => key.type === type).map((key) => key.id);
-				return ids.length > 0 ? and(eq(typeColumn, type), inArray(idColumn, ids)) : undefined;
-			}).filter((condition): condition is NonNullable<typeof condition> => condition !== undefined),
-		);
+	const match = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) => storiesMatch(keys, typeColumn, idColumn);
 	const [likeRows, commentRows] = await Promise.all([
 		deps.db
 			.select({
@@ -1288,18 +1292,40 @@ export async function listComments(
 			),
 		)
 		.orderBy(asc(storyComments.id))
-		.limit(500);
-	const storyId = `${resolved.story.type}_${resolved.story.id}`;
-	return rows.map(({ comment, actor }) => ({
+		.limit(REPLIES_LISTED);
+	return rows.map((row) => commentView(row, viewer, owner.ownerId));
+}
+
+type ActorRow = Pick<typeof users.$inferSelect, keyof typeof actorColumns>;
+
+/** A comment as the API and the feed pages show it; its author or the story's owner may delete it. */
+function commentView(
+	{ comment, actor }: { comment: typeof storyComments.$inferSelect; actor: ActorRow },
+	viewer: { id: number },
+	storyOwnerId: number,
+): CommentView {
+	return {
 		id: `comment_${comment.id}`,
-		parent_story_id: storyId,
+		parent_story_id: `${comment.objectType}_${comment.objectId}`,
 		reply_to: comment.parentCommentId === null ? null : `comment_${comment.parentCommentId}`,
 		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
 		text: comment.text,
 		published: formatApiDateTime(comment.createdAt),
-		can_delete: comment.authorId === viewer.id || owner.ownerId === viewer.id,
-	}));
+		can_delete: comment.authorId === viewer.id || storyOwnerId === viewer.id,
+	};
 }
+
+function likeView({ like, actor }: { like: typeof storyLikes.$inferSelect; actor: ActorRow }) {
+	return {
+		id: `like_${like.id}`,
+		verb: 'like' as const,
+		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
+		published: formatApiDateTime(like.createdAt),
+	};
+}
+
+/** Comments or likes listed for one story at most. */
+const REPLIES_LISTED = 500;
 
 /** Who liked a story. */
 export async function listLikes(deps: Deps, viewer: { id: number }, parentStoryId: string) {
@@ -1318,13 +1344,8 @@ export async function listLikes(deps: Deps, viewer: { id: number }, parentStoryI
 			),
 		)
 		.orderBy(asc(storyLikes.id))
-		.limit(500);
-	return rows.map(({ like, actor }) => ({
-		id: `like_${like.id}`,
-		verb: 'like' as const,
-		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
-		published: formatApiDateTime(like.createdAt),
-	}));
+		.limit(REPLIES_LISTED);
+	return rows.map(likeView);
 }
 
 /** Likes a story (once; liking again answers the same like) or comments on it or on a comment. */
@@ -1668,18 +1689,61 @@ export async function feedPageWithReplies(
 	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
 ): Promise<{ items: StoryWithReplies[]; next: string | null }> {
 	const page = await listStories(deps, viewer, options);
-	const items = await Promise.all(page.stories.map((story) => repliesOf(deps, viewer, story)));
-	return { items, next: page.next };
+	return { items: await repliesOfListed(deps, viewer, page.stories), next: page.next };
 }
 
-export async function repliesOf(
+/**
+ * The comments and likers of stories just listed for the viewer, so ones they may see, read for the whole
+ * page at once: asking story by story cost two visibility checks and two reads each, 200 queries a page.
+ */
+async function repliesOfListed(
 	deps: Deps,
 	viewer: { id: number },
-	story: StoryView,
-): Promise<StoryWithReplies> {
-	const [comments, likes] = await Promise.all([
-		listComments(deps, viewer, story.id),
-		listLikes(deps, viewer, story.id),
+	stories: readonly StoryView[],
+): Promise<StoryWithReplies[]> {
+	if (stories.length === 0) return [];
+	const keys = stories.map((story) => ({ type: story.object_type, id: story.object_id }));
+	const [commentRows, likeRows] = await Promise.all([
+		deps.db
+			.select({ comment: storyComments, actor: actorColumns })
+			.from(storyComments)
+			.innerJoin(users, eq(users.id, storyComments.authorId))
+			.where(
+				and(
+					storiesMatch(keys, storyComments.objectType, storyComments.objectId),
+					notBlockedWith(viewer.id, storyComments.authorId),
+				),
+			)
+			.orderBy(asc(storyComments.id))
+			.limit(REPLIES_LISTED * stories.length),
+		deps.db
+			.select({ like: storyLikes, actor: actorColumns })
+			.from(storyLikes)
+			.innerJoin(users, eq(users.id, storyLikes.userId))
+			.where(
+				and(
+					storiesMatch(keys, storyLikes.objectType, storyLikes.objectId),
+					notBlockedWith(viewer.id, storyLikes.userId),
+				),
+			)
+			.orderBy(asc(storyLikes.id))
+			.limit(REPLIES_LISTED * stories.length),
 	]);
-	return { story, comments, likes };
+	const byStory = <Row>(rows: Row[], keyOf: (row: Row) => string) => {
+		const grouped = new Map<string, Row[]>();
+		for (const row of rows) {
+			const list = grouped.get(keyOf(row)) ?? [];
+			if (list.length < REPLIES_LISTED) list.push(row);
+			grouped.set(keyOf(row), list);
+		}
+		return grouped;
+	};
+	const comments = byStory(commentRows, ({ comment }) => `${comment.objectType}_${comment.objectId}`);
+	const likes = byStory(likeRows, ({ like }) => `${like.objectType}_${like.objectId}`);
+	return stories.map((story) => ({
+		story,
+		// The story's owner is its actor.
+		comments: (comments.get(story.id) ?? []).map((row) => commentView(row, viewer, story.actor.id)),
+		likes: (likes.get(story.id) ?? []).map(likeView),
+	}));
 }
