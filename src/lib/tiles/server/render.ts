@@ -24,7 +24,7 @@ export const EXTENT = 4096;
 /** Tile units per output pixel of a 256-pixel tile. */
 const U = EXTENT / 256;
 /** Bump when the drawing changes, so tiles cached on disk are drawn again. */
-export const STYLE_VERSION = 2;
+export const STYLE_VERSION = 3;
 
 // Fonts every Debian machine with fontconfig has (fonts-dejavu-core is one of its dependencies).
 const FONT = 'DejaVu Sans, Liberation Sans, sans-serif';
@@ -334,8 +334,9 @@ export function drawNoDataSvg(scale: 1 | 2): string {
 }
 
 export async function rasterise(svg: string): Promise<Buffer> {
-	// A palette PNG: a base map has few colours, and it halves the bytes.
+	// A palette PNG: a base map has few colours, and it halves the bytes. Without dithering the flat
+	// fills stay flat and compress a third smaller again; anti-aliased edges and labels look the same.
 	return sharp(Buffer.from(svg))
-		.png({ palette: true, quality: 95, effort: 3, compressionLevel: 6 })
+		.png({ palette: true, quality: 90, dither: 0, effort: 3, compressionLevel: 9 })
 		.toBuffer();
 }
