@@ -9,7 +9,7 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from '../core/errors';
 import type { Db } from '../db/client';
-import type { ApiEnv } from './context';
+import { type ApiEnv, presetHeaders } from './context';
 import { rateLimits } from './tables';
 
 /** Health probes come from the platform, many times a minute, and say nothing about anyone. */
@@ -72,18 +72,19 @@ export function rateLimit(db: Db, perMinute: number): MiddlewareHandler<ApiEnv> 
 	if (perMinute <= 0) return (_c, next) => next();
 	const limiter = createLimiter(db, { name: 'api', points: perMinute, duration: 60 });
 	return async (c, next) => {
-		if (UNLIMITED.test(c.req.path) || c.var.clientIp === 'unknown') return next();
-		const key = c.var.viewer ? `member:${c.var.viewer.id}` : `address:${c.var.clientIp}`;
+		const clientIp = c.get('clientIp');
+		if (UNLIMITED.test(c.req.path) || clientIp === 'unknown') return next();
+		const viewer = c.get('viewer');
+		const key = viewer ? `member:${viewer.id}` : `address:${clientIp}`;
 		const spent = await spendOrRefuse(
 			limiter,
 			key,
 			`More than ${perMinute} requests a minute; slow down and try again`,
 		);
-		c.header('RateLimit-Policy', `${perMinute};w=60`);
-		c.header(
-			'RateLimit',
-			`remaining=${spent.remainingPoints}, reset=${Math.ceil(spent.msBeforeNext / 1000)}`,
-		);
+		presetHeaders(c, [
+			['RateLimit-Policy', `${perMinute};w=60`],
+			['RateLimit', `remaining=${spent.remainingPoints}, reset=${Math.ceil(spent.msBeforeNext / 1000)}`],
+		]);
 		await next();
 	};
 }

@@ -58,17 +58,3 @@ export const applySecurityHeaders: MiddlewareHandler = async (c, next) => {
 		}
 	}
 };
-
-/**
- * The API's headers, set before its handlers run so they ride on the response the handler makes.
- * Setting them afterwards (as pages need, to merge Astro's policy) copies every response, which
- * costs an API call more than all its other middleware together. API handlers answer through the
- * context (`c.json`, `c.body`), never a bare Response, so nothing escapes them.
- */
-export function apiSecurityHeaders(isProduction: boolean): MiddlewareHandler {
-	const headers = Object.entries(buildSecurityHeaders('/api/', isProduction));
-	return async (c, next) => {
-		for (const [name, value] of headers) c.header(name, value);
-		await next();
-	};
-}

@@ -22,7 +22,9 @@ const echo = new Hono<ApiEnv>()
 		validate('json', v.object({ name: v.pipe(v.string(), v.minLength(1, 'name is required.')) })),
 		(c) => c.json({ name: c.req.valid('json').name, viewer: c.var.viewer?.id ?? null }),
 	)
-	.delete('/echo/:id', (c) => c.json({ deleted: c.req.param('id') }));
+	.delete('/echo/:id', (c) => c.json({ deleted: c.req.param('id') }))
+	// An answer that sets a header the API also sets on every answer.
+	.get('/echo/own-vary', (c) => c.json({ ok: true }, 200, { Vary: 'Origin' }));
 
 /** One request over a real socket, as curl or a browser sends it (no framing added by us). */
 function overTheWire(
@@ -31,7 +33,7 @@ function overTheWire(
 	path: string,
 	headers: Record<string, string> = {},
 	body?: string,
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
 	return new Promise((resolve, reject) => {
 		const request = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
 			let text = '';
@@ -39,7 +41,9 @@ function overTheWire(
 			response.on('data', (chunk: string) => {
 				text += chunk;
 			});
-			response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+			response.on('end', () =>
+				resolve({ status: response.statusCode ?? 0, text, headers: response.headers }),
+			);
 		});
 		request.on('error', reject);
 		request.end(body);
@@ -90,6 +94,45 @@ describe('the API app', () => {
 			expect(answer.headers.get('x-frame-options')).toBe('DENY');
 		}
 		expect(answers[3].headers.get('content-encoding')).toBe('gzip');
+	});
+
+	test('over a real socket, sends the same headers, keeps the value a handler sets, and names each request', async () => {
+		const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+		await new Promise((resolve) => server.once('listening', resolve));
+		const { port } = server.address() as AddressInfo;
+		try {
+			const answers = [
+				await overTheWire(port, 'GET', '/api/health'),
+				await overTheWire(port, 'GET', '/api/nowhere'),
+				await overTheWire(port, 'POST', '/api/echo', { 'content-type': 'application/json' }, '{'),
+			];
+			expect(answers.map((answer) => answer.status)).toEqual([200, 404, 400]);
+			for (const { headers } of answers) {
+				expect(headers['x-content-type-options']).toBe('nosniff');
+				expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+				expect(headers['x-frame-options']).toBe('DENY');
+				expect(headers.vary).toBe('Accept-Encoding');
+				expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+			}
+			expect(new Set(answers.map(({ headers }) => headers['x-request-id'])).size).toBe(3);
+			expect(JSON.parse(answers[0].text)).toEqual({ status: 'ok' });
+
+			expect((await overTheWire(port, 'GET', '/api/echo/own-vary')).headers.vary).toBe('Origin');
+			// A proxy's id is carried through; one that could break a log line is replaced.
+			const forwarded = await overTheWire(port, 'GET', '/api/health', { 'x-request-id': 'edge-42' });
+			expect(forwarded.headers['x-request-id']).toBe('edge-42');
+			const hostile = await overTheWire(port, 'GET', '/api/health', { 'x-request-id': 'a b\tc' });
+			expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+			const compressed = await overTheWire(port, 'GET', '/api/openapi.json', { 'accept-encoding': 'gzip' });
+			expect(compressed.headers['content-encoding']).toBe('gzip');
+			expect(compressed.headers.vary).toBe('Accept-Encoding');
+			const plain = await overTheWire(port, 'GET', '/api/openapi.json');
+			expect(plain.headers['content-encoding']).toBeUndefined();
+			expect(JSON.parse(plain.text).openapi).toBe('3.1.0');
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
 	});
 
 	test('answers an unknown endpoint with 404 in the main API shape', async () => {

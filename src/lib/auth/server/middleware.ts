@@ -11,8 +11,8 @@ import { isSessionLive } from './session';
 export const readBearerToken: MiddlewareHandler<ApiEnv> = async (c, next) => {
 	const header = c.req.header('authorization');
 	// An app's token was already read (readAppToken); this one is the member's own sign-in.
-	if (header?.startsWith('Bearer ') && !c.var.appAccess) {
-		const deps = c.var.deps;
+	if (header?.startsWith('Bearer ') && !c.get('appAccess')) {
+		const deps = c.get('deps');
 		const claims = await verifyAccessToken(header.slice(7).trim(), deps.config.sessionSecret, deps.clock());
 		if (!claims || !(await isSessionLive(deps, claims.viewer.id, claims.sessionId)))
 			throw new AppError('unauthenticated', 'The access token is invalid or expired', {
