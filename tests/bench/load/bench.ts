@@ -5,8 +5,8 @@
  * case: pre-rendered pages, on-demand pages, the route search and routing APIs and an authenticated
  * GPX upload, on PGlite (one process: its data folder may be opened by one process only) and on
  * PostgreSQL (BENCH_DATABASE_URL, emptied first) with one and two processes behind `npm run cluster`.
- * Last, GET /api/health against a bare node:http server answering the same JSON: the API's own
- * overhead. API_RATE_LIMIT=0 (the operator's switch) keeps the per-caller budget out of the figures.
+ * Last, GET /api/health against a bare node:http server answering the same JSON, with and without
+ * the headers every API answer carries, in turn: the API's own overhead. API_RATE_LIMIT=0 (the operator's switch) keeps the per-caller budget out of the figures.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -128,9 +128,61 @@ function startProduct(setup: Setup, databaseUrl: string | undefined): ChildProce
 	});
 }
 
-function startBare(): ChildProcess {
-	const code = `require('node:http').createServer((q,s)=>{const b='{"status":"ok"}';s.writeHead(200,{'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${BARE_PORT},'127.0.0.1')`;
-	return spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+/**
+ * Two bare node:http answers of the same JSON: `/` with nothing but its type and length, and
+ * `/same-headers` with every header the API's own answer carries (its security policy, Vary and a
+ * fresh request id), so the API's cost can be told from the cost of what it must send.
+ */
+function startBare(apiHeaders: [string, string][]): ChildProcess {
+	const code = `const h=JSON.parse(process.env.API_HEADERS);require('node:http').createServer((q,s)=>{const b='{"status":"ok"}';const same=q.url==='/same-headers';s.writeHead(200,{...(same?Object.fromEntries(h):{}),...(same?{'x-request-id':crypto.randomUUID()}:{}),'content-type':'application/json','content-length':Buffer.byteLength(b)});s.end(b)}).listen(${BARE_PORT},'127.0.0.1')`;
+	return spawn(process.execPath, ['-e', code], {
+		stdio: 'ignore',
+		env: { ...process.env, API_HEADERS: JSON.stringify(apiHeaders) },
+	});
+}
+
+/** The headers of the API's health answer that every API answer carries. */
+async function standingApiHeaders(): Promise<[string, string][]> {
+	const response = await fetch(`${base}/api/health`);
+	await response.arrayBuffer();
+	const perAnswer = new Set([
+		'date',
+		'connection',
+		'keep-alive',
+		'content-length',
+		'content-type',
+		'x-request-id',
+	]);
+	return [...response.headers].filter(([name]) => !perAnswer.has(name));
+}
+
+type Overhead = { api: number; bare: number; bareSameHeaders: number };
+const OVERHEAD_ROUNDS = 3;
+
+/**
+ * GET /api/health and the two bare answers, in turn, three rounds: the machine's speed drifts by a
+ * third over a minute, so one run of each would compare different machines. Medians of req/s.
+ */
+async function measureOverhead(server: ChildProcess): Promise<Overhead> {
+	const bare = startBare(await standingApiHeaders());
+	try {
+		await waitUntilUp(`http://127.0.0.1:${BARE_PORT}/`, bare);
+		const bareUrl = `http://127.0.0.1:${BARE_PORT}`;
+		const get = (path: string) => ({ method: 'GET' as const, path });
+		await autocannon({ url: `${bareUrl}/same-headers`, connections: 2, duration: 1 });
+		const rounds: Overhead[] = [];
+		for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
+			rounds.push({
+				api: (await measure(get('/api/health'), server)).rps,
+				bare: (await measure(get('/'), bare, bareUrl)).rps,
+				bareSameHeaders: (await measure(get('/same-headers'), bare, bareUrl)).rps,
+			});
+		}
+		const median = (key: keyof Overhead) => rounds.map((r) => r[key]).sort((a, b) => a - b)[1];
+		return { api: median('api'), bare: median('bare'), bareSameHeaders: median('bareSameHeaders') };
+	} finally {
+		await stop(bare);
+	}
 }
 
 /** The server process and, behind the cluster primary, its workers. */
@@ -244,6 +296,11 @@ async function emptyPostgres(url: string) {
 	await client.end();
 }
 
+function describeOverhead({ api, bare, bareSameHeaders }: Overhead): string {
+	const share = (of: number) => `${fmt((api / of) * 100, 1)} %`;
+	return `API ${fmt(api)} req/s; bare ${fmt(bare)} req/s (the API answers ${share(bare)} of it); bare with the API's headers ${fmt(bareSameHeaders)} req/s (${share(bareSameHeaders)})`;
+}
+
 const fmt = (n: number, digits = 0) =>
 	n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -257,53 +314,37 @@ async function main() {
 			{ label: 'PostgreSQL, 2 processes', kind: 'postgres', processes: 2 },
 		);
 	const results = new Map<string, Map<string, Figures>>();
-	const bareBySetup = new Map<string, Figures>();
-	const bare = startBare();
-	await waitUntilUp(`http://127.0.0.1:${BARE_PORT}/`, bare);
-	await autocannon({ url: `http://127.0.0.1:${BARE_PORT}/`, connections: 2, duration: 1 });
-	try {
-		for (const setup of setups) {
-			if (setup.kind === 'postgres' && setup.processes === 1) await emptyPostgres(String(databaseUrl));
-			console.log(`\n${setup.label}: starting…`);
-			const server = startProduct(setup, databaseUrl);
-			const byCase = new Map<string, Figures>();
-			results.set(setup.label, byCase);
-			try {
-				await waitUntilUp(`${base}/api/health/ready`, server);
-				const session = await prepare();
-				for (const item of CASES) {
-					const request = item.request(session);
-					// One second of warm-up so JIT and first-request work do not count.
-					await autocannon({
-						url: `${base}${request.path}`,
-						connections: 2,
-						duration: 1,
-						requests: [request],
-					});
-					const figures = await measure(request, server);
-					byCase.set(item.name, figures);
-					console.log(
-						`  ${item.name.padEnd(30)} ${fmt(figures.rps).padStart(6)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  failed ${figures.failed}${figures.statuses ? ` (${figures.statuses})` : ''}  RSS ${fmt(figures.rss)} MB`,
-					);
-				}
-				// The bare server right after the API's health case, so both see the same machine load.
-				const health = byCase.get('GET /api/health');
-				const bareFigures = await measure(
-					{ method: 'GET', path: '/' },
-					bare,
-					`http://127.0.0.1:${BARE_PORT}`,
+	const overheadBySetup = new Map<string, Overhead>();
+	for (const setup of setups) {
+		if (setup.kind === 'postgres' && setup.processes === 1) await emptyPostgres(String(databaseUrl));
+		console.log(`\n${setup.label}: starting…`);
+		const server = startProduct(setup, databaseUrl);
+		const byCase = new Map<string, Figures>();
+		results.set(setup.label, byCase);
+		try {
+			await waitUntilUp(`${base}/api/health/ready`, server);
+			const session = await prepare();
+			for (const item of CASES) {
+				const request = item.request(session);
+				// One second of warm-up so JIT and first-request work do not count.
+				await autocannon({
+					url: `${base}${request.path}`,
+					connections: 2,
+					duration: 1,
+					requests: [request],
+				});
+				const figures = await measure(request, server);
+				byCase.set(item.name, figures);
+				console.log(
+					`  ${item.name.padEnd(30)} ${fmt(figures.rps).padStart(6)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms  failed ${figures.failed}${figures.statuses ? ` (${figures.statuses})` : ''}  RSS ${fmt(figures.rss)} MB`,
 				);
-				bareBySetup.set(setup.label, bareFigures);
-				if (health)
-					console.log(
-						`  ${'bare node:http, same JSON'.padEnd(30)} ${fmt(bareFigures.rps).padStart(6)} req/s  p50 ${bareFigures.p50} ms  p99 ${bareFigures.p99} ms: the API answers ${fmt((health.rps / bareFigures.rps) * 100, 1)} % of it`,
-					);
-			} finally {
-				await stop(server);
 			}
+			const overhead = await measureOverhead(server);
+			overheadBySetup.set(setup.label, overhead);
+			console.log(`  ${describeOverhead(overhead)}`);
+		} finally {
+			await stop(server);
 		}
-	} finally {
-		await stop(bare);
 	}
 
 	console.log(
@@ -328,15 +369,11 @@ async function main() {
 		console.log(`${item.name.padEnd(30)} ${cells.join('')}`);
 	}
 	console.log(
-		"\nThe API's own overhead: GET /api/health against a bare node:http server answering the same JSON, measured right after it:",
+		`\nThe API's own overhead: GET /api/health against bare node:http answering the same JSON, in turn, medians of ${OVERHEAD_ROUNDS} rounds:`,
 	);
 	for (const label of labels) {
-		const health = results.get(label)?.get('GET /api/health');
-		const bareFigures = bareBySetup.get(label);
-		if (health && bareFigures)
-			console.log(
-				`  ${label}: ${fmt(health.rps)} req/s against bare ${fmt(bareFigures.rps)} req/s = ${fmt((health.rps / bareFigures.rps) * 100, 1)} %`,
-			);
+		const overhead = overheadBySetup.get(label);
+		if (overhead) console.log(`  ${label}: ${describeOverhead(overhead)}`);
 	}
 	console.log(
 		`Machine load average (1, 5, 15 min) at the end: ${loadavg()
