@@ -1,5 +1,5 @@
 import { assertReadyForProduction, getConfig } from '../core/config';
-import { openDb } from '../db/client';
+import { openDb, refreshPlannerStatistics } from '../db/client';
 import { seedDemoWorld } from '../db/seed';
 import { startJobWorker } from '../jobs/server/service';
 import { closeSharedParsePool } from '../workout-files/server/parse-pool';
@@ -41,6 +41,8 @@ async function bootRuntime(): Promise<Runtime> {
 	const deps: AppDeps = { db: handle.db, config, logger, clock: () => new Date() };
 	// Only the embedded default is a playground; a real database is never seeded.
 	const startupNotes = !config.databaseUrl && config.env !== 'production' ? await seedDemoWorld(deps) : [];
+	// After the demo world is in, so the embedded planner starts out knowing it.
+	await refreshPlannerStatistics(deps.db);
 	const modules = await loadApiModules(deps);
 	const api = createApi(deps, { routes: modules.routes });
 	const jobWorker = startJobWorker(deps, backgroundJobs.definitions, { schedules: backgroundJobs.schedules });
