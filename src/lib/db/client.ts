@@ -64,8 +64,8 @@ async function openPglite(dataDir: string | undefined): Promise<DbHandle & { cli
 
 /**
  * PGlite runs no autovacuum, so its planner never gathers column statistics and plans on guesses:
- * it expected 15 workouts for a member who has 10,000, and read a feed with index probes by the
- * thousand. The server analyses the embedded database when it starts and hourly after that (the
+ * it expected 15 workouts for a member who has 10,000, and probed an index 10,000 times to find
+ * the few not yet scanned for records. The server analyses the embedded database when it starts and hourly after that (the
  * `db.analyze` job); on PostgreSQL autovacuum does it, and this does nothing. About 0.4 s for a
  * 100 MB database.
  */
