@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { decodeSeries, type StoredSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
@@ -15,7 +15,7 @@ import {
 } from '../records';
 import { cachedFor, workoutsFingerprint } from './cache';
 import type { StatsMember } from './facts';
-import { bestEffortScans, bestEfforts } from './tables';
+import { bestEffortQueue, bestEfforts } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 type Viewer = { id: number } | null;
@@ -38,8 +38,9 @@ export function effortsOf(
 }
 
 /**
- * Finds the best efforts of a member's workouts not yet looked at (new, or edited since), and keeps
- * them. Reading records calls this first, so a new upload's efforts are there when it is next read.
+ * Finds the best efforts of a member's workouts not yet looked at (new, or edited since: the
+ * database queues them, see bestEffortQueue), and keeps them. Reading records calls this first, so
+ * a new upload's efforts are there when it is next read.
  */
 export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> {
 	const pending = await deps.db
@@ -53,16 +54,10 @@ export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> 
 			elapsedTimeTotal: workouts.elapsedTimeTotal,
 			sampleCount: workouts.sampleCount,
 		})
-		.from(workouts)
-		.leftJoin(bestEffortScans, eq(bestEffortScans.workoutId, workouts.id))
-		.where(
-			and(
-				eq(workouts.ownerId, ownerId),
-				or(isNull(bestEffortScans.workoutId), ne(bestEffortScans.version, workouts.version)),
-			),
-		);
+		.from(bestEffortQueue)
+		.innerJoin(workouts, eq(workouts.id, bestEffortQueue.workoutId))
+		.where(eq(bestEffortQueue.ownerId, ownerId));
 	if (pending.length === 0) return 0;
-	const now = deps.clock();
 	for (let from = 0; from < pending.length; from += SERIES_BATCH) {
 		const batch = pending.slice(from, from + SERIES_BATCH);
 		const recorded = batch.filter((row) => row.sampleCount >= 2).map((row) => row.id);
@@ -96,13 +91,16 @@ export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> 
 			await tx.delete(bestEfforts).where(inArray(bestEfforts.workoutId, ids));
 			// Two readers may scan the same new workout at once; both find the same efforts.
 			if (efforts.length > 0) await tx.insert(bestEfforts).values(efforts).onConflictDoNothing();
+			// Only the version that was read leaves the queue: one edited meanwhile stays for the next look.
 			await tx
-				.insert(bestEffortScans)
-				.values(batch.map((row) => ({ workoutId: row.id, ownerId, version: row.version, scannedAt: now })))
-				.onConflictDoUpdate({
-					target: bestEffortScans.workoutId,
-					set: { version: sql`excluded.version`, scannedAt: sql`excluded.scanned_at` },
-				});
+				.delete(bestEffortQueue)
+				.where(
+					or(
+						...batch.map((row) =>
+							and(eq(bestEffortQueue.workoutId, row.id), eq(bestEffortQueue.version, row.version)),
+						),
+					),
+				);
 		});
 	}
 	return pending.length;

@@ -39,17 +39,23 @@ export const bestEfforts = pgTable(
 	],
 );
 
-/** Which version of each workout its best efforts were found in, so an edited workout is looked at again. */
-export const bestEffortScans = pgTable('best_effort_scans', {
-	workoutId: integer('workout_id')
-		.primaryKey()
-		.references(() => workouts.id, { onDelete: 'cascade' }),
-	ownerId: integer('owner_id')
-		.notNull()
-		.references(() => users.id, { onDelete: 'cascade' }),
-	version: integer('version').notNull(),
-	scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
-});
+/**
+ * The workouts whose best efforts are still to be found: a database trigger queues a workout when
+ * it is saved and again whenever its version moves (an edit or a cut), in the same transaction, so
+ * a member's next look at their records reads only these rows instead of comparing every workout
+ * they have. A row leaves once that version has been looked at.
+ */
+export const bestEffortQueue = pgTable(
+	'best_effort_queue',
+	{
+		workoutId: integer('workout_id')
+			.primaryKey()
+			.references(() => workouts.id, { onDelete: 'cascade' }),
+		ownerId: integer('owner_id').notNull(),
+		version: integer('version').notNull(),
+	},
+	(t) => [index('best_effort_queue_owner_idx').on(t.ownerId)],
+);
 
 /**
  * A mark per member that changes with every insert, edit or delete of their workouts (a database
