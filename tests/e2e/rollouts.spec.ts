@@ -47,6 +47,10 @@ test.describe('rollouts @desktop-layout', () => {
 		expect(made.status()).toBe(201);
 		const workoutId = (await made.json()).id as number;
 
+		const bootups: string[] = [];
+		page.on('request', (request) => {
+			if (request.url().includes('/api/site/bootup')) bootups.push(request.url());
+		});
 		await page.goto(`/workout/${workoutId}`);
 		const ad = page.getByTestId('house-ad');
 		await expect(ad).toBeVisible();
@@ -56,8 +60,16 @@ test.describe('rollouts @desktop-layout', () => {
 			await (await page.request.get('/routes/')).text(),
 		)?.[1];
 		expect(routeId, 'a public route is listed').toBeTruthy();
+		bootups.length = 0;
 		await page.goto(`/routes/view/${routeId}`);
 		await expect(page.getByTestId('house-ad')).toBeVisible();
+		// The map (its tiles wait for the member's rollouts) and the profile menu's loyalty line share the
+		// page's one bootup request.
+		await expect(page.locator('.leaflet-tile-loaded').first()).toBeVisible();
+		await page.getByRole('button', { name: /account menu/ }).click();
+		await expect(page.getByTestId('loyalty-menu')).toHaveText('Rewards: Blue · 10 points');
+		expect(bootups).toHaveLength(1);
+		await page.keyboard.press('Escape');
 
 		// The survey: sending it unanswered asks again, then the answer is thanked for and not asked again.
 		await page.goto('/dashboard/');

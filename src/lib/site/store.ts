@@ -1,5 +1,6 @@
 import { atom, computed, map } from 'nanostores';
 import { $session } from '../auth/store';
+import { forgetBootupRequest, requestBootup } from './bootup-request';
 import type { Bootup } from './contract';
 import { CONTROL, type Rollout, type RolloutName } from './rollouts';
 
@@ -38,23 +39,16 @@ let loading: Promise<Bootup | null> | null = null;
  * (control rollouts) rather than break.
  */
 export function loadBootup(fetchImpl: typeof fetch = fetch): Promise<Bootup | null> {
-	const token = $session.get()?.accessToken;
-	loading ??= fetchImpl('/api/site/bootup', {
-		credentials: 'same-origin',
-		headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-	})
-		.then(async (response) => {
-			if (!response.ok) return null;
-			const bootup = (await response.json()) as Bootup;
-			$bootup.set(bootup);
-			return bootup;
-		})
-		.catch(() => null);
+	loading ??= requestBootup(fetchImpl, $session.get()?.accessToken).then((bootup) => {
+		if (bootup) $bootup.set(bootup);
+		return bootup;
+	});
 	return loading;
 }
 
 /** Forgets the loaded configuration; tests and sign-in changes call it. */
 export function resetBootup(): void {
 	loading = null;
+	forgetBootupRequest();
 	$bootup.set(null);
 }

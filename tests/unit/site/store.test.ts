@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { $session } from '~/lib/auth/store';
 import { buildBootup } from '~/lib/site/bootup';
+import { requestBootup } from '~/lib/site/bootup-request';
 import {
 	$bootup,
 	$notices,
@@ -32,6 +33,16 @@ describe('site store', () => {
 		expect(fetchImpl).toHaveBeenCalledTimes(1);
 		expect(fetchImpl).toHaveBeenCalledWith('/api/site/bootup', expect.anything());
 		expect($bootup.get()?.site.variant).toBe('run');
+		expect($rollouts.get()).toEqual(bootup.rollouts);
+	});
+
+	it('shares one request with the profile menu, whichever asks first', async () => {
+		const bootup = buildBootup({ config, viewer: { id: 1, isPremium: false }, geo: null, version: '1' });
+		const fetchImpl = vi.fn(async () => new Response(JSON.stringify(bootup), { status: 200 }));
+		const menus = requestBootup(fetchImpl as never);
+		await loadBootup(fetchImpl as never);
+		expect(fetchImpl).toHaveBeenCalledTimes(1);
+		expect((await menus)?.rollouts).toEqual(bootup.rollouts);
 		expect($rollouts.get()).toEqual(bootup.rollouts);
 	});
 
