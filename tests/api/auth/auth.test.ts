@@ -179,17 +179,21 @@ describe('login', () => {
 		expect(unknown.status).toBe(401);
 		expect(wrong.json).toEqual(unknown.json);
 		expect(wrong.json.error).toBe('access_denied');
-		const time = async (email: string) => {
-			const samples: number[] = [];
-			for (let i = 0; i < 5; i++) {
+		// Taken in turn, so a burst of load from the test files running beside this one falls on both.
+		const samples = { known: [] as number[], missing: [] as number[] };
+		for (let i = 0; i < 7; i++) {
+			for (const [kind, email] of [
+				['known', 'ada@example.test'],
+				['missing', 'nobody@example.test'],
+			] as const) {
 				const started = performance.now();
 				await login(app, email, `wrong-password-${i}`);
-				samples.push(performance.now() - started);
+				samples[kind].push(performance.now() - started);
 			}
-			return samples.sort((a, b) => a - b)[2];
-		};
-		const known = await time('ada@example.test');
-		const missing = await time('nobody@example.test');
+		}
+		const median = (values: number[]) => values.sort((a, b) => a - b)[3];
+		const known = median(samples.known);
+		const missing = median(samples.missing);
 		expect(missing / known).toBeGreaterThan(0.5);
 		expect(missing / known).toBeLessThan(2);
 	});
