@@ -194,7 +194,9 @@ export class PlannerLayers {
 			map.dragging.enable();
 			ghost.remove();
 			if (!moved || event.type === 'pointercancel') return;
-			swallowNextClick(map);
+			// A mouse or pen let go after a drag still clicks; a finger that moved does not, and arming the
+			// swallow then ate the member's next tap whenever the page was too busy to disarm it first.
+			if (event.pointerType !== 'touch') swallowNextClick(map);
 			const at = map.mouseEventToLatLng(event);
 			drop({ lat: at.lat, lng: at.lng });
 		};
