@@ -369,6 +369,20 @@ describe('sessions', () => {
 		expect(honest.status).toBe(401);
 	});
 
+	test('a refused refresh deletes only the cookies it was sent, not a session set since', async () => {
+		// A page opened signed out asks for a refresh; its 401 may arrive after the member signed in.
+		const visitor = await callApi(app, 'GET', '/api/auth/refresh-token');
+		expect(visitor.status).toBe(401);
+		expect(visitor.headers.getSetCookie()).toEqual([]);
+		const hintOnly = await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: 'ms_hint=x' } });
+		expect(hintOnly.headers.getSetCookie().map((line) => line.split('=')[0])).toEqual(['ms_hint']);
+		const stale = await callApi(app, 'GET', '/api/auth/refresh-token', {
+			headers: { cookie: 'ms_session=not-a-session' },
+		});
+		expect(stale.status).toBe(401);
+		expect(stale.headers.getSetCookie().some((line) => /^ms_session=;.*Max-Age=0/.test(line))).toBe(true);
+	});
+
 	test('sessions end after their absolute lifetime however often refreshed', async () => {
 		const member = await signupMember(app);
 		let cookie = member.cookie;

@@ -84,11 +84,19 @@ export function refreshSessionHint(c: Context<ApiEnv>, viewer: Viewer): void {
 	});
 }
 
-function clearSessionCookies(c: Context<ApiEnv>): void {
+/**
+ * `onlySent` deletes only the cookies the request carried: a refresh a page sent before the member
+ * signed in (in another tab, or a moment later in this one) answers 401 after that sign-in, and must
+ * not delete the session it set.
+ */
+function clearSessionCookies(c: Context<ApiEnv>, { onlySent = false } = {}): void {
 	const config = c.var.deps.config;
 	const secure = cookieIsSecure(config);
-	deleteCookie(c, sessionCookieName(config), { path: '/', secure, httpOnly: true, sameSite: 'Strict' });
-	deleteCookie(c, SESSION_HINT_COOKIE, { path: '/', secure, sameSite: 'Lax' });
+	const sent = getCookie(c);
+	const names = { session: sessionCookieName(config), hint: SESSION_HINT_COOKIE };
+	if (!onlySent || names.session in sent)
+		deleteCookie(c, names.session, { path: '/', secure, httpOnly: true, sameSite: 'Strict' });
+	if (!onlySent || names.hint in sent) deleteCookie(c, names.hint, { path: '/', secure, sameSite: 'Lax' });
 }
 
 function readSessionCookie(c: Context<ApiEnv>): string | undefined {
@@ -197,7 +205,7 @@ export function createAuthApi(): Hono<ApiEnv> {
 				user: result.user,
 			});
 		} catch (error) {
-			clearSessionCookies(c);
+			clearSessionCookies(c, { onlySent: true });
 			throw error;
 		}
 	});
