@@ -374,7 +374,9 @@ describe('sessions', () => {
 		const visitor = await callApi(app, 'GET', '/api/auth/refresh-token');
 		expect(visitor.status).toBe(401);
 		expect(visitor.headers.getSetCookie()).toEqual([]);
-		const hintOnly = await callApi(app, 'GET', '/api/auth/refresh-token', { headers: { cookie: 'ms_hint=x' } });
+		const hintOnly = await callApi(app, 'GET', '/api/auth/refresh-token', {
+			headers: { cookie: 'ms_hint=x' },
+		});
 		expect(hintOnly.headers.getSetCookie().map((line) => line.split('=')[0])).toEqual(['ms_hint']);
 		const stale = await callApi(app, 'GET', '/api/auth/refresh-token', {
 			headers: { cookie: 'ms_session=not-a-session' },
