@@ -75,6 +75,12 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	);
 	await expect(page.getByTestId('heart-rate-zones')).toHaveCount(0);
 
+	// The server draws each chart's line, so the page shows it before any script has run.
+	const served = (await (await page.request.get(`/workout/${id}`)).text()).split('data-testid="chart-');
+	for (const channel of ['pace', 'elevation', 'heartRate', 'cadence'])
+		expect(served.find((chart) => chart.startsWith(`${channel}"`))).toMatch(
+			/class="workout-chart__first"[\s\S]*<path d="M\d+ \d+ \d+ \d+/,
+		);
 	// The charts draw the channels the recording has, and none it lacks.
 	const charts = page.getByTestId('workout-charts');
 	await charts.scrollIntoViewIfNeeded();

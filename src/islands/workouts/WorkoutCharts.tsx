@@ -1,6 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { chartPreview, PREVIEW_VIEW_BOX } from '../../lib/workouts/chart-preview';
 import { type ChartSeries, type PackedChartSeries, unpackChartSeries } from '../../lib/workouts/chart-series';
 import { $workoutCursor } from './WorkoutMapCursor';
 
@@ -32,6 +33,55 @@ function channelsFor(unit: 'km' | 'mi'): Channel[] {
 		{ key: 'cadence', title: 'Cadence', unitLabel: 'rpm', colour: '#7a4cc2' },
 		{ key: 'power', title: 'Power', unitLabel: 'W', colour: '#b7791f' },
 	];
+}
+
+/** An axis label of the drawn-first line: whole numbers from 100 up, one decimal below. */
+function axisNumber(value: number): string {
+	return Math.abs(value) >= 100 ? String(Math.round(value)) : String(Math.round(value * 10) / 10);
+}
+
+/**
+ * The chart as the server draws it, shown until the interactive chart is on the page (CSS hides it the
+ * moment uPlot's own element is there). The plot's label names the chart; these numbers are the line's
+ * highest and lowest values and the two ends of its axis.
+ */
+function DrawnFirst({
+	channel,
+	x,
+	xLabel,
+	values,
+}: {
+	channel: Channel;
+	x: number[];
+	xLabel: string;
+	values: (number | null)[];
+}) {
+	const preview = useMemo(() => chartPreview(x, values, { invert: channel.invert }), [x, values, channel]);
+	if (!preview) return null;
+	return (
+		<div className="workout-chart__first" aria-hidden="true">
+			<div className="workout-chart__first-plot">
+				<span className="workout-chart__first-y workout-chart__first-y--top">{axisNumber(preview.top)}</span>
+				<span className="workout-chart__first-y workout-chart__first-y--bottom">
+					{axisNumber(preview.bottom)}
+				</span>
+				<svg viewBox={PREVIEW_VIEW_BOX} preserveAspectRatio="none" focusable="false" aria-hidden="true">
+					<path
+						d={preview.path}
+						fill="none"
+						stroke={channel.colour}
+						strokeWidth={2}
+						strokeLinejoin="round"
+						vectorEffect="non-scaling-stroke"
+					/>
+				</svg>
+			</div>
+			<span className="workout-chart__first-x">
+				<span>{`${axisNumber(preview.first)} ${xLabel}`}</span>
+				<span>{`${axisNumber(preview.last)} ${xLabel}`}</span>
+			</span>
+		</div>
+	);
 }
 
 function Chart({
@@ -124,7 +174,9 @@ function Chart({
 				className="workout-chart__plot"
 				role="img"
 				aria-label={`${channel.title} chart of ${name}`}
-			/>
+			>
+				{!ready && <DrawnFirst channel={channel} x={x} xLabel={xLabel} values={values} />}
+			</div>
 		</figure>
 	);
 }

@@ -3,9 +3,12 @@
  * loopback, the demo member signed in, a 12-hour 1 Hz FIT ride (43,200 records) uploaded through the API.
  *
  * 1. Server time: GET /workout/{id} with the member's session, request to the last byte of the page (p50/p95).
- * 2. Browser time to charts drawn, Debian's Chromium with the mobile profile (412 px wide, touch, CPU
- *    throttled 4×): from navigation start to the frame after every chart's canvas is on the page, the charts
- *    scrolled into view at once as a reader would (they load when visible).
+ * 2. Browser times, Debian's Chromium with the mobile profile (412 px wide, touch, CPU throttled 4×), from
+ *    navigation start, the charts scrolled into view as soon as they are on the page, as a reader would (they
+ *    load when visible). A script in the page looks at every frame, so the figures do not wait on the test
+ *    driver getting a turn on a busy page:
+ *    - charts drawn: the first frame in which every chart shows its line, the server's drawing or uPlot's;
+ *    - charts interactive: the first frame in which every chart's uPlot canvas is on the page.
  *
  * Goals: server p95 ≤ 50 ms; charts drawn ≤ 1 s. Figures only; nothing passes or fails on speed.
  *
@@ -65,7 +68,10 @@ try {
 	const page = `${BASE}/workout/${id}`;
 	console.log(`\nWorkout page of a 12-hour 1 Hz FIT ride (${page})`);
 
-	for (let i = 0; i < 10; i++) await (await fetch(page, { headers: { cookie } })).text();
+	let html = '';
+	for (let i = 0; i < 10; i++) html = await (await fetch(page, { headers: { cookie } })).text();
+	const chartCount = html.match(/data-testid="chart-/g)?.length ?? 0;
+	if (chartCount === 0) throw new Error('The page has no charts');
 	const serverTimes: number[] = [];
 	for (let i = 0; i < SERVER_RUNS; i++) {
 		const started = performance.now();
@@ -91,29 +97,55 @@ try {
 		});
 		if (!signedIn.ok()) throw new Error(`Signing the browser in answered ${signedIn.status()}`);
 		const drawn: number[] = [];
+		const interactive: number[] = [];
+		// As text: the bundler would name the functions with a helper the page does not have.
+		await context.addInitScript({
+			content: `(() => {
+				const count = ${chartCount};
+				const times = (window.chartTimes = {});
+				let scrolled = false;
+				const frame = (now) => {
+					const box = document.querySelector('[data-testid="workout-charts"]');
+					if (box && !scrolled) {
+						box.scrollIntoView({ block: 'start' });
+						scrolled = true;
+					}
+					const charts = [...document.querySelectorAll('[data-testid^="chart-"]')];
+					if (charts.length >= count) {
+						if (times.drawn === undefined && charts.every((chart) => chart.querySelector('canvas, .workout-chart__first path')))
+							times.drawn = now;
+						if (charts.every((chart) => chart.querySelector('canvas'))) times.interactive = now;
+					}
+					if (times.interactive === undefined) requestAnimationFrame(frame);
+				};
+				requestAnimationFrame(frame);
+			})();`,
+		});
 		for (let run = 0; run <= BROWSER_RUNS; run++) {
 			const tab = await context.newPage();
 			const cdp = await context.newCDPSession(tab);
 			await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 			await tab.goto(page, { waitUntil: 'commit' });
-			const charts = tab.getByTestId('workout-charts');
-			await charts.scrollIntoViewIfNeeded();
-			const expected = await tab.locator('[data-testid^="chart-"]').count();
 			await tab.waitForFunction(
-				(count) => document.querySelectorAll('[data-testid^="chart-"] canvas').length >= count,
-				expected,
-				{ timeout: 30_000, polling: 'raf' },
+				() =>
+					(window as unknown as { chartTimes: { interactive?: number } }).chartTimes.interactive !==
+					undefined,
+				undefined,
+				{ timeout: 30_000 },
 			);
-			const at = await tab.evaluate(
-				() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))),
+			const times = await tab.evaluate(
+				() => (window as unknown as { chartTimes: { drawn: number; interactive: number } }).chartTimes,
 			);
-			// The first load fills the browser's cache, as a member's earlier visits would; it is not counted.
-			if (run > 0) drawn.push(at);
+			if (run > 0) {
+				drawn.push(times.drawn);
+				interactive.push(times.interactive);
+			}
 			await tab.close();
 		}
 		console.log(
 			`  browser, navigation to charts drawn (mobile, CPU 4×): ${summary(drawn)}   goal ≤ 1,000 ms`,
 		);
+		console.log(`  browser, navigation to charts interactive (mobile, CPU 4×): ${summary(interactive)}`);
 	} finally {
 		await browser.close();
 	}
