@@ -18,7 +18,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type BrowserContext, type CDPSession, chromium, type Page } from '@playwright/test';
+import { type BrowserContext, type CDPSession, chromium, expect, type Page } from '@playwright/test';
+import { MAP_VIEW_STORAGE_KEY } from '../../../src/lib/core/map-types.ts';
 import { DEMO_LOGIN } from '../../../src/lib/db/seed.ts';
 import { PLANNER_DRAFT_STORAGE_KEY } from '../../../src/lib/routes/planner.ts';
 import { plannerPointOnPage } from '../../e2e/helpers.ts';
@@ -346,11 +347,15 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 		[PLANNER_DRAFT_STORAGE_KEY, JSON.stringify(draft)] as const,
 	);
 	await openPlanner(page);
+	const storedView = () => page.evaluate((key) => localStorage.getItem(key), MAP_VIEW_STORAGE_KEY);
+	const viewBefore = await storedView();
 	await page.getByRole('button', { name: 'Restore' }).click();
 	await page
 		.getByTestId('planner-summary')
 		.filter({ hasText: `${BIG_ROUTE} points` })
 		.waitFor();
+	// The points are found on the page from the view the planner keeps, kept once the map has framed them.
+	await expect.poll(storedView).not.toBe(viewBefore);
 	const cdp = await context.newCDPSession(page);
 	await cdp.send('Performance.enable', { timeDomain: 'timeTicks' });
 
