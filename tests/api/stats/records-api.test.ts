@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { bestEffortQueue, bestEfforts } from '../../../src/lib/stats/server/tables';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
@@ -75,6 +77,28 @@ describe('personal records', () => {
 		expect(ranks.json.workout_ranks).toEqual([
 			{ distance: '5km', label: '5 km', rank: 2, text: '2nd best 5 km' },
 		]);
+	});
+
+	test("a new workout's efforts are kept as it is saved; an edit queues it to be looked at again", async () => {
+		const id = await post(recordedRun('2026-11-01T07:00:00Z', 40, 3));
+		const kept = () =>
+			made.deps.db
+				.select({ key: bestEfforts.distanceKey, seconds: bestEfforts.seconds })
+				.from(bestEfforts)
+				.where(eq(bestEfforts.workoutId, id));
+		const queued = () => made.deps.db.select().from(bestEffortQueue).where(eq(bestEffortQueue.workoutId, id));
+		// Before anyone reads records: found from the recording the upload had in hand, nothing queued.
+		expect(await kept()).toContainEqual({ key: '1km', seconds: 200 });
+		expect(await queued()).toEqual([]);
+		const edit = await callApi(made.app, 'PUT', `/api/v7.1/workout/${id}/`, {
+			token: alice.token,
+			body: { name: 'Tempo' },
+		});
+		expect(edit.status).toBe(200);
+		expect(await queued()).toHaveLength(1);
+		await callApi(made.app, 'GET', '/api/v7.1/personal_records/', { token: alice.token });
+		expect(await queued()).toEqual([]);
+		expect(await kept()).toContainEqual({ key: '1km', seconds: 200 });
 	});
 
 	test('an edited workout is looked at again', async () => {

@@ -1,19 +1,11 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
-import { decodeSeries, type StoredSeries } from '../../workouts/series';
-import { activityTypeGroup } from '../../workouts/server/activity-types';
+import type { StoredSeries } from '../../workouts/series';
 import { visibleCondition } from '../../workouts/server/service';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
-import {
-	cumulativeDistance,
-	type Effort,
-	effortsInRecording,
-	effortsOfWholeWorkout,
-	ordinal,
-	RECORD_TARGETS,
-	recordsFrom,
-} from '../records';
+import { ordinal, RECORD_TARGETS, recordsFrom } from '../records';
 import { cachedFor, workoutsFingerprint } from './cache';
+import { effortsOf, keepEfforts } from './efforts';
 import type { StatsMember } from './facts';
 import { bestEffortQueue, bestEfforts } from './tables';
 
@@ -23,24 +15,10 @@ type Viewer = { id: number } | null;
 /** Series are read a few at a time: a 12-hour recording is a few megabytes. */
 const SERIES_BATCH = 20;
 
-/** The best efforts of one workout, from its recording when it has one. */
-export function effortsOf(
-	workout: { distanceTotal: number | null; activeTimeTotal: number | null; elapsedTimeTotal: number | null },
-	series: Parameters<typeof decodeSeries>[0] | null,
-): Effort[] {
-	if (series && series.t.length >= 2) {
-		const samples = decodeSeries(series);
-		const offsets = new Float64Array(samples.length);
-		for (let i = 0; i < samples.length; i++) offsets[i] = samples[i].offsetMs;
-		return effortsInRecording(offsets, cumulativeDistance(samples));
-	}
-	return effortsOfWholeWorkout(workout.distanceTotal, workout.activeTimeTotal ?? workout.elapsedTimeTotal);
-}
-
 /**
- * Finds the best efforts of a member's workouts not yet looked at (new, or edited since: the
- * database queues them, see bestEffortQueue), and keeps them. Reading records calls this first, so
- * a new upload's efforts are there when it is next read.
+ * Finds the best efforts of a member's workouts not yet looked at (edited or cut since, or stored
+ * before efforts were kept on upload: the database queues them, see bestEffortQueue), and keeps them.
+ * Reading records calls this first.
  */
 export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> {
 	const pending = await deps.db
@@ -74,34 +52,11 @@ export async function scanEfforts(deps: Deps, ownerId: number): Promise<number> 
 						.from(workoutSeries)
 						.where(inArray(workoutSeries.workoutId, recorded));
 		const seriesOf = new Map(seriesRows.map((row) => [row.workoutId, row.series]));
-		const efforts = batch.flatMap((row) =>
-			effortsOf(row, seriesOf.get(row.id) ?? null).map((effort) => ({
-				ownerId,
-				workoutId: row.id,
-				activityGroup: activityTypeGroup(row.activityTypeId),
-				distanceKey: effort.key,
-				seconds: effort.seconds,
-				distanceM: effort.distanceM,
-				startOffsetS: effort.startOffsetS,
-				achievedAt: new Date(row.start.getTime() + effort.startOffsetS * 1000),
-			})),
-		);
-		const ids = batch.map((row) => row.id);
-		await deps.db.transaction(async (tx) => {
-			await tx.delete(bestEfforts).where(inArray(bestEfforts.workoutId, ids));
-			// Two readers may scan the same new workout at once; both find the same efforts.
-			if (efforts.length > 0) await tx.insert(bestEfforts).values(efforts).onConflictDoNothing();
-			// Only the version that was read leaves the queue: one edited meanwhile stays for the next look.
-			await tx
-				.delete(bestEffortQueue)
-				.where(
-					or(
-						...batch.map((row) =>
-							and(eq(bestEffortQueue.workoutId, row.id), eq(bestEffortQueue.version, row.version)),
-						),
-					),
-				);
-		});
+		const found = batch.map((workout) => ({
+			workout,
+			efforts: effortsOf(workout, seriesOf.get(workout.id) ?? null),
+		}));
+		await deps.db.transaction((tx) => keepEfforts(tx, ownerId, found));
 	}
 	return pending.length;
 }

@@ -13,6 +13,7 @@ import { assertGearOfOwner } from '../../gear/server/service';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
+import { effortsOf, keepEfforts } from '../../stats/server/efforts';
 import { workoutChangeMarks } from '../../stats/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
 import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse-pool';
@@ -183,6 +184,15 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 	const contentHash =
 		workout.values.contentHash ??
 		(workout.series ? contentHashOf(workout.values.startDatetime as Date, workout.series) : null);
+	// Found now, from the recording in hand, so reading records later reads nothing back.
+	const effortSource = {
+		activityTypeId: workout.values.activityTypeId,
+		start: workout.values.startDatetime as Date,
+		distanceTotal: workout.values.distanceTotal ?? null,
+		activeTimeTotal: workout.values.activeTimeTotal ?? null,
+		elapsedTimeTotal: workout.values.elapsedTimeTotal ?? null,
+	};
+	const efforts = effortsOf(effortSource, workout.series);
 	const id = await deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(workouts)
@@ -197,7 +207,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 				updatedAt: now,
 			})
 			.onConflictDoNothing()
-			.returning({ id: workouts.id });
+			.returning({ id: workouts.id, version: workouts.version });
 		if (!row) return null;
 		if (workout.series)
 			await tx
@@ -205,6 +215,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 				.values({ workoutId: row.id, series: workout.series, laps: workout.laps });
 		if (workout.original)
 			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
+		await keepEfforts(tx, ownerId, [{ workout: { ...effortSource, ...row }, efforts }]);
 		return row.id;
 	});
 	if (id !== null) await followWorkoutChange(deps, ownerId);
