@@ -210,9 +210,7 @@ test('an app registers, a member allows it, the app calls the API, refreshes, is
 	await page.goto('/account/connected_apps');
 	await page.getByRole('button', { name: 'Revoke access for E2E Tracker' }).click();
 	await expect(page.getByTestId('connected-apps-notice')).toHaveText('E2E Tracker no longer has access.');
-	await expect(page.getByTestId('connected-apps')).toHaveText(
-		'No apps or devices are connected to your account.',
-	);
+	await expect(page.getByTestId('connected-apps')).toHaveText('No apps are connected to your account.');
 	const afterRevoke = await call('get', '/api/v7.1/user/self/', again.access_token);
 	expect(afterRevoke.status()).toBe(401);
 	expect((await afterRevoke.json()).error).toBe('invalid_token');

@@ -139,6 +139,7 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/account/privacy',
 		'/account/contact',
 		'/account/connected_apps',
+		'/device-cloud/test/',
 		'/developers',
 		'/developers/apps',
 		'/account/delete',

@@ -6,6 +6,8 @@ import { createBillingApi } from '../billing/server/api';
 import { billingJobs, billingSchedules } from '../billing/server/jobs';
 import { createChallengesApi } from '../challenges/server/api';
 import { createConnectedAppsApi } from '../connected-apps/server/api';
+import { createDeviceCloudsApi } from '../connected-apps/server/device-api';
+import { deviceJobs, deviceSchedules } from '../connected-apps/server/device-sync';
 import { createGearApi } from '../gear/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
@@ -33,8 +35,8 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs, ...workoutJobs },
-	schedules: [...housekeepingSchedules, ...billingSchedules, ...privacySchedules],
+	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs, ...workoutJobs, ...deviceJobs },
+	schedules: [...housekeepingSchedules, ...billingSchedules, ...privacySchedules, ...deviceSchedules],
 };
 
 /**
@@ -76,6 +78,7 @@ export async function loadApiModules(
 		createSocialApi(),
 		createChallengesApi(),
 		createConnectedAppsApi(),
+		createDeviceCloudsApi(),
 		createBillingApi(),
 		createPrivacyApi(),
 		createSupportApi(),

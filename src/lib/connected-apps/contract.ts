@@ -124,3 +124,49 @@ export function parseScopeList(text: string): string[] {
 export function isAppScope(value: string): value is AppScope {
 	return (APP_SCOPES as readonly string[]).includes(value);
 }
+
+/** A device cloud a member may connect (remoteconnectiontype/). */
+export type DeviceCloudView = {
+	key: string;
+	name: string;
+	description: string;
+	/** The built-in test cloud: shown as a test connection wherever it appears. */
+	test: boolean;
+};
+
+/** A member's device connection with the activities it brought in lately (remoteconnection/). */
+export type DeviceConnectionView = {
+	id: number;
+	cloud: string;
+	name: string;
+	test: boolean;
+	connectedAt: string;
+	lastSyncAt: string | null;
+	lastError: string | null;
+	imports: {
+		name: string;
+		startTime: string;
+		status: 'pending' | 'imported' | 'duplicate' | 'refused';
+		workoutId: number | null;
+		message: string | null;
+	}[];
+};
+
+/** What the test watch records, as its form offers it. */
+export const TEST_WATCH_CHOICES = [
+	{ outing: 'run', label: 'A run' },
+	{ outing: 'walk', label: 'A walk' },
+	{ outing: 'ride', label: 'A ride' },
+] as const;
+
+/** When a device activity started or a sync ran, as the connected-apps and test-watch pages show it. */
+export function deviceTime(when: Date | string): string {
+	return new Date(when).toLocaleString('en-US', {
+		day: 'numeric',
+		month: 'short',
+		hour: 'numeric',
+		minute: '2-digit',
+		timeZone: 'UTC',
+		timeZoneName: 'short',
+	});
+}

@@ -116,6 +116,13 @@ const EnvSchema = v.object({
 	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
 	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
 	OPEN_METEO_ARCHIVE_URL: v.optional(urlString('OPEN_METEO_ARCHIVE_URL')),
+	GARMIN_CLIENT_ID: v.optional(
+		v.pipe(v.string(), v.regex(/^[\w-]{1,200}$/, 'GARMIN_CLIENT_ID must be a client id')),
+	),
+	GARMIN_CLIENT_SECRET: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(500))),
+	GARMIN_AUTHORIZE_URL: v.optional(urlString('GARMIN_AUTHORIZE_URL'), 'https://connect.garmin.com'),
+	GARMIN_TOKEN_URL: v.optional(urlString('GARMIN_TOKEN_URL'), 'https://diauth.garmin.com'),
+	GARMIN_API_URL: v.optional(urlString('GARMIN_API_URL'), 'https://apis.garmin.com'),
 	STRIPE_SECRET_KEY: v.optional(
 		v.pipe(
 			v.string(),
@@ -183,6 +190,17 @@ export type Config = {
 	 */
 	weather: { provider: 'open-meteo'; url: string } | null;
 	/**
+	 * Garmin Connect as a device cloud, when GARMIN_CLIENT_ID and GARMIN_CLIENT_SECRET are set (the URLs
+	 * default to Garmin's own). The built-in test device cloud is offered either way.
+	 */
+	garmin: {
+		clientId: string;
+		clientSecret: string;
+		authorizeBase: string;
+		tokenBase: string;
+		apiBase: string;
+	} | null;
+	/**
 	 * Card payments: Stripe when STRIPE_SECRET_KEY is set (with the endpoint's STRIPE_WEBHOOK_SECRET,
 	 * and the STRIPE_PUBLISHABLE_KEY the checkout's card form loads Stripe.js with), otherwise the
 	 * built-in test processor, which charges no real card.
@@ -236,6 +254,16 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,
 		weather: e.OPEN_METEO_ARCHIVE_URL ? { provider: 'open-meteo', url: e.OPEN_METEO_ARCHIVE_URL } : null,
+		garmin:
+			e.GARMIN_CLIENT_ID && e.GARMIN_CLIENT_SECRET
+				? {
+						clientId: e.GARMIN_CLIENT_ID,
+						clientSecret: e.GARMIN_CLIENT_SECRET,
+						authorizeBase: e.GARMIN_AUTHORIZE_URL.replace(/\/$/, ''),
+						tokenBase: e.GARMIN_TOKEN_URL.replace(/\/$/, ''),
+						apiBase: e.GARMIN_API_URL.replace(/\/$/, ''),
+					}
+				: null,
 		stripe: e.STRIPE_SECRET_KEY
 			? {
 					secretKey: e.STRIPE_SECRET_KEY,

@@ -2,9 +2,10 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
 import { type AppRegistrationInput, AppRegistrationSchema, type DeveloperApp } from '../contract';
+import { disconnectDevice, requestDeviceSync, startDeviceConnect } from './device-sync';
 import { deleteDeveloperApp, registerApp, revokeConnectedApp } from './service';
 
-type Deps = Pick<AppDeps, 'db' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
 
 /** The registration form's fields: redirect URIs one per line, scopes as checkboxes. */
 export function readAppRegistrationForm(
@@ -55,23 +56,48 @@ export async function handleDeveloperForm(
 	}
 }
 
-/** The connected-apps page's Revoke button. */
+/** What a button on the connected-apps page did; `redirect` sends the member on (to a device cloud). */
+export type ConnectedAppsFormOutcome = { ok: boolean; message: string; redirect?: string };
+
+/**
+ * The connected-apps page's buttons: Revoke for an app; Connect, Sync now and Disconnect for a device
+ * cloud.
+ */
 export async function handleConnectedAppsForm(
 	deps: Deps,
 	viewer: { id: number },
 	form: FormData,
-): Promise<{ ok: boolean; message: string }> {
-	const clientId = form.get('client_id');
-	const name = form.get('name');
-	if (typeof clientId !== 'string') return { ok: false, message: 'Which app?' };
+): Promise<ConnectedAppsFormOutcome> {
+	const field = (name: string) => {
+		const value = form.get(name);
+		return typeof value === 'string' ? value : null;
+	};
+	const action = field('action');
 	try {
+		if (action === 'device_connect') {
+			const cloud = field('cloud');
+			if (!cloud) return { ok: false, message: 'Which device cloud?' };
+			return { ok: true, message: '', redirect: await startDeviceConnect(deps, viewer.id, cloud) };
+		}
+		if (action === 'device_sync' || action === 'device_disconnect') {
+			const id = Number(field('connection_id'));
+			if (!Number.isSafeInteger(id) || id <= 0) return { ok: false, message: 'Which device connection?' };
+			if (action === 'device_sync') {
+				await requestDeviceSync(deps, viewer.id, id);
+				return {
+					ok: true,
+					message: 'Syncing: new activities appear below in a moment (reload to see them).',
+				};
+			}
+			const name = await disconnectDevice(deps, viewer.id, id);
+			return { ok: true, message: `${name} is disconnected. The workouts it brought in stay yours.` };
+		}
+		const clientId = field('client_id');
+		if (!clientId) return { ok: false, message: 'Which app?' };
 		await revokeConnectedApp(deps, viewer.id, clientId);
-		return {
-			ok: true,
-			message: `${typeof name === 'string' ? name.slice(0, 80) : 'The app'} no longer has access.`,
-		};
+		return { ok: true, message: `${field('name')?.slice(0, 80) ?? 'The app'} no longer has access.` };
 	} catch (error) {
-		if (error instanceof AppError && error.code === 'not_found') return { ok: false, message: error.message };
+		if (error instanceof AppError && error.status < 500) return { ok: false, message: error.message };
 		throw error;
 	}
 }

@@ -326,3 +326,33 @@ export async function seedDemoWorkouts(deps: Deps, ownerId: number, outings: Out
 }
 
 export const DEMO_OUTINGS = { member: DEMO_MEMBER_OUTINGS, friend: FRIEND_OUTINGS };
+
+/** What the test device cloud's test watch can record: demo outings, each a real recording replayed. */
+export const TEST_WATCH_OUTINGS = {
+	run: 'Easy run through Paxtang',
+	walk: 'Evening walk in Paxtang',
+	ride: 'Sunday ride to Colonial Park',
+} as const;
+export type TestWatchOuting = keyof typeof TEST_WATCH_OUTINGS;
+
+function testWatchPlan(outing: TestWatchOuting) {
+	const name = TEST_WATCH_OUTINGS[outing];
+	const plan = [...DEMO_MEMBER_OUTINGS, ...FRIEND_OUTINGS].find((entry) => entry.name === name) as Outing;
+	return {
+		plan,
+		recording: recordingsByKey.get(plan.recording) as DemoRecording,
+		route: plan.route ? routesByName.get(plan.route) : undefined,
+	};
+}
+
+/** The test watch's recording of an outing from `start`: its real recording replayed along its demo route. */
+export function testWatchRecording(outing: TestWatchOuting, start: Date): NormalisedWorkout {
+	const { plan, recording, route } = testWatchPlan(outing);
+	return replay(recording, route, plan.legs, start, 1);
+}
+
+/** How long the test watch's recording of an outing lasts. */
+export function testWatchDurationMs(outing: TestWatchOuting): number {
+	const recorded = testWatchRecording(outing, new Date(0));
+	return recorded.points.at(-1)?.time ?? 0;
+}
