@@ -1,5 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { deleteAccount } from '../../../src/lib/account/server/service';
 import { createDeviceCloudsApi } from '../../../src/lib/connected-apps/server/device-api';
 import { DeviceCloudError } from '../../../src/lib/connected-apps/server/device-clouds';
 import {
@@ -13,6 +14,7 @@ import {
 import {
 	deviceConnections,
 	deviceImports,
+	testCloudActivities,
 	testCloudTokens,
 } from '../../../src/lib/connected-apps/server/tables';
 import {
@@ -91,7 +93,7 @@ describe('device clouds', () => {
 		expect(recorded.activity.startTime.getTime()).toBeLessThan(clock().getTime());
 		expect(
 			await noticeDeviceActivities(deps, TEST_CLOUD_KEY, [
-				{ externalUserId: recorded.externalUserId, activities: [recorded.activity] },
+				{ cloudAccount: recorded.cloudAccount, activities: [recorded.activity] },
 			]),
 		).toBe(1);
 		expect(await syncDeviceConnection(deps, connectionId)).toEqual({ imported: 1 });
@@ -126,7 +128,7 @@ describe('device clouds', () => {
 		const live = await deps.db
 			.select()
 			.from(testCloudTokens)
-			.where(and(eq(testCloudTokens.externalUserId, kept.externalUserId), isNull(testCloudTokens.usedAt)));
+			.where(and(eq(testCloudTokens.cloudAccount, kept.cloudAccount), isNull(testCloudTokens.usedAt)));
 		expect(live).toEqual([]);
 		expect(await workoutNames(ada)).toHaveLength(1);
 	});
@@ -148,7 +150,7 @@ describe('device clouds', () => {
 			.select()
 			.from(deviceConnections)
 			.where(eq(deviceConnections.id, connectionId));
-		await cloud.deauthorize({ externalUserId: row.externalUserId, accessToken: '' });
+		await cloud.deauthorize({ cloudAccount: row.cloudAccount, accessToken: '' });
 		await recordTestWatchActivity(deps, ada.id, 'ride');
 		expect(await syncDeviceConnection(deps, connectionId)).toEqual({ imported: 0 });
 		const [after] = await deps.db
@@ -196,5 +198,20 @@ describe('device clouds', () => {
 		}
 		const bad = await callApi(app, 'POST', '/api/device_clouds/Bad%00/webhook', { body: {} });
 		expect(bad.status).toBe(400);
+	});
+
+	test('a member who deletes their account is disconnected, and the test cloud forgets their watch', async () => {
+		const { state, code } = await connectTestCloud(ada);
+		await finishDeviceConnect(deps, ada.id, { state, code });
+		const { cloudAccount } = await recordTestWatchActivity(deps, ada.id, 'walk');
+		await recordTestWatchActivity(deps, bob.id, 'walk');
+		await deleteAccount(deps, ada.id);
+		expect(await deps.db.select().from(deviceConnections)).toEqual([]);
+		const left = await deps.db.select().from(testCloudActivities);
+		expect(left.map((row) => row.cloudAccount)).not.toContain(cloudAccount);
+		expect(left).toHaveLength(1);
+		expect(
+			await deps.db.select().from(testCloudTokens).where(eq(testCloudTokens.cloudAccount, cloudAccount)),
+		).toEqual([]);
 	});
 });

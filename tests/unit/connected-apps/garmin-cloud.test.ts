@@ -259,7 +259,7 @@ describe('Garmin connect', () => {
 		const before = garmin.requests.length;
 		const startedAt = Date.now();
 		const tokens = await connect();
-		expect(tokens.externalUserId).toBe(GARMIN_USER);
+		expect(tokens.cloudAccount).toBe(GARMIN_USER);
 		expect(garmin.accessTokens.has(tokens.accessToken)).toBe(true);
 		expect(garmin.refreshTokens.has(tokens.refreshToken ?? '')).toBe(true);
 		expect(tokens.expiresAt).toBeGreaterThanOrEqual(startedAt + 86_400_000);
@@ -298,7 +298,7 @@ describe('Garmin connect', () => {
 	it('refreshes with the refresh token and keeps the member id', async () => {
 		const tokens = await connect();
 		const renewed = await cloud().refresh(tokens);
-		expect(renewed.externalUserId).toBe(GARMIN_USER);
+		expect(renewed.cloudAccount).toBe(GARMIN_USER);
 		expect(renewed.accessToken).not.toBe(tokens.accessToken);
 		expect(renewed.refreshToken).not.toBe(tokens.refreshToken);
 		const form = new URLSearchParams(garmin.requests.at(-1)?.body);
@@ -309,7 +309,7 @@ describe('Garmin connect', () => {
 	});
 
 	it('turns a wrong bearer into an auth error that does not quote the token', async () => {
-		const tokens: DeviceTokens = { externalUserId: GARMIN_USER, accessToken: 'not-a-real-token-42' };
+		const tokens: DeviceTokens = { cloudAccount: GARMIN_USER, accessToken: 'not-a-real-token-42' };
 		const error = await failure(cloud().listActivities(tokens, new Date(Date.now() - 3_600_000), noSignal()));
 		expect(error.kind).toBe('auth');
 		expect(error.message).not.toContain('not-a-real-token-42');
@@ -499,14 +499,14 @@ describe('Garmin pushes', () => {
 		const notices = await read(body);
 		expect(notices).toEqual([
 			{
-				externalUserId: GARMIN_USER,
+				cloudAccount: GARMIN_USER,
 				activities: [
 					{ externalId: '1001', startTime: new Date(start * 1000), name: 'Morning run' },
 					{ externalId: '1002', startTime: new Date((start + 7_200) * 1000), name: 'Garmin activity' },
 				],
 			},
 			{
-				externalUserId: 'other-member',
+				cloudAccount: 'other-member',
 				activities: [{ externalId: '5005', startTime: new Date(start * 1000), name: 'Morning run' }],
 			},
 		]);

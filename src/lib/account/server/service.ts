@@ -10,6 +10,7 @@ import { heartRateZones, profilePhotos, promotionalPreferences, users } from '..
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { type BillingDeps, closeBillingForDeletion } from '../../billing/server/service';
 import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
+import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
@@ -350,6 +351,8 @@ export async function deleteAccount(deps: BillingDeps, userId: number): Promise<
 	// Export archives are files: they go before the rows that name them.
 	await removeMemberExportFiles(deps, userId);
 	await removeMemberImportFiles(deps, userId);
+	// Device clouds are told we no longer read the member's activities.
+	await forgetDeviceClouds(deps, userId);
 	await deps.db.delete(users).where(eq(users.id, userId));
 	if (photo) await removePhotoFiles(deps, photo);
 	await removeWorkoutPhotoFiles(deps.config, userId);

@@ -12,7 +12,7 @@
 /** What the cloud gave us for one member; kept sealed at rest (device-sync.ts). */
 export type DeviceTokens = {
 	/** The member's id at the cloud: webhooks name members by it. */
-	externalUserId: string;
+	cloudAccount: string;
 	accessToken: string;
 	refreshToken?: string;
 	/** When the access token stops working; absent when the cloud does not say. */
@@ -30,7 +30,7 @@ export type DeviceActivity = {
 
 /** A notice from the cloud that a member has something new (a webhook's body, read and checked). */
 export type DeviceNotice = {
-	externalUserId: string;
+	cloudAccount: string;
 	/** The activities the notice names; empty when the cloud only says "something changed". */
 	activities: DeviceActivity[];
 };

@@ -15,7 +15,7 @@ import {
 } from './device-clouds';
 import { garminCloud } from './garmin';
 import { deviceAuthorizations, deviceConnections, deviceImports } from './tables';
-import { TEST_CLOUD_KEY, testDeviceCloud } from './test-cloud';
+import { forgetTestCloudAccount, TEST_CLOUD_KEY, testDeviceCloud } from './test-cloud';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
 
@@ -138,7 +138,7 @@ export async function finishDeviceConnect(
 	const values = {
 		userId,
 		cloud: cloud.key,
-		externalUserId: tokens.externalUserId,
+		cloudAccount: tokens.cloudAccount,
 		sealedTokens: sealTokens(deps, tokens),
 		createdAt: now,
 		syncFrom: new Date(now.getTime() - FIRST_SYNC_LOOKBACK_MS),
@@ -188,18 +188,28 @@ export async function disconnectDevice(deps: Deps, userId: number, connectionId:
 	return cloud?.name ?? row.cloud;
 }
 
+/** Account deletion: our access at every cloud the member connected ends, and the test cloud forgets them. */
+export async function forgetDeviceClouds(deps: Deps, userId: number): Promise<void> {
+	const rows = await deps.db
+		.select({ id: deviceConnections.id })
+		.from(deviceConnections)
+		.where(eq(deviceConnections.userId, userId));
+	for (const row of rows) await disconnectDevice(deps, userId, row.id);
+	await forgetTestCloudAccount(deps, userId);
+}
+
 /** A cloud's notice of new activities: a sync for each member it names who is connected. */
 export async function noticeDeviceActivities(
 	deps: Deps,
 	cloudKey: string,
 	notices: readonly DeviceNotice[],
 ): Promise<number> {
-	const members = [...new Set(notices.map((notice) => notice.externalUserId))];
+	const members = [...new Set(notices.map((notice) => notice.cloudAccount))];
 	if (members.length === 0) return 0;
 	const rows = await deps.db
 		.select({ id: deviceConnections.id })
 		.from(deviceConnections)
-		.where(and(eq(deviceConnections.cloud, cloudKey), inArray(deviceConnections.externalUserId, members)));
+		.where(and(eq(deviceConnections.cloud, cloudKey), inArray(deviceConnections.cloudAccount, members)));
 	for (const row of rows) await queueSync(deps, row.id);
 	return rows.length;
 }

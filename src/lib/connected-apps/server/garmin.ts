@@ -207,10 +207,10 @@ export function garminCloud(settings: GarminSettings, fetchImpl: typeof fetch = 
 
 	function tokensFrom(
 		answer: TokenAnswer,
-		externalUserId: string,
+		cloudAccount: string,
 		previousRefreshToken?: string,
 	): DeviceTokens {
-		const tokens: DeviceTokens = { externalUserId, accessToken: answer.access_token };
+		const tokens: DeviceTokens = { cloudAccount, accessToken: answer.access_token };
 		// Garmin rotates refresh tokens; keep the old one only when none came back.
 		const refreshToken = answer.refresh_token ?? previousRefreshToken;
 		if (refreshToken !== undefined) tokens.refreshToken = refreshToken;
@@ -284,7 +284,7 @@ export function garminCloud(settings: GarminSettings, fetchImpl: typeof fetch = 
 				{ grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
 				'the token refresh',
 			);
-			return tokensFrom(answer, tokens.externalUserId, tokens.refreshToken);
+			return tokensFrom(answer, tokens.cloudAccount, tokens.refreshToken);
 		},
 
 		async listActivities(tokens, since, signal) {
@@ -351,8 +351,8 @@ export function garminCloud(settings: GarminSettings, fetchImpl: typeof fetch = 
 				byMember.set(file.userId, activities);
 			}
 			return [...byMember].map(
-				([externalUserId, activities]): DeviceNotice => ({
-					externalUserId,
+				([cloudAccount, activities]): DeviceNotice => ({
+					cloudAccount,
 					activities: oldestFirst(activities.values()),
 				}),
 			);

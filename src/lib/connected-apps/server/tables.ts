@@ -118,7 +118,7 @@ export const deviceConnections = pgTable(
 			.notNull()
 			.references(() => users.id, { onDelete: 'cascade' }),
 		cloud: text('cloud').notNull(),
-		externalUserId: text('external_user_id').notNull(),
+		cloudAccount: text('cloud_account').notNull(),
 		/** The cloud's tokens, encrypted with a key from SESSION_SECRET (device-sync.ts). */
 		sealedTokens: text('sealed_tokens').notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -130,7 +130,7 @@ export const deviceConnections = pgTable(
 	},
 	(t) => [
 		uniqueIndex('device_connections_user_cloud_idx').on(t.userId, t.cloud),
-		index('device_connections_external_idx').on(t.cloud, t.externalUserId),
+		index('device_connections_account_idx').on(t.cloud, t.cloudAccount),
 	],
 );
 
@@ -178,7 +178,7 @@ export const deviceAuthorizations = pgTable('device_authorizations', {
 export const testCloudTokens = pgTable('test_cloud_tokens', {
 	tokenHash: text('token_hash').primaryKey(),
 	kind: text('kind').$type<'code' | 'access' | 'refresh'>().notNull(),
-	externalUserId: text('external_user_id').notNull(),
+	cloudAccount: text('cloud_account').notNull(),
 	/** For a code: the PKCE challenge and the address it may be sent back to. */
 	codeChallenge: text('code_challenge'),
 	redirectUri: text('redirect_uri'),
@@ -191,10 +191,10 @@ export const testCloudActivities = pgTable(
 	'test_cloud_activities',
 	{
 		id: serial('id').primaryKey(),
-		externalUserId: text('external_user_id').notNull(),
+		cloudAccount: text('cloud_account').notNull(),
 		outing: text('outing').notNull(),
 		startTime: timestamp('start_time', { withTimezone: true }).notNull(),
 		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 	},
-	(t) => [index('test_cloud_activities_user_idx').on(t.externalUserId, t.startTime)],
+	(t) => [index('test_cloud_activities_user_idx').on(t.cloudAccount, t.startTime)],
 );

@@ -49,7 +49,7 @@ export async function grantTestCloudCode(
 	await deps.db.insert(testCloudTokens).values({
 		tokenHash: hash(code),
 		kind: 'code',
-		externalUserId: testCloudAccountOf(deps.config, userId),
+		cloudAccount: testCloudAccountOf(deps.config, userId),
 		codeChallenge: request.codeChallenge,
 		redirectUri: request.redirectUri,
 		expiresAt: new Date(deps.clock().getTime() + CODE_SECONDS * 1000),
@@ -57,7 +57,7 @@ export async function grantTestCloudCode(
 	return code;
 }
 
-async function issueTokens(deps: Deps, externalUserId: string): Promise<DeviceTokens> {
+async function issueTokens(deps: Deps, cloudAccount: string): Promise<DeviceTokens> {
 	const accessToken = newToken();
 	const refreshToken = newToken();
 	const now = deps.clock().getTime();
@@ -65,17 +65,17 @@ async function issueTokens(deps: Deps, externalUserId: string): Promise<DeviceTo
 		{
 			tokenHash: hash(accessToken),
 			kind: 'access',
-			externalUserId,
+			cloudAccount,
 			expiresAt: new Date(now + ACCESS_SECONDS * 1000),
 		},
 		{
 			tokenHash: hash(refreshToken),
 			kind: 'refresh',
-			externalUserId,
+			cloudAccount,
 			expiresAt: new Date(now + REFRESH_SECONDS * 1000),
 		},
 	]);
-	return { externalUserId, accessToken, refreshToken, expiresAt: now + ACCESS_SECONDS * 1000 };
+	return { cloudAccount, accessToken, refreshToken, expiresAt: now + ACCESS_SECONDS * 1000 };
 }
 
 /** Marks a token used and answers its row, or null for one that is unknown, used, expired or of another kind. */
@@ -98,7 +98,7 @@ async function spend(deps: Deps, token: string, kind: 'code' | 'refresh') {
 /** The account an access token speaks for; a refused token is the cloud saying the access is gone. */
 async function accountOf(deps: Deps, tokens: DeviceTokens): Promise<string> {
 	const [row] = await deps.db
-		.select({ externalUserId: testCloudTokens.externalUserId })
+		.select({ cloudAccount: testCloudTokens.cloudAccount })
 		.from(testCloudTokens)
 		.where(
 			and(
@@ -109,7 +109,7 @@ async function accountOf(deps: Deps, tokens: DeviceTokens): Promise<string> {
 			),
 		);
 	if (!row) throw new DeviceCloudError('The test device cloud refused the access token.', 'auth');
-	return row.externalUserId;
+	return row.cloudAccount;
 }
 
 function activityOf(row: typeof testCloudActivities.$inferSelect): DeviceActivity {
@@ -126,16 +126,16 @@ export async function recordTestWatchActivity(
 	deps: Deps,
 	userId: number,
 	outing: TestWatchOuting,
-): Promise<{ externalUserId: string; activity: DeviceActivity }> {
+): Promise<{ cloudAccount: string; activity: DeviceActivity }> {
 	if (!Object.hasOwn(TEST_WATCH_OUTINGS, outing))
 		throw new AppError('bad_request', 'The test watch records a run, a walk or a ride.');
-	const externalUserId = testCloudAccountOf(deps.config, userId);
+	const cloudAccount = testCloudAccountOf(deps.config, userId);
 	const startTime = new Date(deps.clock().getTime() - testWatchDurationMs(outing));
 	const [row] = await deps.db
 		.insert(testCloudActivities)
-		.values({ externalUserId, outing, startTime, createdAt: deps.clock() })
+		.values({ cloudAccount, outing, startTime, createdAt: deps.clock() })
 		.returning();
-	return { externalUserId, activity: activityOf(row) };
+	return { cloudAccount, activity: activityOf(row) };
 }
 
 /** What the member's test watch has recorded, newest first. */
@@ -143,7 +143,7 @@ export async function listTestWatchActivities(deps: Deps, userId: number): Promi
 	const rows = await deps.db
 		.select()
 		.from(testCloudActivities)
-		.where(eq(testCloudActivities.externalUserId, testCloudAccountOf(deps.config, userId)))
+		.where(eq(testCloudActivities.cloudAccount, testCloudAccountOf(deps.config, userId)))
 		.orderBy(asc(testCloudActivities.startTime));
 	return rows.map(activityOf).reverse();
 }
@@ -171,21 +171,19 @@ export function testDeviceCloud(deps: Deps): DeviceCloud {
 			const challenge = createHash('sha256').update(codeVerifier).digest('base64url');
 			if (!row || row.redirectUri !== redirectUri || row.codeChallenge !== challenge)
 				throw new DeviceCloudError('The test device cloud refused the authorization code.', 'auth');
-			return issueTokens(deps, row.externalUserId);
+			return issueTokens(deps, row.cloudAccount);
 		},
 		async refresh(tokens) {
 			const row = tokens.refreshToken ? await spend(deps, tokens.refreshToken, 'refresh') : null;
 			if (!row) throw new DeviceCloudError('The test device cloud refused the refresh token.', 'auth');
-			return issueTokens(deps, row.externalUserId);
+			return issueTokens(deps, row.cloudAccount);
 		},
 		async listActivities(tokens, since) {
 			const account = await accountOf(deps, tokens);
 			const rows = await deps.db
 				.select()
 				.from(testCloudActivities)
-				.where(
-					and(eq(testCloudActivities.externalUserId, account), gte(testCloudActivities.startTime, since)),
-				)
+				.where(and(eq(testCloudActivities.cloudAccount, account), gte(testCloudActivities.startTime, since)))
 				.orderBy(asc(testCloudActivities.startTime), asc(testCloudActivities.id));
 			return rows.map(activityOf);
 		},
@@ -196,7 +194,7 @@ export function testDeviceCloud(deps: Deps): DeviceCloud {
 				? await deps.db
 						.select()
 						.from(testCloudActivities)
-						.where(and(eq(testCloudActivities.id, id), eq(testCloudActivities.externalUserId, account)))
+						.where(and(eq(testCloudActivities.id, id), eq(testCloudActivities.cloudAccount, account)))
 				: [];
 			if (!row) throw new DeviceCloudError('The test device cloud has no such activity.', 'refused');
 			const file = writeFit(testWatchRecording(row.outing as TestWatchOuting, row.startTime));
@@ -208,11 +206,18 @@ export function testDeviceCloud(deps: Deps): DeviceCloud {
 			return null;
 		},
 		async deauthorize(tokens) {
-			const account = tokens.externalUserId;
+			const account = tokens.cloudAccount;
 			await deps.db
 				.update(testCloudTokens)
 				.set({ usedAt: deps.clock() })
-				.where(and(eq(testCloudTokens.externalUserId, account), isNull(testCloudTokens.usedAt)));
+				.where(and(eq(testCloudTokens.cloudAccount, account), isNull(testCloudTokens.usedAt)));
 		},
 	};
+}
+
+/** The member's account closes with us: the test cloud forgets their test watch and its tokens too. */
+export async function forgetTestCloudAccount(deps: Deps, userId: number): Promise<void> {
+	const account = testCloudAccountOf(deps.config, userId);
+	await deps.db.delete(testCloudActivities).where(eq(testCloudActivities.cloudAccount, account));
+	await deps.db.delete(testCloudTokens).where(eq(testCloudTokens.cloudAccount, account));
 }

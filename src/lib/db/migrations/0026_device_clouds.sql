@@ -10,7 +10,7 @@ CREATE TABLE "device_connections" (
 	"id" serial PRIMARY KEY NOT NULL,
 	"user_id" integer NOT NULL,
 	"cloud" text NOT NULL,
-	"external_user_id" text NOT NULL,
+	"cloud_account" text NOT NULL,
 	"sealed_tokens" text NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"sync_from" timestamp with time zone NOT NULL,
@@ -33,7 +33,7 @@ CREATE TABLE "device_imports" (
 --> statement-breakpoint
 CREATE TABLE "test_cloud_activities" (
 	"id" serial PRIMARY KEY NOT NULL,
-	"external_user_id" text NOT NULL,
+	"cloud_account" text NOT NULL,
 	"outing" text NOT NULL,
 	"start_time" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
@@ -42,7 +42,7 @@ CREATE TABLE "test_cloud_activities" (
 CREATE TABLE "test_cloud_tokens" (
 	"token_hash" text PRIMARY KEY NOT NULL,
 	"kind" text NOT NULL,
-	"external_user_id" text NOT NULL,
+	"cloud_account" text NOT NULL,
 	"code_challenge" text,
 	"redirect_uri" text,
 	"expires_at" timestamp with time zone NOT NULL,
@@ -54,7 +54,7 @@ ALTER TABLE "device_connections" ADD CONSTRAINT "device_connections_user_id_user
 ALTER TABLE "device_imports" ADD CONSTRAINT "device_imports_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_imports" ADD CONSTRAINT "device_imports_workout_id_workouts_id_fk" FOREIGN KEY ("workout_id") REFERENCES "public"."workouts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "device_connections_user_cloud_idx" ON "device_connections" USING btree ("user_id","cloud");--> statement-breakpoint
-CREATE INDEX "device_connections_external_idx" ON "device_connections" USING btree ("cloud","external_user_id");--> statement-breakpoint
+CREATE INDEX "device_connections_account_idx" ON "device_connections" USING btree ("cloud","cloud_account");--> statement-breakpoint
 CREATE UNIQUE INDEX "device_imports_activity_idx" ON "device_imports" USING btree ("user_id","cloud","external_id");--> statement-breakpoint
 CREATE INDEX "device_imports_user_idx" ON "device_imports" USING btree ("user_id","updated_at");--> statement-breakpoint
-CREATE INDEX "test_cloud_activities_user_idx" ON "test_cloud_activities" USING btree ("external_user_id","start_time");
+CREATE INDEX "test_cloud_activities_user_idx" ON "test_cloud_activities" USING btree ("cloud_account","start_time");
