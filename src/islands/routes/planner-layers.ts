@@ -172,9 +172,14 @@ export class PlannerLayers {
 
 	/**
 	 * Follows the pointer from a press with a pin numbered `index`; letting go after a real move hands the
-	 * place to `drop`. A press let go where it began does nothing here.
+	 * place to `drop`, and letting go where it began calls `still`.
 	 */
-	private followPointer(index: number, from: L.LatLng, drop: (point: LatLng) => void): void {
+	private followPointer(
+		index: number,
+		from: L.LatLng,
+		drop: (point: LatLng) => void,
+		still?: () => void,
+	): void {
 		const map = this.map;
 		const ghost = L.marker(from, { icon: pinIcon(index), interactive: false, keyboard: false }).addTo(
 			this.group,
@@ -193,7 +198,8 @@ export class PlannerLayers {
 			document.removeEventListener('pointercancel', onUp);
 			map.dragging.enable();
 			ghost.remove();
-			if (!moved || event.type === 'pointercancel') return;
+			if (event.type === 'pointercancel') return;
+			if (!moved) return still?.();
 			// A mouse or pen let go after a drag still clicks; a finger that moved does not, and arming the
 			// swallow then ate the member's next tap whenever the page was too busy to disarm it first.
 			if (event.pointerType !== 'touch') swallowNextClick(map);
@@ -265,18 +271,23 @@ export class PlannerLayers {
 			// A click on a point is not a click on the map, which would add a point at the end.
 			bubblingMouseEvents: false,
 		}).addTo(this.group);
-		// Hover names the point; a tap, with no hover to give, does too.
+		// Hover names the point, and so does a click: listening for it also keeps the click off the map, where it
+		// would add a point. A press let go where it began names it on its own (pressPoint).
 		dot.on('mouseover mousemove click', (event) => {
 			const nearest = this.nearestPin((event as L.LeafletMouseEvent).containerPoint);
-			if (!nearest) return;
-			const [id, pin] = nearest;
-			if (this.hinted === id && this.map.hasLayer(hint)) return;
-			this.hinted = id;
-			hint.setLatLng([pin.lat, pin.lng]).setContent(pointName(pin.index));
-			this.map.openTooltip(hint);
+			if (nearest) this.nameDot(...nearest);
 		});
 		dot.on('mouseout', () => this.map.closeTooltip(hint));
 		return dot;
+	}
+
+	/** Names a long route's point in the tooltip above it. */
+	private nameDot(id: number, pin: Pin): void {
+		const hint = this.canvas?.hint;
+		if (!hint || (this.hinted === id && this.map.hasLayer(hint))) return;
+		this.hinted = id;
+		hint.setLatLng([pin.lat, pin.lng]).setContent(pointName(pin.index));
+		this.map.openTooltip(hint);
 	}
 
 	/**
@@ -295,7 +306,14 @@ export class PlannerLayers {
 		event.preventDefault();
 		event.stopPropagation();
 		this.map.closeTooltip(this.canvas.hint);
-		this.followPointer(pin.index, L.latLng(pin.lat, pin.lng), (point) => this.moveTo(id, point));
+		// A tap names the point it reached: a finger gets twice a mouse's reach, more than the dot's own
+		// outline, so the click that follows may land beside the dot.
+		this.followPointer(
+			pin.index,
+			L.latLng(pin.lat, pin.lng),
+			(point) => this.moveTo(id, point),
+			() => this.nameDot(id, pin),
+		);
 	};
 
 	private nearestPin(at: L.Point): [number, Pin] | undefined {
