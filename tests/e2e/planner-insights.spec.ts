@@ -141,6 +141,30 @@ test('an MVP member sees the ways a route follows, picks a suggested loop with i
 	await notes.getByRole('button', { name: 'Add note' }).click();
 	await expect(notes.getByRole('listitem')).toHaveText(['Water fountain by the gate ✕']);
 	await expect(page.locator('.planner-note-pin')).toHaveCount(1);
+	// A note placed by a click on the map: that click adds no point; Esc gives up placing one.
+	await notes.getByLabel('Add a note').fill('Steep steps, walk them');
+	await notes.getByLabel('At', { exact: true }).selectOption({ label: 'Where I click on the map' });
+	await notes.getByRole('button', { name: 'Add note' }).click();
+	await expect(notes.getByTestId('planner-note-placing')).toHaveText(
+		'Click the map where this note goes. Cancel',
+	);
+	await page.keyboard.press('Escape');
+	await expect(notes.getByTestId('planner-note-placing')).toHaveCount(0);
+	await notes.getByRole('button', { name: 'Add note' }).click();
+	// Zoomed out, the loop is a dot in the middle: the left of the map is open ground.
+	for (let step = 0; step < 4; step++) await page.getByRole('button', { name: 'Zoom out' }).click();
+	const box = await page.getByTestId('planner-map').boundingBox();
+	if (!box) throw new Error('The planner map has no size');
+	await page.mouse.click(box.x + box.width * 0.15, box.y + box.height * 0.5);
+	await expect(notes.getByRole('listitem')).toHaveText([
+		'Water fountain by the gate ✕',
+		'Steep steps, walk them ✕',
+	]);
+	await expect(page.locator('.planner-note-pin')).toHaveCount(2);
+	await expect(page.getByTestId('planner-summary')).toContainText('4 points');
+	await expect(notes.getByTestId('planner-note-placing')).toHaveCount(0);
+	await notes.getByRole('button', { name: 'Remove note 2' }).click();
+	await expect(page.locator('.planner-note-pin')).toHaveCount(1);
 	await expectNoSeriousA11yIssues(page);
 	expect(chartScripts).toEqual([]);
 

@@ -256,7 +256,11 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 		// An edited or copied route opens framed, wherever the map was last left.
 		if (opened) fitTo(created, store.$history.get().present.waypoints);
 		created.on('click', (event: L.LeafletMouseEvent) => {
-			addPoint({ lat: event.latlng.lat, lng: event.latlng.lng });
+			const at = { lat: event.latlng.lat, lng: event.latlng.lng };
+			const taker = store.$mapClickTaker.get();
+			if (!taker) return addPoint(at);
+			store.$mapClickTaker.set(null);
+			taker(at);
 		});
 		created.on('moveend', () => {
 			const centre = created.getCenter();

@@ -438,6 +438,7 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 	const [text, setText] = useState('');
 	const [where, setWhere] = useState('centre');
 	const [error, setError] = useState('');
+	const taker = useStore(store.$mapClickTaker);
 	const ids = useId();
 	// The same elements while the number of points stays, so a long route's edits do not re-render them.
 	const count = state.waypoints.length;
@@ -459,6 +460,15 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 			setError(problem);
 			return;
 		}
+		setError('');
+		if (where === 'click') {
+			// The next click on the map places it (and adds no point); Esc or Cancel gives up.
+			store.$mapClickTaker.set((at) => {
+				setText('');
+				void store.edit((current) => addNote(current, { lat: at.lat, lng: at.lng, text }));
+			});
+			return;
+		}
 		const point = where === 'centre' ? null : state.waypoints[Number(where)];
 		const centre = map?.getCenter();
 		const at = point ?? (centre ? { lat: centre.lat, lng: centre.lng } : null);
@@ -466,10 +476,26 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 			setError('The map is not ready yet.');
 			return;
 		}
-		setError('');
 		setText('');
 		void store.edit((current) => addNote(current, { lat: at.lat, lng: at.lng, text }));
 	};
+
+	// While a note waits for its place: a crosshair on the map, and Esc gives up.
+	useEffect(() => {
+		if (!taker) return;
+		const container = map?.getContainer();
+		container?.classList.add('planner__map--placing');
+		const onKey = (event: KeyboardEvent) => {
+			if (event.key === 'Escape') store.$mapClickTaker.set(null);
+		};
+		window.addEventListener('keydown', onKey);
+		return () => {
+			container?.classList.remove('planner__map--placing');
+			window.removeEventListener('keydown', onKey);
+		};
+	}, [taker, map, store]);
+	// A note still waiting when the notes go away (the page left) waits no more.
+	useEffect(() => () => store.$mapClickTaker.set(null), [store]);
 
 	return (
 		<section className="planner-insights__notes" aria-labelledby={`${ids}-notes`} data-testid="planner-notes">
@@ -505,9 +531,18 @@ function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }
 				<label htmlFor={`${ids}-where`}>At</label>
 				<select id={`${ids}-where`} value={where} onChange={(event) => setWhere(event.target.value)}>
 					<option value="centre">The middle of the map</option>
+					<option value="click">Where I click on the map</option>
 					{pointOptions}
 				</select>
 				<button type="submit">Add note</button>
+				{taker && (
+					<p role="status" className="planner-insights__placing" data-testid="planner-note-placing">
+						Click the map where this note goes.{' '}
+						<button type="button" onClick={() => store.$mapClickTaker.set(null)}>
+							Cancel
+						</button>
+					</p>
+				)}
 				{error && (
 					<p className="planner__field-error" id={`${ids}-note-error`} role="alert">
 						{error}

@@ -128,6 +128,8 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	const $failed = atom<ReadonlySet<string>>(new Set());
 	/** Street names where waypoints were snapped, by `lat,lng`. */
 	const $streets = atom<ReadonlyMap<string, string>>(new Map());
+	/** Takes the next click on the map instead of it adding a point (placing a note); null: a click adds one. */
+	const $mapClickTaker = atom<((at: LatLng) => void) | null>(null);
 
 	const legCache: PlannedLegCache = new WeakMap();
 	const $legs = computed([$history, $routed, $failed], (history, routed, failed) =>
@@ -248,6 +250,7 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		$pending,
 		$failed,
 		$streets,
+		$mapClickTaker,
 		$legs,
 		$failures,
 		$view,
