@@ -464,6 +464,7 @@ describe('data export', () => {
 			'workouts.json',
 			'goals.json',
 			'gear.json',
+			'device_connections.json',
 			'friends.json',
 			'comments.json',
 		])

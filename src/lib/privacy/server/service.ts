@@ -17,6 +17,7 @@ import {
 import type { AppDeps } from '../../api/context';
 import { membershipForExport } from '../../billing/server/service';
 import { listOwnChallengeEntries } from '../../challenges/server/service';
+import { listDeviceConnections } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { listGear, representGear } from '../../gear/server/service';
@@ -498,6 +499,8 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 		}
 		zip.addBuffer(json(workoutEntries), 'workouts.json', when);
 		zip.addBuffer(json((await listGear(deps, viewer)).map(representGear)), 'gear.json', when);
+		// The device clouds connected and what each brought in; the clouds' tokens are never exported.
+		zip.addBuffer(json(await listDeviceConnections(deps, basics.id)), 'device_connections.json', when);
 		await setProgress(deps, exportId, 75);
 
 		const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
