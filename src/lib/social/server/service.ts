@@ -101,7 +101,8 @@ export async function isBlockedEitherWay(db: Db, a: number, b: number): Promise<
 
 /** SQL: the member in `column` neither blocked nor was blocked by `viewerId`. */
 function notBlockedWith(viewerId: number, column: AnyPgColumn): SQL {
-	return sql`not exists (select 1 from ${memberBlocks} where (${memberBlocks.blockerId} = ${viewerId} and ${memberBlocks.blockedId} = ${column}) or (${memberBlocks.blockedId} = ${viewerId} and ${memberBlocks.blockerId} = ${column}))`;
+	// The viewer's few blocks are read once into a hashed set rather than looked for again on every row.
+	return sql`${column} not in (select case when ${memberBlocks.blockerId} = ${viewerId} then ${memberBlocks.blockedId} else ${memberBlocks.blockerId} end from ${memberBlocks} where ${memberBlocks.blockerId} = ${viewerId} or ${memberBlocks.blockedId} = ${viewerId})`;
 }
 
 type FriendshipRow = typeof friendships.$inferSelect;
@@ -421,9 +422,13 @@ function escapeLike(text: string): string {
 	return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** SQL: no request either way between the viewer and the member in `users.id`. */
+/**
+ * SQL: no request either way between the viewer and the member in `users.id`. The viewer's pending
+ * requests are read once into a hashed set: probing friendships for each of 11,000 members matching a
+ * short name took most of a search's time on PostgreSQL.
+ */
 function noPendingWith(viewerId: number): SQL {
-	return sql`not exists (select 1 from ${friendships} where ${friendships.status} = 'pending' and ((${friendships.fromUserId} = ${viewerId} and ${friendships.toUserId} = ${users.id}) or (${friendships.toUserId} = ${viewerId} and ${friendships.fromUserId} = ${users.id})))`;
+	return sql`${users.id} not in (select case when ${friendships.fromUserId} = ${viewerId} then ${friendships.toUserId} else ${friendships.fromUserId} end from ${friendships} where ${friendships.status} = 'pending' and (${friendships.fromUserId} = ${viewerId} or ${friendships.toUserId} = ${viewerId}))`;
 }
 
 async function statusesFor(db: Db, viewerId: number, ids: number[]): Promise<Map<number, FriendshipRow>> {
