@@ -2,13 +2,14 @@
  * Fault drills: the built server under the faults of security tests 43–48, each printing what it
  * did, PASS or FAIL, and what was lost. Not part of `npm test` (minutes, and timing-dependent).
  *   npm run drills                       every drill; the PostgreSQL ones need DRILL_DATABASE_URL
- *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, second, pgloss, races)
+ *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, second, slow, pgloss, races)
  * DRILL_DATABASE_URL names a PostgreSQL server and a database name of the drills' own: that
  * database is dropped and created afresh.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -645,6 +646,67 @@ async function racesDrill(label: string, env: Record<string, string>, cleanup = 
 	}
 }
 
+/**
+ * (g) Security test 47, its slow-client half: 50 clients each send a request line and then one header byte
+ * every 10 s (slowloris). Each must be cut by the headers timeout (15 s), and ordinary requests made all the
+ * while must stay quick.
+ */
+async function slowClientDrill() {
+	const db = freshEmbedded();
+	const server = startServer({ DATABASE_URL: db.url });
+	try {
+		await waitUntilUp(server);
+		const SLOW_CLIENTS = 50;
+		const opened = performance.now();
+		const cutAfter: number[] = [];
+		let timedOut = 0;
+		const sockets = Array.from({ length: SLOW_CLIENTS }, () => {
+			const socket = net.connect(server.port, '127.0.0.1');
+			socket.on('error', () => {});
+			// Read what the server says (its 408), or the socket would never see the server end it.
+			socket.on('data', (chunk) => {
+				if (String(chunk).startsWith('HTTP/1.1 408')) timedOut++;
+			});
+			socket.on('close', () => cutAfter.push(performance.now() - opened));
+			socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+			return socket;
+		});
+		const trickle = setInterval(() => {
+			for (const socket of sockets) if (!socket.destroyed) socket.write('x');
+		}, 10_000);
+		// Ordinary visitors meanwhile, one request after another, until every slow client is cut (or 40 s).
+		const latencies: number[] = [];
+		let failures = 0;
+		while (cutAfter.length < SLOW_CLIENTS && performance.now() - opened < 40_000) {
+			const started = performance.now();
+			try {
+				if ((await request(server.port, 'GET', '/api/health')).status !== 200) failures++;
+			} catch {
+				failures++;
+			}
+			latencies.push(performance.now() - started);
+			await sleep(100);
+		}
+		clearInterval(trickle);
+		for (const socket of sockets) socket.destroy();
+		const sorted = [...latencies].sort((a, b) => a - b);
+		const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
+		const cut = cutAfter.filter((ms) => ms < 40_000).sort((a, b) => a - b);
+		report({
+			name: '(g) 50 slowloris clients (one header byte every 10 s) beside ordinary requests',
+			pass: cut.length === SLOW_CLIENTS && cut[cut.length - 1] <= 25_000 && p95 < 500 && failures === 0,
+			did: [
+				`${cut.length} of ${SLOW_CLIENTS} slow clients were cut by the server (${timedOut} told 408 Request Timeout), between ${((cut[0] ?? 0) / 1000).toFixed(1)} and ${((cut.at(-1) ?? 0) / 1000).toFixed(1)} s after they connected (headers timeout 15 s)`,
+				`${latencies.length} ordinary requests meanwhile: p95 ${p95.toFixed(1)} ms (goal < 500), ${failures} failed`,
+			],
+			lost: 'nothing (a slow client sent no complete request)',
+		});
+	} finally {
+		await stopServer(server);
+		db.cleanup();
+	}
+}
+
 async function main() {
 	const reason = buildReason(root);
 	if (reason) {
@@ -680,6 +742,7 @@ async function main() {
 	if (wanted('kill9')) await attempt('(b) kill -9 during inserts', kill9Drill);
 	if (wanted('upload')) await attempt('(f) kill -9 during uploads', uploadKillDrill);
 	if (wanted('second')) await attempt('(c) a second server', secondServerDrill);
+	if (wanted('slow')) await attempt('(g) slowloris clients', slowClientDrill);
 	if (wanted('races')) {
 		const db = freshEmbedded();
 		await attempt('(e) races on PGlite', () => racesDrill('PGlite', { DATABASE_URL: db.url }, db.cleanup));
