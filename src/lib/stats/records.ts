@@ -1,6 +1,6 @@
 import { haversineM } from '../workout-files/geo';
 import { RECORD_DISTANCES, RECORD_WINDOW } from '../workout-files/metrics';
-import type { SeriesSample } from '../workouts/series';
+import { decodeSeries, type SeriesSample, type StoredSeries } from '../workouts/series';
 
 /** A record distance's key in the API and the database: "5 km" → "5km", "half marathon" → "half_marathon". */
 export function distanceKey(name: string): string {
@@ -117,4 +117,21 @@ export function ordinal(n: number): string {
 	const tens = n % 100;
 	if (tens >= 11 && tens <= 13) return `${n}th`;
 	return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}
+
+/**
+ * The best efforts of one workout, from its stored recording when it has one. Pure: an upload's are found
+ * on the parse pool, beside the file's other figures.
+ */
+export function effortsOf(
+	workout: { distanceTotal: number | null; activeTimeTotal: number | null; elapsedTimeTotal: number | null },
+	series: StoredSeries | null,
+): Effort[] {
+	if (series && series.t.length >= 2) {
+		const samples = decodeSeries(series);
+		const offsets = new Float64Array(samples.length);
+		for (let i = 0; i < samples.length; i++) offsets[i] = samples[i].offsetMs;
+		return effortsInRecording(offsets, cumulativeDistance(samples));
+	}
+	return effortsOfWholeWorkout(workout.distanceTotal, workout.activeTimeTotal ?? workout.elapsedTimeTotal);
 }

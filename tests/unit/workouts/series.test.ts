@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { effortsOf } from '../../../src/lib/stats/records';
 import { readWorkoutFileSync } from '../../../src/lib/workout-files';
 import {
 	decodeSeries,
@@ -78,5 +79,15 @@ describe('stored time series', () => {
 				expect(Math.abs((decoded[i].lat as number) - point.lat)).toBeLessThanOrEqual(5e-7);
 			if (point.heartRate !== undefined) expect(decoded[i].heartRate).toBe(Math.round(point.heartRate));
 		});
+	});
+
+	test('a file comes with its best efforts, the same as a later look at its stored series finds', () => {
+		const file = readWorkoutFileSync(
+			new Uint8Array(readFileSync('tests/fixtures/workouts/fit/compressed-speed-distance.fit')),
+		);
+		const derived = deriveFromFile(file, 70);
+		if (!derived) throw new Error('the file has timed samples');
+		expect(derived.efforts.map((effort) => effort.key)).toContain('5km');
+		expect(derived.efforts).toEqual(effortsOf(derived, derived.series));
 	});
 });

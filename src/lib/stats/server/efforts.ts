@@ -1,8 +1,7 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { decodeSeries, type StoredSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
-import { cumulativeDistance, type Effort, effortsInRecording, effortsOfWholeWorkout } from '../records';
+import type { Effort } from '../records';
 import { bestEffortQueue, bestEfforts } from './tables';
 
 /** What a workout's best efforts are found and kept from. */
@@ -16,20 +15,6 @@ export type EffortSource = {
 	activeTimeTotal: number | null;
 	elapsedTimeTotal: number | null;
 };
-
-/** The best efforts of one workout, from its recording when it has one. */
-export function effortsOf(
-	workout: Pick<EffortSource, 'distanceTotal' | 'activeTimeTotal' | 'elapsedTimeTotal'>,
-	series: StoredSeries | null,
-): Effort[] {
-	if (series && series.t.length >= 2) {
-		const samples = decodeSeries(series);
-		const offsets = new Float64Array(samples.length);
-		for (let i = 0; i < samples.length; i++) offsets[i] = samples[i].offsetMs;
-		return effortsInRecording(offsets, cumulativeDistance(samples));
-	}
-	return effortsOfWholeWorkout(workout.distanceTotal, workout.activeTimeTotal ?? workout.elapsedTimeTotal);
-}
 
 /**
  * Keeps the efforts found for these workouts in place of any kept before, and takes the versions they

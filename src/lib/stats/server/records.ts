@@ -3,9 +3,9 @@ import type { AppDeps } from '../../api/context';
 import type { StoredSeries } from '../../workouts/series';
 import { visibleCondition } from '../../workouts/server/service';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
-import { ordinal, RECORD_TARGETS, recordsFrom } from '../records';
+import { effortsOf, ordinal, RECORD_TARGETS, recordsFrom } from '../records';
 import { cachedFor, workoutsFingerprint } from './cache';
-import { effortsOf, keepEfforts } from './efforts';
+import { keepEfforts } from './efforts';
 import type { StatsMember } from './facts';
 import { bestEffortQueue, bestEfforts } from './tables';
 

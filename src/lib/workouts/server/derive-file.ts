@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { truncateText } from '../../core/text';
+import { type Effort, effortsOf } from '../../stats/records';
 import { computeMetrics, type NormalisedWorkout } from '../../workout-files';
 import { DEFAULT_WEIGHT_KG } from '../calories';
 import { MAX_WORKOUT_SOURCE } from '../contract';
@@ -41,6 +42,8 @@ export type DerivedFileWorkout = {
 	powerMax: number | null;
 	powerAvg: number | null;
 	series: StoredSeries;
+	/** Its best efforts, found here on the parse pool rather than on the request's thread. */
+	efforts: Effort[];
 	laps: StoredLap[];
 };
 
@@ -106,6 +109,14 @@ export function deriveFromFile(file: NormalisedWorkout, weightKg: number | null)
 		powerMax: metrics.power?.max ?? null,
 		powerAvg: metrics.power?.avg ?? null,
 		series,
+		efforts: effortsOf(
+			{
+				distanceTotal: metrics.distanceM,
+				activeTimeTotal: metrics.movingS,
+				elapsedTimeTotal: metrics.elapsedS,
+			},
+			series,
+		),
 		laps,
 	};
 }

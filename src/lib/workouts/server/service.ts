@@ -13,7 +13,8 @@ import { assertGearOfOwner } from '../../gear/server/service';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { areFriends } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
-import { effortsOf, keepEfforts } from '../../stats/server/efforts';
+import { type Effort, effortsOf } from '../../stats/records';
+import { keepEfforts } from '../../stats/server/efforts';
 import { workoutChangeMarks } from '../../stats/server/tables';
 import { isWorkoutFileError, type ReadLimits } from '../../workout-files';
 import { sharedParsePool, uploadRefusal } from '../../workout-files/server/parse-pool';
@@ -123,6 +124,8 @@ type NewWorkout = {
 	/** The uploaded file (packed by `packOriginal`), kept with the workout or not at all. */
 	original?: { fileName: string; contentGzipBase64: string };
 	idempotency?: Idempotency;
+	/** Its best efforts when already found (a file's, on the parse pool); otherwise found here. */
+	efforts?: Effort[];
 };
 
 /** A client's Idempotency-Key and a hash of the request it came with. */
@@ -184,7 +187,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 	const contentHash =
 		workout.values.contentHash ??
 		(workout.series ? contentHashOf(workout.values.startDatetime as Date, workout.series) : null);
-	// Found now, from the recording in hand, so reading records later reads nothing back.
+	// Kept with the workout, so reading records later reads nothing back.
 	const effortSource = {
 		activityTypeId: workout.values.activityTypeId,
 		start: workout.values.startDatetime as Date,
@@ -192,7 +195,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 		activeTimeTotal: workout.values.activeTimeTotal ?? null,
 		elapsedTimeTotal: workout.values.elapsedTimeTotal ?? null,
 	};
-	const efforts = effortsOf(effortSource, workout.series);
+	const efforts = workout.efforts ?? effortsOf(effortSource, workout.series);
 	const id = await deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(workouts)
@@ -348,7 +351,7 @@ export async function storeDerivedWorkout(
 		idempotency?: Idempotency;
 	},
 ): Promise<CreateOutcome> {
-	const { series, laps, name: fileName, activityType, ...values } = derived;
+	const { series, laps, efforts, name: fileName, activityType, ...values } = derived;
 	const name = truncateText((choice.name ?? fileName ?? '').trim(), MAX_WORKOUT_NAME);
 	return insertWorkout(deps, ownerId, {
 		values: {
@@ -361,6 +364,7 @@ export async function storeDerivedWorkout(
 		},
 		series,
 		laps,
+		efforts,
 		original: choice.original,
 		idempotency: choice.idempotency,
 	});
