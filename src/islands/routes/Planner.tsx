@@ -45,9 +45,10 @@ import {
 import type { PlannerFeatures } from '../../lib/routes/planner-insights';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
-import { recallPreference, rememberPreference } from '../../lib/site/cookie-choices';
+import { rememberPreference } from '../../lib/site/cookie-choices';
+import { storedMapType, storedPlannerView } from '../../lib/site/map-memory';
 import type { Rollout } from '../../lib/site/rollouts';
-import { addBaseLayer } from './map-layers';
+import { addBaseLayer, escapeHtml } from './map-layers';
 import PlannerConflict, { type SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
@@ -66,9 +67,6 @@ export type PlannerProps = {
 	/** The member's rollouts, which choose the map's engine: with them the tiles need not wait for the bootup. */
 	rollouts?: Rollout[];
 };
-
-/** Central Harrisburg, the demo region, when the member has no last map position. */
-const DEFAULT_VIEW = { lat: 40.272, lng: -76.85, zoom: 15 };
 
 const MODE_LABELS: Record<PlannerMode, string> = {
 	WALKING: 'Walking',
@@ -133,27 +131,6 @@ function readDraft(key: string): Draft | null {
 	};
 }
 
-function readView(): { lat: number; lng: number; zoom: number } {
-	let view: { lat?: unknown; lng?: unknown; zoom?: unknown } | null = null;
-	try {
-		view = JSON.parse(recallPreference('local', MAP_VIEW_STORAGE_KEY) ?? 'null');
-	} catch {
-		view = null;
-	}
-	const ok = (value: unknown, limit: number) =>
-		typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit;
-	return view && ok(view.lat, 90) && ok(view.lng, 180) && ok(view.zoom, 22)
-		? { lat: view.lat as number, lng: view.lng as number, zoom: view.zoom as number }
-		: DEFAULT_VIEW;
-}
-
-function escapeHtml(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-	);
-}
-
 /** Runs one of the route tools (undo, reverse, clear…), counted by its name. */
 function control(name: string, run: () => unknown): void {
 	trackEvent('route_control_performed', { control: name });
@@ -205,13 +182,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 	const [followRoads, setFollowRoads] = useState(true);
 	const [details, setDetails] = useState<Details>(initialDetails);
 	const [offer, setOffer] = useState<Draft | null>(() => readDraft(draftKey));
-	const [mapType, setMapType] = useState<MapType | undefined>(
-		() =>
-			(
-				layers.find((candidate) => candidate.type === recallPreference('local', MAP_TYPE_STORAGE_KEY)) ??
-				layers[0]
-			)?.type,
-	);
+	const [mapType, setMapType] = useState<MapType | undefined>(() => storedMapType(layers));
 	const [place, setPlace] = useState('');
 	const [placeError, setPlaceError] = useState('');
 	const [saving, setSaving] = useState(false);
@@ -247,7 +218,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 	// biome-ignore lint/correctness/useExhaustiveDependencies: made once per page
 	useEffect(() => {
 		if (!mapElement.current) return;
-		const view = readView();
+		const view = storedPlannerView();
 		const created = L.map(mapElement.current, { scrollWheelZoom: true }).setView(
 			[view.lat, view.lng],
 			view.zoom,

@@ -11,7 +11,8 @@ import {
 	OSM_ATTRIBUTION,
 } from '../../lib/core/map-types';
 import { rememberPreference } from '../../lib/site/cookie-choices';
-import { addBaseLayer, escapeHtml, storedMapType } from './map-layers';
+import { storedMapType } from '../../lib/site/map-memory';
+import { addBaseLayer, escapeHtml } from './map-layers';
 
 export type TrackMapProps = {
 	/** [lat, lng] pairs of the whole line. */
@@ -53,7 +54,7 @@ export default function TrackMap({
 	const frame = useRef<HTMLDivElement>(null);
 	const [full, setFull] = useState(false);
 	const [leaflet, setLeaflet] = useState<L.Map | null>(null);
-	const [mapType, setMapType] = useState<MapType>(() => storedMapType(layers));
+	const [mapType, setMapType] = useState<MapType | undefined>(() => storedMapType(layers));
 	const [marked, setMarked] = useState(false);
 	const selectId = useId();
 

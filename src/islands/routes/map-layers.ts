@@ -1,14 +1,7 @@
 import L from 'leaflet';
-import { MAP_TYPE_STORAGE_KEY, type MapTileLayer, type MapType } from '../../lib/core/map-types';
-import { recallPreference } from '../../lib/site/cookie-choices';
+import type { MapTileLayer } from '../../lib/core/map-types';
 import { getRolloutVariant, type Rollout } from '../../lib/site/rollouts';
 import { $rollouts, loadBootup } from '../../lib/site/store';
-
-/** The remembered map type, when the visitor lets preferences be remembered; else the default layer. */
-export function storedMapType(layers: MapTileLayer[]): MapType {
-	const stored = recallPreference('local', MAP_TYPE_STORAGE_KEY);
-	return layers.find((layer) => layer.type === stored)?.type ?? layers[0].type;
-}
 
 /** Leaflet writes attributions as HTML; ours are plain text from configuration. */
 export function escapeHtml(text: string): string {

@@ -2,7 +2,8 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { type MapTileLayer, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import { decodePreviewLine, type RouteListItem } from '../../lib/routes/contract';
-import { addBaseLayer, escapeHtml, storedMapType } from './map-layers';
+import { storedMapType } from '../../lib/site/map-memory';
+import { addBaseLayer, escapeHtml } from './map-layers';
 
 /**
  * The route search's results on a Leaflet map: each result's simplified line and a start marker.
@@ -31,7 +32,7 @@ export function createResultsMap(
 ): ResultsMap {
 	const map = L.map(element, { scrollWheelZoom: false });
 	map.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
-	const type = layers.length > 0 ? storedMapType([...layers]) : null;
+	const type = storedMapType(layers);
 	const tiles = layers.find((layer) => layer.type === type);
 	const removeBaseLayer = tiles ? addBaseLayer(map, tiles) : () => {};
 	const group = L.layerGroup().addTo(map);
