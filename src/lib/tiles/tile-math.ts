@@ -97,7 +97,11 @@ export function tilesUnderView(
 	return tiles;
 }
 
-/** A tile URL from a Leaflet-style template: {z}, {x}, {y}, {s} (subdomain) and {r} (`@2x`). */
+/**
+ * A tile URL from a Leaflet-style template: {z}, {x}, {y}, {r} (`@2x`) and {s}, the subdomain Leaflet itself picks
+ * of its default a, b, c, so a page and a Leaflet map ask for one address. Self-contained: the planner's inline
+ * first paint carries its source.
+ */
 export function fillTileUrl(
 	template: string,
 	tile: { z: number; x: number; y: number },
@@ -107,6 +111,6 @@ export function fillTileUrl(
 		.replace('{z}', String(tile.z))
 		.replace('{x}', String(tile.x))
 		.replace('{y}', String(tile.y))
-		.replace('{s}', 'a')
+		.replace('{s}', 'abc'[Math.abs(tile.x + tile.y) % 3])
 		.replace('{r}', retina ? '@2x' : '');
 }

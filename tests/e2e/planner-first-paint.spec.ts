@@ -1,0 +1,88 @@
+import { expect, type Page, test } from '@playwright/test';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
+import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { forbidExternalRequests, logIn } from './helpers';
+
+/**
+ * The planner page shows the base map while the planner's script is on its way, where the planner will open, and
+ * the planner's map then shows those very tiles, taken from the browser's cache rather than asked for again.
+ */
+
+type Tile = { src: string; left: number; top: number };
+
+/** Opens the planner with its script held back, reads the first paint's tiles, then lets the planner start. */
+async function firstPaintThenMap(page: Page): Promise<{ preview: Tile[]; map: Tile[]; asked: string[] }> {
+	let release = () => {};
+	const held = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route(/\/_astro\/Planner\.[\w-]+\.js$/, async (route) => {
+		await held;
+		await route.continue();
+	});
+	const asked: string[] = [];
+	const onRequest = (request: { url: () => string }) => {
+		if (request.url().includes('/tiles/')) asked.push(request.url());
+	};
+	page.on('request', onRequest);
+	await page.goto('/routes/create/');
+	const images = page.getByTestId('planner-preview').locator('img');
+	await expect(images).not.toHaveCount(0);
+	// Every tile of the first paint has arrived and shows.
+	await expect
+		.poll(() =>
+			images.evaluateAll((all) => all.every((image) => (image as HTMLImageElement).naturalWidth > 0)),
+		)
+		.toBe(true);
+	const preview = await images.evaluateAll((all) =>
+		all.map((image) => ({
+			src: (image as HTMLImageElement).src,
+			left: Number.parseFloat((image as HTMLImageElement).style.left),
+			top: Number.parseFloat((image as HTMLImageElement).style.top),
+		})),
+	);
+	release();
+	const tiles = page.getByTestId('planner-map').locator('img.leaflet-tile');
+	await expect(tiles).toHaveCount(preview.length);
+	await expect(page.getByTestId('planner-map').locator('img.leaflet-tile-loaded')).toHaveCount(
+		preview.length,
+	);
+	const map = await tiles.evaluateAll((all) =>
+		all.map((image) => {
+			const [left, top] = (image as HTMLImageElement).style.transform.match(/-?[\d.]+(?=px)/g) ?? [];
+			return { src: (image as HTMLImageElement).src, left: Number(left), top: Number(top) };
+		}),
+	);
+	page.off('request', onRequest);
+	await page.unroute(/\/_astro\/Planner\.[\w-]+\.js$/);
+	return { preview, map, asked };
+}
+
+const bySource = (tiles: Tile[]) => [...tiles].sort((a, b) => a.src.localeCompare(b.src));
+
+test('the planner shows the map before its script arrives, and its map reuses those tiles', async ({
+	page,
+	baseURL,
+}) => {
+	test.setTimeout(60_000);
+	await forbidExternalRequests(page, baseURL as string);
+	await logIn(page.request, baseURL as string, DEMO_LOGIN);
+
+	// A first visit opens on the default view, over Harrisburg.
+	const first = await firstPaintThenMap(page);
+	expect(first.preview.length).toBeGreaterThan(0);
+	expect(first.preview.every((tile) => /\/tiles\/15\/\d+\/\d+(@2x)?\.png$/.test(tile.src))).toBe(true);
+	// The same addresses at the same places: the map drawn before the script is the map the planner shows.
+	expect(bySource(first.map)).toEqual(bySource(first.preview));
+	// Each tile was asked of the server once: the planner's map took the first paint's from the cache.
+	expect([...first.asked].sort()).toEqual(first.preview.map((tile) => tile.src).sort());
+
+	// A member who left the planner over Andorra finds it there on the first paint too.
+	await page.evaluate(([key, view]) => window.localStorage.setItem(key, view), [
+		MAP_VIEW_STORAGE_KEY,
+		JSON.stringify({ lat: 42.5078, lng: 1.5211, zoom: 14 }),
+	] as const);
+	const kept = await firstPaintThenMap(page);
+	expect(kept.preview.every((tile) => /\/tiles\/14\/\d+\/\d+(@2x)?\.png$/.test(tile.src))).toBe(true);
+	expect(bySource(kept.map)).toEqual(bySource(kept.preview));
+});
