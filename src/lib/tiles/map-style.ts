@@ -54,6 +54,48 @@ export const RAILWAY_BASE = 1.2;
 /** Railways get their dashed middle from this zoom. */
 export const RAILWAY_DASH_MIN_ZOOM = 14;
 
+// Names. Where two collide, the more important wins: places, then streets by class, then waterways.
+
+/** Street names show from each road class's `labelZoom`, at this size in pixels, a pixel larger from `largerFrom`. */
+export const ROAD_LABEL: { colour: MapColour; size: number; largerSize: number; largerFrom: number } = {
+	colour: 'label',
+	size: 11,
+	largerSize: 12,
+	largerFrom: 17,
+};
+
+/** River and stream names, in italics, from this zoom. */
+export const WATERWAY_LABEL: { colour: MapColour; size: number; minZoom: number } = {
+	colour: 'water_label',
+	size: 12,
+	minZoom: 14,
+};
+
+export type PlaceLabelStyle = {
+	kind: string;
+	/** The first and last zoom the name shows at. */
+	from: number;
+	to: number;
+	/** Size in pixels. */
+	size: number;
+	bold: boolean;
+	colour: MapColour;
+};
+
+/** Place names, most important first. */
+export const PLACE_LABELS: readonly PlaceLabelStyle[] = [
+	{ kind: 'city', from: 8, to: 15, size: 16, bold: true, colour: 'label' },
+	{ kind: 'town', from: 10, to: 16, size: 14, bold: true, colour: 'label' },
+	{ kind: 'village', from: 12, to: 16, size: 13, bold: false, colour: 'label' },
+	{ kind: 'suburb', from: 13, to: 16, size: 12, bold: false, colour: 'label_soft' },
+	{ kind: 'quarter', from: 14, to: 17, size: 12, bold: false, colour: 'label_soft' },
+	{ kind: 'neighbourhood', from: 15, to: 17, size: 11, bold: false, colour: 'label_soft' },
+	{ kind: 'hamlet', from: 14, to: 17, size: 11, bold: false, colour: 'label' },
+];
+
+/** The halo round every name, in pixels beyond the letters' edge, in the `halo` colour. */
+export const LABEL_HALO_WIDTH = 1.2;
+
 /** Line width in pixels for a line of this base width at this zoom. */
 export function roadWidth(base: number, z: number): number {
 	return Math.max(0.6, base * 1.42 ** (z - 14));

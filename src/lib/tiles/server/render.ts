@@ -7,12 +7,16 @@ import {
 	BUILDING_MIN_ZOOM,
 	CASING_MIN_ZOOM,
 	casingWidth,
+	LABEL_HALO_WIDTH,
+	PLACE_LABELS,
 	RAILWAY_BASE,
 	RAILWAY_DASH_MIN_ZOOM,
 	RAILWAY_MIN_ZOOM,
+	ROAD_LABEL,
 	ROAD_STYLES,
 	roadWidth,
 	type RoadStyle as SharedRoadStyle,
+	WATERWAY_LABEL,
 	WATERWAY_STYLES,
 } from '../map-style.ts';
 import { MAP_PALETTE as C } from './palette.ts';
@@ -50,16 +54,7 @@ const ROADS: [string, RoadStyle][] = ROAD_STYLES.map((style) => [
 
 const AREAS: [string, string, number][] = AREA_STYLES.map((area) => [area.kind, C[area.fill], area.minZoom]);
 
-/** Place names: the zooms they show at, size in pixels, weight. */
-const PLACES: Record<string, { from: number; to: number; size: number; bold: boolean; soft: boolean }> = {
-	city: { from: 8, to: 15, size: 16, bold: true, soft: false },
-	town: { from: 10, to: 16, size: 14, bold: true, soft: false },
-	village: { from: 12, to: 16, size: 13, bold: false, soft: false },
-	suburb: { from: 13, to: 16, size: 12, bold: false, soft: true },
-	quarter: { from: 14, to: 17, size: 12, bold: false, soft: true },
-	neighbourhood: { from: 15, to: 17, size: 11, bold: false, soft: true },
-	hamlet: { from: 14, to: 17, size: 11, bold: false, soft: false },
-};
+const PLACES = new Map(PLACE_LABELS.map((style) => [style.kind, style]));
 
 function escapeXml(text: string): string {
 	return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -182,7 +177,7 @@ function lineLabel(
 
 function placeLabel(feature: LegacyFeature, z: number, space: LabelSpace): string {
 	const { name, kind } = props(feature);
-	const style = PLACES[kind];
+	const style = PLACES.get(kind);
 	if (!name || !style || feature.type !== 1 || z < style.from || z > style.to) return '';
 	const [x, y] = feature.geometry[0];
 	const size = style.size * U;
@@ -192,7 +187,7 @@ function placeLabel(feature: LegacyFeature, z: number, space: LabelSpace): strin
 	space.take(rect);
 	return (
 		`<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle"${style.bold ? ' font-weight="bold"' : ''}` +
-		` fill="${style.soft ? C.label_soft : C.label}">${escapeXml(name)}</text>`
+		` fill="${C[style.colour]}">${escapeXml(name)}</text>`
 	);
 }
 
@@ -290,22 +285,22 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	const named = new Set<string>();
 	for (const { style, list } of [...styled].reverse()) {
 		if (z < style.labelZoom) continue;
-		const size = z >= 17 ? 12 : 11;
+		const size = z >= ROAD_LABEL.largerFrom ? ROAD_LABEL.largerSize : ROAD_LABEL.size;
 		for (const feature of list) {
 			const name = props(feature).name;
 			if (!name || named.has(name)) continue;
-			const label = lineLabel(feature, size, C.label, false, space);
+			const label = lineLabel(feature, size, C[ROAD_LABEL.colour], false, space);
 			if (label) {
 				named.add(name);
 				labels.push(label);
 			}
 		}
 	}
-	if (z >= 14) {
+	if (z >= WATERWAY_LABEL.minZoom) {
 		for (const feature of waterways) {
 			const name = props(feature).name;
 			if (!name || named.has(name)) continue;
-			const label = lineLabel(feature, 12, C.water_label, true, space);
+			const label = lineLabel(feature, WATERWAY_LABEL.size, C[WATERWAY_LABEL.colour], true, space);
 			if (label) {
 				named.add(name);
 				labels.push(label);
@@ -315,7 +310,7 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	const text = labels.filter(Boolean).join('');
 	if (text) {
 		parts.push(
-			`<g font-family="${FONT}" stroke="${C.halo}" stroke-width="${(2.4 * U).toFixed(0)}" stroke-linejoin="round" paint-order="stroke">${text}</g>`,
+			`<g font-family="${FONT}" stroke="${C.halo}" stroke-width="${(2 * LABEL_HALO_WIDTH * U).toFixed(0)}" stroke-linejoin="round" paint-order="stroke">${text}</g>`,
 		);
 	}
 	parts.push('</svg>');
