@@ -4,7 +4,7 @@ import { setWorkerUrl } from 'maplibre-gl';
 import styleSheetUrl from 'maplibre-gl/dist/maplibre-gl.css?url';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import type { MapTileLayer } from '../../lib/core/map-types';
-import { readMapPalette } from '../../lib/tiles/palette';
+import { readMapFonts, readMapPalette } from '../../lib/tiles/palette';
 import { buildVectorStyle } from '../../lib/tiles/vector-style';
 import tokens from '../../styles/_tokens.scss?raw';
 import { escapeHtml } from './map-layers';
@@ -15,6 +15,7 @@ import { escapeHtml } from './map-layers';
 setWorkerUrl(workerUrl);
 
 const palette = readMapPalette(tokens);
+const fonts = readMapFonts(tokens);
 
 /** MapLibre's style sheet, linked only when the vector map is shown (imported, it would join every map page's CSS). */
 function linkStyleSheet() {
@@ -35,6 +36,7 @@ export function vectorLayer(layer: MapTileLayer, tiles: string): L.Layer {
 			palette,
 			attribution: escapeHtml(layer.attribution),
 			maxZoom: layer.maxZoom,
+			fonts,
 		}),
 		maxZoom: layer.maxZoom,
 		// Leaflet keeps every gesture: clicks reach the map and its overlays as with raster tiles.

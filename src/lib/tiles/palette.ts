@@ -1,4 +1,5 @@
-// The base map's colours are design tokens (`$color-map-*` in src/styles/_tokens.scss), defined in one place.
+// The base map's colours are design tokens (`$color-map-*` in src/styles/_tokens.scss), defined in one place,
+// and the vector map sets its names in the body type (`$font-body`).
 
 const NAMES = [
 	'land',
@@ -39,4 +40,14 @@ export function readMapPalette(source: string): Record<MapColour, string> {
 		palette[name] = match[1].toLowerCase();
 	}
 	return palette;
+}
+
+/** The body type's font families, best first, from the tokens' text; a missing `$font-body` stops the map. */
+export function readMapFonts(source: string): string[] {
+	const match = /^\$font-body:([^;]+);/m.exec(source);
+	if (!match) throw new Error('src/styles/_tokens.scss lacks $font-body');
+	return match[1]
+		.split(',')
+		.map((family) => family.trim().replace(/^"(.*)"$/, '$1'))
+		.filter(Boolean);
 }

@@ -10,19 +10,23 @@ import {
 	BUILDING_MIN_ZOOM,
 	CASING_MIN_ZOOM,
 	casingWidth,
+	LABEL_HALO_WIDTH,
+	PLACE_LABELS,
 	RAILWAY_BASE,
 	RAILWAY_DASH_MIN_ZOOM,
 	RAILWAY_MIN_ZOOM,
+	ROAD_LABEL,
 	ROAD_STYLES,
 	roadWidth,
+	WATERWAY_LABEL,
 	WATERWAY_STYLES,
 } from './map-style.ts';
 import type { MapColour } from './palette.ts';
 
 // The MapLibre style that draws the server's vector tiles (`/tiles/{z}/{x}/{y}.pbf`) like its raster tiles.
 // MapLibre inside Leaflet runs one zoom below Leaflet (its tiles are 512 pixels, Leaflet's 256), so every zoom of
-// the shared tables is shifted by ZOOM_SHIFT. Names are left out: text needs glyph files (PBF font ranges) that
-// this server does not serve.
+// the shared tables is shifted by ZOOM_SHIFT. The style has no `glyphs` URL: MapLibre then draws names in the
+// browser (TinySDF) in the CSS font families `text-font` lists, the page's own, and fetches no glyph files.
 
 const ZOOM_SHIFT = -1;
 const SOURCE = 'base';
@@ -39,6 +43,8 @@ export type VectorStyleOptions = {
 	attribution: string;
 	/** The last zoom (Leaflet's) the server has tiles for. */
 	maxZoom: number;
+	/** CSS font families for names, best first (the page's body type). */
+	fonts: readonly string[];
 };
 
 const zoom = (leafletZoom: number) => Math.max(0, leafletZoom + ZOOM_SHIFT);
@@ -54,6 +60,14 @@ const ofKind = (kind: string): ExpressionSpecification => ['==', ['get', 'kind']
 
 function layerOf(layer: MapLayer) {
 	return { source: SOURCE, 'source-layer': layer };
+}
+
+/**
+ * `text-font` in a weight or slant. MapLibre reads both from the first name alone; the browser skips a family
+ * it does not have, so the text is drawn in the next one, in that weight or slant.
+ */
+function fontsIn(fonts: readonly string[], variant?: 'Bold' | 'Italic'): string[] {
+	return variant ? [`${fonts[0]} ${variant}`, ...fonts] : [...fonts];
 }
 
 export function buildVectorStyle(options: VectorStyleOptions): StyleSpecification {
@@ -154,6 +168,59 @@ export function buildVectorStyle(options: VectorStyleOptions): StyleSpecificatio
 				),
 				...(road.dash ? { 'line-dasharray': [...road.dash] } : {}),
 			},
+		});
+	}
+
+	// Names, least important first: MapLibre places the topmost layer's names first, and a name that would
+	// collide with one already placed is left out.
+	const halo = { 'text-halo-color': c.halo, 'text-halo-width': LABEL_HALO_WIDTH };
+	layers.push({
+		id: 'waterway-label',
+		type: 'symbol',
+		...layerOf('waterway'),
+		minzoom: zoom(WATERWAY_LABEL.minZoom),
+		filter: ['has', 'name'],
+		layout: {
+			'symbol-placement': 'line',
+			'text-field': ['get', 'name'],
+			'text-font': fontsIn(options.fonts, 'Italic'),
+			'text-size': WATERWAY_LABEL.size,
+		},
+		paint: { 'text-color': c[WATERWAY_LABEL.colour], ...halo },
+	});
+	for (const road of ROAD_STYLES) {
+		layers.push({
+			id: `road-${road.kind}-label`,
+			type: 'symbol',
+			...layerOf('road'),
+			minzoom: zoom(road.labelZoom),
+			filter: ['all', ofKind(road.kind), ['has', 'name']],
+			layout: {
+				'symbol-placement': 'line',
+				'text-field': ['get', 'name'],
+				'text-font': fontsIn(options.fonts),
+				'text-size': ['step', ['zoom'], ROAD_LABEL.size, zoom(ROAD_LABEL.largerFrom), ROAD_LABEL.largerSize],
+			},
+			paint: { 'text-color': c[ROAD_LABEL.colour], ...halo },
+		});
+	}
+	for (const place of [...PLACE_LABELS].reverse()) {
+		layers.push({
+			id: `place-${place.kind}`,
+			type: 'symbol',
+			...layerOf('place'),
+			minzoom: zoom(place.from),
+			// A layer shows below its maxzoom: the name's last zoom is included.
+			maxzoom: zoom(place.to + 1),
+			filter: ofKind(place.kind),
+			layout: {
+				'text-field': ['get', 'name'],
+				'text-font': fontsIn(options.fonts, place.bold ? 'Bold' : undefined),
+				'text-size': place.size,
+				// Above the point, as the raster tiles set it.
+				'text-anchor': 'bottom',
+			},
+			paint: { 'text-color': c[place.colour], ...halo },
 		});
 	}
 
