@@ -1,14 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import type { Map as MaplibreMap } from 'maplibre-gl';
 import sharp from 'sharp';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readMapPalette } from '../../src/lib/tiles/palette';
 import { forbidExternalRequests } from './helpers';
 
 /**
  * The alternate map engine: a member in the "alternate maps type" rollout (playwright.config.ts lists this one
- * in ROLLOUTS) gets the base map drawn by MapLibre from the server's vector tiles, and the planner works on it as
- * on raster tiles; a member outside the rollout never loads MapLibre at all.
+ * in ROLLOUTS) gets the base map drawn by MapLibre from the server's vector tiles, with the names of streets,
+ * waterways and places, and the planner works on it as on raster tiles; a member outside the rollout never
+ * loads MapLibre at all.
  */
 
 const ROLLOUT_MEMBER = {
@@ -23,6 +26,16 @@ const ROLLOUT_MEMBER = {
 	// Agreed at signup, as the signup form does, so logging in goes straight to the planner.
 	consents: { terms_of_use: true, privacy_policy: true },
 };
+
+/** Signs the rollout member up; a test run beside this one may have done it already. */
+async function signUpRolloutMember(page: Page, baseURL: string) {
+	const signup = await page.request.post('/api/auth/signup', {
+		data: ROLLOUT_MEMBER,
+		headers: { origin: new URL(baseURL).origin },
+	});
+	expect([201, 400, 409]).toContain(signup.status());
+	await page.context().clearCookies();
+}
 
 /** Signs in through the login page, as a person would, and opens the planner. */
 async function openPlanner(page: Page, login: { email: string; password: string }) {
@@ -72,13 +85,7 @@ const isMapLibre = (path: string) => /maplibre|vector-base-layer/i.test(path);
 
 test('a member in the alternate maps rollout plans a route on the vector map', async ({ page, baseURL }) => {
 	test.setTimeout(90_000);
-	const signup = await page.request.post('/api/auth/signup', {
-		data: ROLLOUT_MEMBER,
-		headers: { origin: new URL(baseURL as string).origin },
-	});
-	// The other viewport's run may have signed her up already.
-	expect([201, 400, 409]).toContain(signup.status());
-	await page.context().clearCookies();
+	await signUpRolloutMember(page, baseURL as string);
 	const external = await forbidExternalRequests(page, baseURL as string);
 	const requested = recordRequests(page);
 	const errors: string[] = [];
@@ -109,6 +116,102 @@ test('a member in the alternate maps rollout plans a route on the vector map', a
 	await expect(page.locator('path.planner-leg--routed')).toHaveCount(1);
 	await expect(page.locator('.planner-pin')).toHaveCount(2);
 
+	expect(external).toEqual([]);
+	expect(errors).toEqual([]);
+});
+
+/**
+ * Keeps the MapLibre layers the page adds, so the test can ask MapLibre which names it placed: the page hands
+ * no map object out. @maplibre/maplibre-gl-leaflet keeps a layer's MapLibre map in its `_glMap` when Leaflet
+ * adds it; a setter of that name on Object.prototype sees that first assignment and keeps the layer.
+ */
+async function keepVectorLayers(page: Page) {
+	await page.addInitScript(() => {
+		const kept: object[] = [];
+		Object.defineProperty(window, 'vectorLayersForTest', { value: kept });
+		Object.defineProperty(Object.prototype, '_glMap', {
+			configurable: true,
+			set(this: object, map: unknown) {
+				Object.defineProperty(this, '_glMap', { value: map, writable: true, configurable: true });
+				kept.push(this);
+			},
+		});
+	});
+}
+
+/** The names MapLibre has placed on the map now, with the layer that placed each. */
+function placedNames(page: Page): Promise<{ layer: string; name: string }[]> {
+	return page.evaluate(() => {
+		type VectorLayer = { getMaplibreMap(): MaplibreMap | null };
+		const kept = (window as unknown as { vectorLayersForTest: VectorLayer[] }).vectorLayersForTest;
+		const map = kept.at(-1)?.getMaplibreMap();
+		if (!map) return [];
+		return map
+			.queryRenderedFeatures()
+			.filter((feature) => feature.layer.type === 'symbol')
+			.map((feature) => ({ layer: feature.layer.id, name: String(feature.properties.name) }));
+	});
+}
+
+/**
+ * Pixels of the map's middle in or near the names' ink (a dark blue): nothing else the base map draws is that
+ * dark, so with the names hidden there are none. The margins hold Leaflet's controls.
+ */
+async function inkPixels(shot: Buffer): Promise<number> {
+	const { width, height } = await sharp(shot).metadata();
+	const { data } = await sharp(shot)
+		.extract({ left: 60, top: 20, width: width - 120, height: height - 60 })
+		.removeAlpha()
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	let count = 0;
+	for (let i = 0; i < data.length; i += 3) {
+		const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+		if (r < 110 && g < 120 && b < 150 && b >= r) count++;
+	}
+	return count;
+}
+
+test('the vector map names streets, waterways and places', async ({ page, baseURL }, testInfo) => {
+	test.setTimeout(90_000);
+	await signUpRolloutMember(page, baseURL as string);
+	const external = await forbidExternalRequests(page, baseURL as string);
+	const requested = recordRequests(page);
+	const errors: string[] = [];
+	page.on('pageerror', (error) => errors.push(error.message));
+	await keepVectorLayers(page);
+	// Paxtang at zoom 16: Derry Street runs through the village, Spring Creek below it.
+	await page.addInitScript(([key, view]) => localStorage.setItem(key, view), [
+		MAP_VIEW_STORAGE_KEY,
+		JSON.stringify({ lat: 40.257, lng: -76.8345, zoom: 16 }),
+	] as const);
+	await openPlanner(page, ROLLOUT_MEMBER);
+	await expect(page.locator('[data-testid="planner-map"] canvas.maplibregl-canvas')).toBeVisible({
+		timeout: 15_000,
+	});
+
+	const hasName = (names: { layer: string; name: string }[], layer: string, name?: string) =>
+		names.some((placed) => placed.layer === layer && (name === undefined || placed.name === name));
+	await expect
+		.poll(
+			async () => {
+				const names = await placedNames(page);
+				return [
+					hasName(names, 'road-tertiary-label', 'Derry Street'),
+					hasName(names, 'road-minor-label'),
+					hasName(names, 'waterway-label', 'Spring Creek'),
+					hasName(names, 'place-village', 'Paxtang'),
+				];
+			},
+			{ timeout: 20_000 },
+		)
+		.toEqual([true, true, true, true]);
+	// The names are drawn, not only placed: their ink is on the map.
+	const shot = await page.getByTestId('planner-map').screenshot();
+	await testInfo.attach('names at zoom 16', { body: shot, contentType: 'image/png' });
+	expect(await inkPixels(shot)).toBeGreaterThan(1000);
+	// No glyph ranges (`…/0-255.pbf`) are asked for: the letters come from the fonts the page already has.
+	expect(requested.filter((path) => /\/\d+-\d+\.pbf$/.test(path))).toEqual([]);
 	expect(external).toEqual([]);
 	expect(errors).toEqual([]);
 });
