@@ -4,14 +4,18 @@ import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { forbidExternalRequests, logIn } from './helpers';
 
 /**
- * The planner page shows the base map while the planner's script is on its way, where the planner will open, and
- * the planner's map then shows those very tiles, taken from the browser's cache rather than asked for again.
+ * The planner's pages show the base map while the planner's script is on its way, where the planner will open (a
+ * route it edits, framed), and the planner's map then shows those very tiles, taken from the browser's cache
+ * rather than asked for again.
  */
 
 type Tile = { src: string; left: number; top: number };
 
 /** Opens the planner with its script held back, reads the first paint's tiles, then lets the planner start. */
-async function firstPaintThenMap(page: Page): Promise<{ preview: Tile[]; map: Tile[]; asked: string[] }> {
+async function firstPaintThenMap(
+	page: Page,
+	address = '/routes/create/',
+): Promise<{ preview: Tile[]; map: Tile[]; asked: string[] }> {
 	let release = () => {};
 	const held = new Promise<void>((resolve) => {
 		release = resolve;
@@ -25,7 +29,7 @@ async function firstPaintThenMap(page: Page): Promise<{ preview: Tile[]; map: Ti
 		if (request.url().includes('/tiles/')) asked.push(request.url());
 	};
 	page.on('request', onRequest);
-	await page.goto('/routes/create/');
+	await page.goto(address);
 	const images = page.getByTestId('planner-preview').locator('img');
 	await expect(images).not.toHaveCount(0);
 	// Every tile of the first paint has arrived and shows.
@@ -85,4 +89,35 @@ test('the planner shows the map before its script arrives, and its map reuses th
 	const kept = await firstPaintThenMap(page);
 	expect(kept.preview.every((tile) => /\/tiles\/14\/\d+\/\d+(@2x)?\.png$/.test(tile.src))).toBe(true);
 	expect(bySource(kept.map)).toEqual(bySource(kept.preview));
+});
+
+test("the edit page shows the route's ground framed as the planner will frame it", async ({
+	page,
+	baseURL,
+}) => {
+	test.setTimeout(60_000);
+	await forbidExternalRequests(page, baseURL as string);
+	const token = await logIn(page.request, baseURL as string, DEMO_LOGIN);
+	// A route across Harrisburg's riverside, longer one way than the other.
+	const points = [
+		{ lat: 40.2585, lng: -76.8861 },
+		{ lat: 40.2655, lng: -76.8843 },
+		{ lat: 40.2731, lng: -76.8902 },
+	];
+	const saved = await page.request.post('/api/v7.1/route/', {
+		headers: { authorization: `Bearer ${token}` },
+		data: {
+			name: 'Riverside framed',
+			privacy: 0,
+			activity_type: 16,
+			points: points.map((point, order) => ({ ...point, order, travel_mode: 'WALKING' })),
+		},
+	});
+	expect(saved.status()).toBe(201);
+	const { id } = await saved.json();
+
+	const edit = await firstPaintThenMap(page, `/routes/edit/${id}`);
+	expect(edit.preview.length).toBeGreaterThan(0);
+	expect(bySource(edit.map)).toEqual(bySource(edit.preview));
+	expect([...edit.asked].sort()).toEqual(edit.preview.map((tile) => tile.src).sort());
 });

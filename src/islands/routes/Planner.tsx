@@ -43,6 +43,7 @@ import {
 	type SavedRoute,
 } from '../../lib/routes/planner';
 import type { PlannerFeatures } from '../../lib/routes/planner-insights';
+import { FRAME_MAX_ZOOM, FRAME_PADDING_PX } from '../../lib/routes/planner-preview';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import { rememberPreference } from '../../lib/site/cookie-choices';
@@ -208,8 +209,8 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 	const fitTo = (target: L.Map | null, points: readonly LatLng[]) => {
 		if (!target || points.length === 0) return;
 		target.fitBounds(L.latLngBounds(points.map((p) => [p.lat, p.lng] as [number, number])), {
-			padding: [32, 32],
-			maxZoom: 16,
+			padding: [FRAME_PADDING_PX, FRAME_PADDING_PX],
+			maxZoom: FRAME_MAX_ZOOM,
 		});
 	};
 

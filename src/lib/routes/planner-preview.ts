@@ -61,6 +61,54 @@ export function leafletTilesAt(view: MapView, size: { width: number; height: num
 	return tiles;
 }
 
+/** The ground an edited or copied route covers, and how the planner frames it (Leaflet's fitBounds options). */
+export type Frame = {
+	south: number;
+	west: number;
+	north: number;
+	east: number;
+	padding: number;
+	maxZoom: number;
+};
+
+/** The planner's framing of a route it opens: 32 pixels to spare on each side, and no closer than zoom 16. */
+export const FRAME_PADDING_PX = 32;
+export const FRAME_MAX_ZOOM = 16;
+
+/**
+ * The view Leaflet's fitBounds gives a map of `size` for `frame` (its getBoundsZoom with whole zooms, the padding
+ * on both sides, then the bounds' middle in pixels at that zoom). Runs inline: self-contained.
+ */
+export function leafletFitView(frame: Frame, size: { width: number; height: number }): MapView {
+	const limit = 85.0511287798;
+	const pixel = (lat: number, lng: number, z: number) => {
+		const radians = (Math.max(-limit, Math.min(limit, lat)) * Math.PI) / 180;
+		const world = 256 * 2 ** z;
+		return {
+			x: ((lng + 180) / 360) * world,
+			y: ((1 - Math.log(Math.tan(radians) + 1 / Math.cos(radians)) / Math.PI) / 2) * world,
+		};
+	};
+	const northWest = pixel(frame.north, frame.west, 0);
+	const southEast = pixel(frame.south, frame.east, 0);
+	const scale = Math.min(
+		(size.width - 2 * frame.padding) / (southEast.x - northWest.x),
+		(size.height - 2 * frame.padding) / (southEast.y - northWest.y),
+	);
+	// Leaflet rounds to a hundredth of a zoom before flooring to a whole one; a single point fits at any zoom.
+	const fitted = Math.floor(Math.round(Math.log2(scale) * 100) / 100);
+	const zoom = Math.max(0, Math.min(frame.maxZoom, fitted));
+	const south = pixel(frame.south, frame.west, zoom);
+	const north = pixel(frame.north, frame.east, zoom);
+	const middle = { x: (south.x + north.x) / 2, y: (south.y + north.y) / 2 };
+	const world = 256 * 2 ** zoom;
+	return {
+		lat: (Math.atan(Math.sinh(Math.PI * (1 - (2 * middle.y) / world))) * 180) / Math.PI,
+		lng: (middle.x / world) * 360 - 180,
+		zoom,
+	};
+}
+
 /** What the page tells the inline script: the layers, whether the visitor lets preferences be kept, and where. */
 export type PreviewSetup = {
 	layers: readonly Pick<MapTileLayer, 'type' | 'url' | 'maxZoom'>[];
@@ -68,17 +116,20 @@ export type PreviewSetup = {
 	viewKey: string;
 	typeKey: string;
 	fallback: MapView;
+	/** An edited or copied route, which the planner opens framed wherever the map was last left. */
+	frame?: Frame;
 };
 
 type PreviewHelpers = {
 	viewFrom: typeof plannerViewFrom;
 	tilesAt: typeof leafletTilesAt;
+	fitView: typeof leafletFitView;
 	fillUrl: (template: string, tile: { z: number; x: number; y: number }, retina: boolean) => string;
 };
 
 /**
  * Puts the base map's tiles into `box`, at the view and map type the planner will open with (the kept ones, or
- * the default). Runs inline: self-contained but for its helpers, handed in.
+ * the default; a route it opens, framed). Runs inline: self-contained but for its helpers, handed in.
  */
 export function placePlannerPreview(box: HTMLElement, setup: PreviewSetup, helpers: PreviewHelpers): void {
 	const kept = (key: string) => {
@@ -91,11 +142,13 @@ export function placePlannerPreview(box: HTMLElement, setup: PreviewSetup, helpe
 	};
 	const type = kept(setup.typeKey);
 	const layer = setup.layers.find((candidate) => candidate.type === type) ?? setup.layers[0];
-	const view = helpers.viewFrom(kept(setup.viewKey)) ?? setup.fallback;
-	// Past the layer's last zoom Leaflet draws scaled tiles of another zoom: nothing to share then.
-	if (!layer || !Number.isInteger(view.zoom) || view.zoom > layer.maxZoom) return;
 	const size = { width: box.clientWidth, height: box.clientHeight };
 	if (size.width === 0 || size.height === 0) return;
+	const view = setup.frame
+		? helpers.fitView(setup.frame, size)
+		: (helpers.viewFrom(kept(setup.viewKey)) ?? setup.fallback);
+	// Past the layer's last zoom Leaflet draws scaled tiles of another zoom: nothing to share then.
+	if (!layer || !Number.isInteger(view.zoom) || view.zoom > layer.maxZoom) return;
 	// Leaflet's own test for `{r}`: a screen denser than one pixel per CSS pixel.
 	const retina = window.devicePixelRatio > 1;
 	for (const tile of helpers.tilesAt(view, size)) {
@@ -114,5 +167,5 @@ export function placePlannerPreview(box: HTMLElement, setup: PreviewSetup, helpe
  */
 export function plannerPreviewScript(setup: PreviewSetup): string {
 	const data = JSON.stringify(setup).replace(/</g, '\\u003c');
-	return `(${placePlannerPreview})(document.currentScript.previousElementSibling,${data},{viewFrom:${plannerViewFrom},tilesAt:${leafletTilesAt},fillUrl:${fillTileUrl}});`;
+	return `(${placePlannerPreview})(document.currentScript.previousElementSibling,${data},{viewFrom:${plannerViewFrom},tilesAt:${leafletTilesAt},fitView:${leafletFitView},fillUrl:${fillTileUrl}});`;
 }

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
 	DEFAULT_PLANNER_VIEW,
+	leafletFitView,
 	leafletTilesAt,
 	type PreviewSetup,
 	plannerPreviewScript,
@@ -130,5 +131,63 @@ describe("the planner page's inline first paint", () => {
 		});
 		expect(script).not.toMatch(/<\/script/i);
 		expect(runInPage(script)[0].getAttribute('src')).toContain('</script><script>alert(1)</script>15/');
+	});
+});
+
+describe("Leaflet's framing of an opened route", () => {
+	const frame = {
+		south: 40.2585,
+		west: -76.8902,
+		north: 40.2731,
+		east: -76.8843,
+		padding: 32,
+		maxZoom: 16,
+	};
+
+	it('is the view Leaflet fitBounds gives the same map', async () => {
+		const L = (await import('leaflet')).default;
+		for (const size of [
+			{ width: 375, height: 487 },
+			{ width: 820, height: 480 },
+			{ width: 300, height: 900 },
+			// Sizes where the padding decides between two zooms, across and down.
+			{ width: 320, height: 2000 },
+			{ width: 900, height: 500 },
+		]) {
+			const container = document.createElement('div');
+			document.body.append(container);
+			const map = L.map(container).setView([40.272, -76.85], 15);
+			// happy-dom lays nothing out: the map is told its size.
+			map.getSize = () => L.point(size.width, size.height);
+			map.fitBounds(
+				[
+					[frame.south, frame.west],
+					[frame.north, frame.east],
+				],
+				{ padding: [32, 32], maxZoom: 16 },
+			);
+			const view = leafletFitView(frame, size);
+			expect(view.zoom).toBe(map.getZoom());
+			expect(view.lat).toBeCloseTo(map.getCenter().lat, 9);
+			expect(view.lng).toBeCloseTo(map.getCenter().lng, 9);
+			map.remove();
+		}
+	});
+
+	it('comes no closer than its last zoom, even for a single point', () => {
+		expect(
+			leafletFitView({ ...frame, north: frame.south, east: frame.west }, { width: 375, height: 487 }),
+		).toEqual({ lat: expect.closeTo(frame.south, 9), lng: expect.closeTo(frame.west, 9), zoom: 16 });
+	});
+
+	it('is what the inline script opens on, whatever view is kept', () => {
+		window.localStorage.setItem('view', JSON.stringify({ lat: 42.5078, lng: 1.5211, zoom: 12 }));
+		const images = runInPage(plannerPreviewScript({ ...setup, frame }));
+		const view = leafletFitView(frame, { width: 375, height: 487 });
+		expect(images.map((image) => image.getAttribute('src'))).toEqual(
+			leafletTilesAt(view, { width: 375, height: 487 }).map(
+				(tile) => `/tiles/${view.zoom}/${tile.x}/${tile.y}${window.devicePixelRatio > 1 ? '@2x' : ''}.png`,
+			),
+		);
 	});
 });

@@ -1,8 +1,19 @@
+import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../api/context';
+import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY } from '../../core/map-types';
 import { truncateText } from '../../core/text';
+import { DEFAULT_COOKIE_CHOICES, parseCookieChoices } from '../../site/cookie-choices';
+import { getRolloutVariant, type Rollout } from '../../site/rollouts';
 import { MAX_ROUTE_NAME } from '../contract';
 import { readRoutePageAddress } from '../page-address';
-import type { OpenedRoute } from '../planner';
+import type { LatLng, OpenedRoute } from '../planner';
+import {
+	DEFAULT_PLANNER_VIEW,
+	FRAME_MAX_ZOOM,
+	FRAME_PADDING_PX,
+	type Frame,
+	plannerPreviewScript,
+} from '../planner-preview';
 import { representForPlanner } from './represent';
 import { findRouteForPlanner, getDefaultRoutePrivacy } from './service';
 
@@ -38,4 +49,47 @@ export async function openRouteForPlanner(
 		},
 		sourceName: route.name,
 	};
+}
+
+/**
+ * The inline script of a planner page's first paint (routes/planner-preview.ts), its hash added to the page's
+ * script policy; null for members on the vector map, who get no raster tiles they would not use. Called from the
+ * page's frontmatter: the policy is sent before the page's components render.
+ */
+export function plannerPreviewFor(
+	config: Pick<AppDeps['config'], 'mapLayers'>,
+	rollouts: readonly Rollout[],
+	page: { cookie: string | null; csp: { insertScriptHash(hash: `sha256-${string}`): void } | undefined },
+	framed?: readonly LatLng[],
+): string | null {
+	if (getRolloutVariant(rollouts, 'alternate_maps_type') === 'enabled' || config.mapLayers.length === 0)
+		return null;
+	// The browser reads the same cookie to decide whether preferences are kept.
+	const choices = parseCookieChoices(page.cookie) ?? DEFAULT_COOKIE_CHOICES;
+	const script = plannerPreviewScript({
+		layers: config.mapLayers.map(({ type, url, maxZoom }) => ({ type, url, maxZoom })),
+		remembered: choices.preferences,
+		viewKey: MAP_VIEW_STORAGE_KEY,
+		typeKey: MAP_TYPE_STORAGE_KEY,
+		fallback: DEFAULT_PLANNER_VIEW,
+		frame: framed && framed.length > 0 ? frameOf(framed) : undefined,
+	});
+	page.csp?.insertScriptHash(`sha256-${createHash('sha256').update(script).digest('base64')}`);
+	return script;
+}
+
+function frameOf(points: readonly LatLng[]): Frame {
+	const frame = {
+		south: Number.POSITIVE_INFINITY,
+		west: Number.POSITIVE_INFINITY,
+		north: Number.NEGATIVE_INFINITY,
+		east: Number.NEGATIVE_INFINITY,
+	};
+	for (const { lat, lng } of points) {
+		frame.south = Math.min(frame.south, lat);
+		frame.north = Math.max(frame.north, lat);
+		frame.west = Math.min(frame.west, lng);
+		frame.east = Math.max(frame.east, lng);
+	}
+	return { ...frame, padding: FRAME_PADDING_PX, maxZoom: FRAME_MAX_ZOOM };
 }
