@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { routePath } from 'hono/route';
 import { AppError } from '../core/errors';
+import { diskFullError, isDiskFull } from '../core/server/member-files';
 import { isDatabaseUnavailable } from '../db/errors';
 import { DATABASE_RETRY_AFTER_S } from '../site/server/unavailable';
 import type { ApiEnv } from './context';
@@ -62,6 +63,7 @@ function toAppError(error: unknown): AppError | null {
 			detail: 'database_unavailable',
 			headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
 		});
+	if (isDiskFull(error)) return diskFullError();
 	if (error instanceof HTTPException) {
 		const message = error.message || 'The request could not be processed';
 		if (error.status === 400)

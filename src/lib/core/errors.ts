@@ -14,6 +14,7 @@ export const APP_ERROR_STATUS = {
 	unprocessable: 422,
 	rate_limited: 429,
 	unavailable: 503,
+	insufficient_storage: 507,
 } as const;
 
 export type AppErrorCode = keyof typeof APP_ERROR_STATUS;

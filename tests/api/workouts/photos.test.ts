@@ -1,16 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../src/lib/account/server/service';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { workoutPhotoFolder } from '../../../src/lib/workouts/server/photo-files';
+import { handleWorkoutPhotoForm } from '../../../src/lib/workouts/server/photos';
+import { workoutPhotos } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { type FullDisk, fillDisk } from '../../helpers/disk-full';
 import { addMember, befriend, type Member, runPayload } from './helpers';
 
 let database: TestDatabase;
@@ -45,8 +48,12 @@ async function upload(workoutId: number, token: string, bytes: Uint8Array, name 
 		headers: { authorization: `Bearer ${token}` },
 		body: form,
 	});
-	// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
-	return { status: response.status, json: (await response.json()) as Record<string, any> };
+	return {
+		status: response.status,
+		headers: response.headers,
+		// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
+		json: (await response.json()) as Record<string, any>,
+	};
 }
 
 async function fetchPhoto(workoutId: number, photoId: number, token?: string, size = 'large') {
@@ -186,5 +193,78 @@ describe('workout photos', () => {
 		expect(existsSync(workoutPhotoFolder(deps.config, alice.id, second))).toBe(true);
 		await deleteAccount(deps, alice.id);
 		expect(existsSync(workoutPhotoFolder(deps.config, alice.id))).toBe(false);
+	});
+});
+
+describe('workout photos on a full disk', () => {
+	let disk: FullDisk | null = null;
+	afterEach(() => {
+		disk?.restore();
+		disk = null;
+	});
+	const filesOn = (workoutId: number) =>
+		readdirSync(workoutPhotoFolder(deps.config, alice.id, workoutId)).sort();
+
+	test('a photo that finds no room is answered 507 with Retry-After, and leaves no file and no row', async () => {
+		const run = await logRun(alice, 1);
+		const kept = await upload(run, alice.token, await photoWithLocation(400, 300));
+		expect(kept.status).toBe(201);
+		const keptBytes = Buffer.from(await (await fetchPhoto(run, kept.json.id, alice.token)).arrayBuffer());
+		const before = filesOn(run);
+
+		disk = fillDisk(path.join(dataDir, 'uploads'));
+		const refused = await upload(run, alice.token, await photoWithLocation(400, 300));
+		expect(refused.status).toBe(507);
+		expect(refused.headers.get('retry-after')).toBe('300');
+		expect(refused.json).toMatchObject({
+			error: 'storage_full',
+			message: expect.stringContaining('nothing was saved'),
+		});
+		expect(disk.refused).toBe(1);
+		// The zero-byte file the write began is gone; the photo before it is whole and still served.
+		expect(filesOn(run)).toEqual(before);
+		expect(await deps.db.select().from(workoutPhotos)).toHaveLength(1);
+		const served = await fetchPhoto(run, kept.json.id, bob.token);
+		expect(Buffer.from(await served.arrayBuffer()).equals(keptBytes)).toBe(true);
+
+		disk.restore();
+		disk = null;
+		expect((await upload(run, alice.token, await photoWithLocation(400, 300))).status).toBe(201);
+		expect(filesOn(run)).toHaveLength(4);
+	});
+
+	test('a quota reached between the large size and the thumbnail keeps neither', async () => {
+		const run = await logRun(alice, 0);
+		const photo = await photoWithLocation(800, 600);
+		// The same photo re-encodes to the same bytes: the first upload says how large each size is.
+		expect((await upload(run, alice.token, photo)).status).toBe(201);
+		const before = filesOn(run);
+		const large = before.find((file) => file.endsWith('-large.jpg')) ?? '';
+		const largeBytes = statSync(path.join(workoutPhotoFolder(deps.config, alice.id, run), large)).size;
+
+		disk = fillDisk(path.join(dataDir, 'uploads'), { roomLeft: largeBytes + 100, code: 'EDQUOT' });
+		const refused = await upload(run, alice.token, photo);
+		expect(refused.status).toBe(507);
+		expect(disk.refused).toBe(1);
+		expect(filesOn(run)).toEqual(before);
+		expect(await deps.db.select().from(workoutPhotos)).toHaveLength(1);
+	});
+
+	test("the workout page's photo form answers 507 with Retry-After and names the photo that found no room", async () => {
+		const run = await logRun(alice, 0);
+		const form = new FormData();
+		form.set('action', 'add-photos');
+		for (const name of ['a.jpg', 'b.jpg'])
+			form.append('photos', new File([new Uint8Array(await photoWithLocation(300, 200))], name));
+		disk = fillDisk(path.join(dataDir, 'uploads'));
+		const outcome = await handleWorkoutPhotoForm(deps, { id: alice.id }, run, form);
+		expect(outcome).toMatchObject({
+			ok: false,
+			status: 507,
+			headers: { 'Retry-After': '300' },
+			message: expect.stringMatching(/^Photo 1 of 2: We have no room/),
+		});
+		expect(filesOn(run)).toEqual([]);
+		expect(await deps.db.select().from(workoutPhotos)).toHaveLength(0);
 	});
 });

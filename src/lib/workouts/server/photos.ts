@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { writeMemberFiles } from '../../core/server/member-files';
 import { WORKOUT_PHOTO_MAX_BYTES, WORKOUT_PHOTOS_PER_WORKOUT, type WorkoutPhotoSize } from '../contract';
 import { workoutPhotoFolder } from './photo-files';
 import { getOwnWorkout, getVisibleWorkout } from './service';
@@ -66,22 +67,23 @@ export async function addWorkoutPhoto(deps: Deps, viewer: Viewer, workoutId: num
 			detail: 'invalid-image-type',
 		});
 	}
-	const folder = workoutPhotoFolder(deps.config, workout.ownerId, workout.id);
-	await mkdir(folder, { recursive: true });
 	const stem = randomBytes(12).toString('hex');
-	await writeFile(path.join(folder, `${stem}-large.jpg`), image.jpegs.large);
-	await writeFile(path.join(folder, `${stem}-thumbnail.jpg`), image.jpegs.thumbnail);
-	const [row] = await deps.db
-		.insert(workoutPhotos)
-		.values({
-			workoutId: workout.id,
-			fileStem: stem,
-			width: image.width,
-			height: image.height,
-			bytes: image.jpegs.large.byteLength,
-			createdAt: deps.clock(),
-		})
-		.returning();
+	const [row] = await writeMemberFiles(
+		workoutPhotoFolder(deps.config, workout.ownerId, workout.id),
+		{ [`${stem}-large.jpg`]: image.jpegs.large, [`${stem}-thumbnail.jpg`]: image.jpegs.thumbnail },
+		() =>
+			deps.db
+				.insert(workoutPhotos)
+				.values({
+					workoutId: workout.id,
+					fileStem: stem,
+					width: image.width,
+					height: image.height,
+					bytes: image.jpegs.large.byteLength,
+					createdAt: deps.clock(),
+				})
+				.returning(),
+	);
 	return representWorkoutPhoto(workout.id, row);
 }
 
@@ -176,34 +178,45 @@ export async function handleWorkoutPhotoForm(
 	viewer: Viewer,
 	workoutId: number,
 	form: FormData | null,
-): Promise<{ ok: true; done: keyof typeof PHOTO_DONE } | { ok: false; message: string }> {
+): Promise<
+	| { ok: true; done: keyof typeof PHOTO_DONE }
+	| { ok: false; message: string; status: number; headers?: Record<string, string> }
+> {
 	const action = form?.get('action');
 	if (action === 'add-photos') {
 		const files = (form?.getAll('photos') ?? []).filter(
 			(entry): entry is File => entry instanceof File && entry.size > 0,
 		);
-		if (files.length === 0) return { ok: false, message: 'Choose one or more photos to add.' };
+		if (files.length === 0) return { ok: false, message: 'Choose one or more photos to add.', status: 400 };
 		for (const [index, file] of files.entries()) {
 			try {
 				await addWorkoutPhoto(deps, viewer, workoutId, new Uint8Array(await file.arrayBuffer()));
 			} catch (error) {
 				if (!(error instanceof AppError)) throw error;
 				const which = files.length > 1 ? `Photo ${index + 1} of ${files.length}: ` : '';
-				return { ok: false, message: `${which}${error.message}` };
+				return { ok: false, message: `${which}${error.message}`, ...formStatus(error) };
 			}
 		}
 		return { ok: true, done: 'added' };
 	}
 	if (action === 'remove-photo') {
 		const photoId = String(form?.get('photo') ?? '');
-		if (!/^\d{1,9}$/.test(photoId)) return { ok: false, message: 'Choose a photo to remove.' };
+		if (!/^\d{1,9}$/.test(photoId)) return { ok: false, message: 'Choose a photo to remove.', status: 400 };
 		try {
 			await removeWorkoutPhoto(deps, viewer, workoutId, Number(photoId));
 		} catch (error) {
-			if (error instanceof AppError) return { ok: false, message: error.message };
+			if (error instanceof AppError) return { ok: false, message: error.message, ...formStatus(error) };
 			throw error;
 		}
 		return { ok: true, done: 'removed' };
 	}
-	return { ok: false, message: 'That form could not be read.' };
+	return { ok: false, message: 'That form could not be read.', status: 400 };
+}
+
+/**
+ * A refused photo form answers 400; trouble on our side (a full disk) keeps its own status and
+ * Retry-After, so the browser and any proxy know to come back later.
+ */
+function formStatus(error: AppError): { status: number; headers?: Record<string, string> } {
+	return error.status >= 500 ? { status: error.status, headers: error.headers } : { status: 400 };
 }
