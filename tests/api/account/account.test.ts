@@ -14,6 +14,7 @@ import { workoutBulkImports } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestDeps } from '../../helpers/app';
 import { makePngBomb, pngClaiming } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { fillDisk } from '../../helpers/disk-full';
 import { healthLatenciesDuring } from '../../helpers/health-latency';
 import { type App, createAccountsApp, PASSWORD, signupMember } from '../auth/helpers';
 
@@ -46,8 +47,12 @@ async function uploadPhoto(target: App, id: number, token: string, bytes: Uint8A
 		headers: { authorization: `Bearer ${token}` },
 		body: form,
 	});
-	// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
-	return { status: response.status, json: (await response.json()) as Record<string, any> };
+	return {
+		status: response.status,
+		headers: response.headers,
+		// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked by assertions
+		json: (await response.json()) as Record<string, any>,
+	};
 }
 
 describe('user', () => {
@@ -332,6 +337,49 @@ describe('profile photo', () => {
 			.toBuffer();
 		expect((await uploadPhoto(app, ada.id, ada.token, gif)).status).toBe(200);
 		expect(readdirSync(photoFolder(deps.config))).toHaveLength(2);
+	});
+
+	test('a new photo that finds the disk full is answered 507 with Retry-After, and the old one stays', async () => {
+		const ada = await signupMember(app);
+		const photo = (background: string) =>
+			sharp({ create: { width: 300, height: 300, channels: 3, background } })
+				.jpeg()
+				.toBuffer();
+		expect((await uploadPhoto(app, ada.id, ada.token, await photo('#3a7'))).status).toBe(200);
+		const files = readdirSync(photoFolder(deps.config)).sort();
+		const [row] = await deps.db.select().from(profilePhotos);
+
+		// Room for part of the new medium size only.
+		const disk = fillDisk(photoFolder(deps.config), { roomLeft: 200 });
+		try {
+			const response = await uploadPhoto(app, ada.id, ada.token, await photo('#a37'));
+			expect(response.status).toBe(507);
+			expect(response.headers.get('retry-after')).toBe('300');
+			expect(response.json).toMatchObject({ error: 'storage_full' });
+			expect(disk.refused).toBe(1);
+		} finally {
+			disk.restore();
+		}
+		expect(readdirSync(photoFolder(deps.config)).sort()).toEqual(files);
+		expect(await deps.db.select().from(profilePhotos)).toEqual([row]);
+		expect((await uploadPhoto(app, ada.id, ada.token, await photo('#a37'))).status).toBe(200);
+	});
+
+	test('a first photo that finds no room leaves no file and no row', async () => {
+		const ada = await signupMember(app);
+		const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fff' } })
+			.png()
+			.toBuffer();
+		const disk = fillDisk(photoFolder(deps.config), { code: 'EDQUOT' });
+		try {
+			const response = await uploadPhoto(app, ada.id, ada.token, png);
+			expect(response.status).toBe(507);
+			expect(response.headers.get('retry-after')).toBe('300');
+		} finally {
+			disk.restore();
+		}
+		expect(readdirSync(photoFolder(deps.config))).toEqual([]);
+		expect(await deps.db.select().from(profilePhotos)).toHaveLength(0);
 	});
 
 	test.each([

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
@@ -14,6 +14,7 @@ import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/service';
@@ -261,27 +262,31 @@ export async function setProfilePhoto(deps: Deps, viewer: Viewer, userId: number
 			detail: 'invalid-image-type',
 		});
 	}
-	const folder = photoFolder(deps.config);
-	await mkdir(folder, { recursive: true });
 	const stem = `${row.id}-${randomBytes(12).toString('hex')}`;
 	const files = { medium: `${stem}-medium.jpg`, small: `${stem}-small.jpg` };
-	await writeFile(path.join(folder, files.medium), rendered.medium);
-	await writeFile(path.join(folder, files.small), rendered.small);
-	const [previous] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, row.id));
-	const now = deps.clock();
-	await deps.db
-		.insert(profilePhotos)
-		.values({
-			userId: row.id,
-			smallFile: files.small,
-			mediumFile: files.medium,
-			bytes: bytes.byteLength,
-			updatedAt: now,
-		})
-		.onConflictDoUpdate({
-			target: profilePhotos.userId,
-			set: { smallFile: files.small, mediumFile: files.medium, bytes: bytes.byteLength, updatedAt: now },
-		});
+	// The old photo's files go only once the row names the new ones.
+	const previous = await writeMemberFiles(
+		photoFolder(deps.config),
+		{ [files.medium]: rendered.medium, [files.small]: rendered.small },
+		async () => {
+			const [replaced] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, row.id));
+			const now = deps.clock();
+			await deps.db
+				.insert(profilePhotos)
+				.values({
+					userId: row.id,
+					smallFile: files.small,
+					mediumFile: files.medium,
+					bytes: bytes.byteLength,
+					updatedAt: now,
+				})
+				.onConflictDoUpdate({
+					target: profilePhotos.userId,
+					set: { smallFile: files.small, mediumFile: files.medium, bytes: bytes.byteLength, updatedAt: now },
+				});
+			return replaced;
+		},
+	);
 	if (previous) await removePhotoFiles(deps, previous);
 	const picture = (size: 'Small' | 'Medium') => ({
 		href: `/profile/${encodeURIComponent(row.username)}/picture?size=${size}`,
