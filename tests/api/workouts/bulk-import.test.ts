@@ -5,13 +5,16 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { readConfig } from '../../../src/lib/core/config';
 import { runDueJobs } from '../../../src/lib/jobs/server/service';
+import { jobs } from '../../../src/lib/jobs/server/tables';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { importFolder } from '../../../src/lib/workouts/server/bulk-import';
 import { workoutJobs } from '../../../src/lib/workouts/server/jobs';
+import { workoutBulkImports } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { makeBombs } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { fillDisk } from '../../helpers/disk-full';
 import { makeZip, renameEntry } from '../../helpers/zips';
 import { addMember, type Member } from './helpers';
 
@@ -235,6 +238,25 @@ describe('bulk import of an export zip', () => {
 		expect(waitingArchives()).toHaveLength(0);
 		expect(await runDueJobs(made.deps, workoutJobs)).toBe(0);
 		expect(await workoutCount()).toBe(0);
+	});
+
+	test('an archive that finds the disk full is answered 507 with Retry-After, leaving no file, row or job', async () => {
+		const archive = await stravaExport();
+		const disk = fillDisk(importFolder(made.deps.config), { roomLeft: Math.floor(archive.byteLength / 2) });
+		try {
+			const answer = await upload(archive);
+			expect(answer.status).toBe(507);
+			expect(answer.headers.get('retry-after')).toBe('300');
+			expect(answer.json).toMatchObject({ error: 'storage_full' });
+			expect(disk.refused).toBe(1);
+		} finally {
+			disk.restore();
+		}
+		expect(waitingArchives()).toEqual([]);
+		expect(await made.deps.db.select().from(workoutBulkImports)).toEqual([]);
+		expect(await made.deps.db.select().from(jobs)).toEqual([]);
+		expect((await upload(archive)).status).toBe(202);
+		expect(waitingArchives()).toHaveLength(1);
 	});
 
 	test('only the member who started an import may see it', async () => {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { writeMemberFiles } from '../../core/server/member-files';
 import { cleanText, truncateText } from '../../core/text';
 import { enqueueJob } from '../../jobs/server/service';
 import { isWorkoutFileError } from '../../workout-files';
@@ -75,30 +76,39 @@ export async function startBulkImport(
 		throw new AppError('rate_limited', 'Wait for your imports under way to finish before starting another.', {
 			detail: 'imports_under_way',
 		});
-	const folder = importFolder(deps.config);
-	await mkdir(folder, { recursive: true, mode: 0o700 });
 	const fileName = `import-${viewer.id}-${randomBytes(16).toString('hex')}.zip`;
-	const filePath = path.join(folder, fileName);
-	await writeFile(filePath, bytes, { mode: 0o600 });
-	let files: string[];
-	try {
-		files = await scanArchive(filePath, BULK_IMPORT_LIMITS);
-	} catch (error) {
-		await rm(filePath, { force: true });
-		if (error instanceof ArchiveRefusal) throw refusalError(error);
-		throw error;
-	}
-	const [row] = await deps.db
-		.insert(workoutBulkImports)
-		.values({ userId: viewer.id, fileName, total: files.length, createdAt: deps.clock() })
-		.returning({ id: workoutBulkImports.id });
-	await enqueueJob(deps, {
-		kind: BULK_IMPORT_JOB,
-		payload: { importId: row.id },
-		uniqueKey: `${BULK_IMPORT_JOB}:${row.id}`,
-		maxAttempts: BULK_IMPORT_ATTEMPTS,
-	});
-	return { id: row.id, total: files.length };
+	// A refused archive, like a row that cannot be stored, takes the file off the disk again.
+	return writeMemberFiles(
+		importFolder(deps.config),
+		{ [fileName]: bytes },
+		async ([filePath]) => {
+			let files: string[];
+			try {
+				files = await scanArchive(filePath, BULK_IMPORT_LIMITS);
+			} catch (error) {
+				if (error instanceof ArchiveRefusal) throw refusalError(error);
+				throw error;
+			}
+			// The row and its job together: an import is never left without the job that runs it.
+			return deps.db.transaction(async (tx) => {
+				const [row] = await tx
+					.insert(workoutBulkImports)
+					.values({ userId: viewer.id, fileName, total: files.length, createdAt: deps.clock() })
+					.returning({ id: workoutBulkImports.id });
+				await enqueueJob(
+					{ db: tx, clock: deps.clock },
+					{
+						kind: BULK_IMPORT_JOB,
+						payload: { importId: row.id },
+						uniqueKey: `${BULK_IMPORT_JOB}:${row.id}`,
+						maxAttempts: BULK_IMPORT_ATTEMPTS,
+					},
+				);
+				return { id: row.id, total: files.length };
+			});
+		},
+		{ folder: 0o700, file: 0o600 },
+	);
 }
 
 /**
