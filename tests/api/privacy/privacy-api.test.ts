@@ -5,6 +5,7 @@ import {
 	readdirSync,
 	readFileSync,
 	rmSync,
+	statSync,
 	writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { tokenizeLocalCard } from '../../../src/lib/billing/local-card';
 import { addBillingProfile, redeemCouponCode, seedCatalogue } from '../../../src/lib/billing/server/service';
 import { createGear } from '../../../src/lib/gear/server/service';
 import { runDueJobs } from '../../../src/lib/jobs/server/service';
+import { jobs } from '../../../src/lib/jobs/server/tables';
 import { flushMail } from '../../../src/lib/mail/server/service';
 import { regionForCountry } from '../../../src/lib/privacy/contract';
 import { createPrivacyApi } from '../../../src/lib/privacy/server/api';
@@ -47,6 +49,7 @@ import { addWorkoutPhoto } from '../../../src/lib/workouts/server/photos';
 import { workouts } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { fillDisk } from '../../helpers/disk-full';
 import { latestMail, PASSWORD, signupMember } from '../auth/helpers';
 
 let database: TestDatabase;
@@ -695,6 +698,81 @@ describe('export job', () => {
 		expect(await removeExpiredExports(deps)).toBe(1);
 		expect(readdirSync(exportFolder(deps.config))).toEqual([]);
 	});
+});
+
+describe('export job on a full disk', () => {
+	test.each([
+		['before the first entry', 0],
+		['part way through the archive', 3000],
+	])(
+		'a disk full %s leaves no archive, never marks it ready, and the job tries again later',
+		async (_when, roomLeft) => {
+			const mo = await member('mo@example.test', 'US', 'NY');
+			// A device file: reading its original back lets the event loop turn mid-build, as a
+			// database across the network does, so a failed write surfaces while entries are still added.
+			const form = new FormData();
+			form.append(
+				'file',
+				new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
+				'walk.tcx',
+			);
+			const run = await app.request('/api/v7.1/device/file_import/', {
+				method: 'POST',
+				headers: { authorization: `Bearer ${mo.token}` },
+				body: form,
+			});
+			expect(run.status).toBe(201);
+			const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#0b5cad' } })
+				.jpeg()
+				.toBuffer();
+			await addWorkoutPhoto(deps, mo, ((await run.json()) as { id: number }).id, jpeg);
+			const asked = await callApi(app, 'POST', '/api/consent/v1/exports', {
+				token: mo.token,
+				body: { password: PASSWORD },
+			});
+			const disk = fillDisk(exportFolder(deps.config), { roomLeft });
+			// A write that fails while nothing awaits the archive yet must not go unhandled.
+			const unhandled: unknown[] = [];
+			const onUnhandled = (reason: unknown) => unhandled.push(reason);
+			process.on('unhandledRejection', onUnhandled);
+			try {
+				expect(await runDueJobs(deps, privacyJobs)).toBe(1);
+				expect(disk.refused).toBe(1);
+			} finally {
+				disk.restore();
+				process.off('unhandledRejection', onUnhandled);
+			}
+			expect(unhandled).toEqual([]);
+			expect(readdirSync(exportFolder(deps.config))).toEqual([]);
+			const [tried] = await listExports(deps, mo.id);
+			expect(tried).toMatchObject({ id: asked.json.id, status: 'building', bytes: null });
+			const [job] = await database.db.select().from(jobs).where(eq(jobs.kind, 'privacy.export'));
+			expect(job).toMatchObject({
+				status: 'queued',
+				attempts: 1,
+				lastError: expect.stringContaining('ENOSPC'),
+			});
+			expect(job.runAt.getTime()).toBeGreaterThan(deps.clock().getTime());
+			await flushMail();
+			const mailed = await database.db
+				.select()
+				.from(outboxMessages)
+				.where(eq(outboxMessages.toAddress, 'mo@example.test'));
+			expect(mailed.filter((mail) => mail.subject === 'Your data export is ready')).toEqual([]);
+
+			// With room again, the next try builds the whole archive.
+			advance(3600);
+			expect(await runDueJobs(deps, privacyJobs)).toBe(1);
+			const [done] = await listExports(deps, mo.id);
+			expect(done).toMatchObject({ status: 'ready', progress: 100 });
+			const archives = readdirSync(exportFolder(deps.config));
+			expect(archives).toHaveLength(1);
+			const archive = path.join(exportFolder(deps.config), archives[0]);
+			expect(statSync(archive).size).toBeGreaterThan(roomLeft);
+			const entries = await readZip(archive);
+			expect(parsed(entries, 'workouts.json')[0].photos).toHaveLength(1);
+		},
+	);
 });
 
 describe('account deletion', () => {

@@ -392,8 +392,12 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 	const fileName = `export-${exportId}-${randomBytes(16).toString('hex')}.zip`;
 	const filePath = path.join(folder, fileName);
 	const written = pipeline(zip.outputStream, createWriteStream(filePath));
+	// Met below, when the archive is awaited: a write that fails sooner (a full disk) must not be
+	// left an unhandled rejection, which Node treats as fatal.
+	written.catch(() => {});
 	const when = { mtime: deps.clock() };
 
+	let size: number;
 	try {
 		zip.addBuffer(json(await getSelf(deps, viewer)), 'profile.json', when);
 		const status = await getConsentStatus(deps, basics.id);
@@ -581,35 +585,42 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 			'data-access-log.json',
 			when,
 		);
+		zip.end();
+		await written;
+		({ size } = await stat(filePath));
 	} catch (error) {
-		// A failure part way (the job tries again later) leaves no half-written archive behind.
+		// A failure part way, a full disk among them (the job tries again later), leaves no
+		// half-written archive behind.
 		(zip.outputStream as Readable).destroy();
 		await written.catch(() => {});
 		await rm(filePath, { force: true });
 		throw error;
 	}
-	zip.end();
-	await written;
-	const { size } = await stat(filePath);
 
-	// A retry replaces an earlier half-done file.
-	if (row.fileName && row.fileName !== fileName)
-		await rm(path.join(folder, path.basename(row.fileName)), { force: true });
 	const token = randomBytes(32).toString('base64url');
 	const now = deps.clock();
 	const expiresAt = new Date(now.getTime() + EXPORT_LINK_DAYS * 86_400_000);
-	await deps.db
-		.update(dataExports)
-		.set({
-			status: 'ready',
-			progress: 100,
-			fileName,
-			bytes: size,
-			tokenHash: hashToken(token),
-			completedAt: now,
-			expiresAt,
-		})
-		.where(eq(dataExports.id, exportId));
+	try {
+		await deps.db
+			.update(dataExports)
+			.set({
+				status: 'ready',
+				progress: 100,
+				fileName,
+				bytes: size,
+				tokenHash: hashToken(token),
+				completedAt: now,
+				expiresAt,
+			})
+			.where(eq(dataExports.id, exportId));
+	} catch (error) {
+		// No row names this archive, so nothing would ever remove it.
+		await rm(filePath, { force: true });
+		throw error;
+	}
+	// A retry replaces the archive of an earlier try, once the row names the new one.
+	if (row.fileName && row.fileName !== fileName)
+		await rm(path.join(folder, path.basename(row.fileName)), { force: true });
 	await logDataAccess(deps, {
 		userId: basics.id,
 		reader: EXPORT_READER,
