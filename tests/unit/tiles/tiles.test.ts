@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAP_PALETTE } from '../../../src/lib/tiles/server/palette.ts';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
+import { fillDisk } from '../../helpers/disk-full.ts';
 import { createTownService, MARKET_STREET } from './town.ts';
 
 const Z = 16;
@@ -119,5 +120,22 @@ describe('raster tiles', () => {
 			format: 'png',
 		});
 		expect(again.etag).toBe(first.etag);
+	});
+
+	it('still answers a tile when the disk is full, and leaves no part-written copy behind', async () => {
+		const fullDir = mkdtempSync(join(tmpdir(), 'mapstride-tiles-full-'));
+		try {
+			const service = await createTownService(fullDir);
+			const disk = fillDisk(fullDir, { roomLeft: 10 });
+			const tile = await service.getTile({ ...TOWN_TILE, scale: 1, format: 'png' }).finally(disk.restore);
+			expect(disk.refused).toBe(1);
+			expect((await pixels(tile.body)).info.width).toBe(256);
+			const drawn = readdirSync(fullDir, { recursive: true }).filter((name) =>
+				/\.(png|tmp)$/.test(String(name)),
+			);
+			expect(drawn).toEqual([]);
+		} finally {
+			rmSync(fullDir, { recursive: true, force: true });
+		}
 	});
 });

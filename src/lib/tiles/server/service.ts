@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FeatureCollection, Geometry, Position } from 'geojson';
 import GeoJSONVT, { type LegacyFeature } from 'geojson-vt';
@@ -240,13 +240,15 @@ function makeEtag(body: Buffer): string {
 }
 
 async function writeAtomically(path: string, body: Buffer): Promise<void> {
+	const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 	try {
 		await mkdir(dirname(path), { recursive: true });
-		const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 		await writeFile(temporary, body);
 		await rename(temporary, path);
 	} catch {
-		// A full or read-only disk only costs drawing the tile again next time.
+		// A full or read-only disk only costs drawing the tile again next time; a copy cut short
+		// must not stay behind to fill the disk further.
+		await rm(temporary, { force: true }).catch(() => {});
 	}
 }
 
