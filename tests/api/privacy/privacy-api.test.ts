@@ -45,6 +45,7 @@ import { memberStories } from '../../../src/lib/social/server/tables';
 import { surveyResponses } from '../../../src/lib/surveys/server/tables';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
+import { workoutPhotoFolder } from '../../../src/lib/workouts/server/photo-files';
 import { addWorkoutPhoto } from '../../../src/lib/workouts/server/photos';
 import { workouts } from '../../../src/lib/workouts/server/tables';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
@@ -773,6 +774,43 @@ describe('export job on a full disk', () => {
 			expect(parsed(entries, 'workouts.json')[0].photos).toHaveLength(1);
 		},
 	);
+});
+
+describe('export job with a photo gone from the disk', () => {
+	test('fails that try, leaves no archive and keeps the server running', async () => {
+		const lu = await member('lu@example.test', 'US', 'TX');
+		const form = new FormData();
+		form.append(
+			'file',
+			new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
+			'walk.tcx',
+		);
+		const run = await app.request('/api/v7.1/device/file_import/', {
+			method: 'POST',
+			headers: { authorization: `Bearer ${lu.token}` },
+			body: form,
+		});
+		expect(run.status).toBe(201);
+		const workoutId = ((await run.json()) as { id: number }).id;
+		const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0b5cad' } })
+			.jpeg()
+			.toBuffer();
+		await addWorkoutPhoto(deps, lu, workoutId, jpeg);
+		// Taken off the disk behind the product's back (a restore that missed the uploads, say).
+		rmSync(workoutPhotoFolder(deps.config, lu.id, workoutId), { recursive: true, force: true });
+		await callApi(app, 'POST', '/api/consent/v1/exports', { token: lu.token, body: { password: PASSWORD } });
+
+		expect(await runDueJobs(deps, privacyJobs)).toBe(1);
+		expect(readdirSync(exportFolder(deps.config))).toEqual([]);
+		const [job] = await database.db.select().from(jobs).where(eq(jobs.kind, 'privacy.export'));
+		expect(job).toMatchObject({
+			status: 'queued',
+			attempts: 1,
+			lastError: expect.stringContaining('ENOENT'),
+		});
+		const [tried] = await listExports(deps, lu.id);
+		expect(tried).toMatchObject({ status: 'building', bytes: null });
+	});
 });
 
 describe('account deletion', () => {

@@ -395,6 +395,9 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 	// Met below, when the archive is awaited: a write that fails sooner (a full disk) must not be
 	// left an unhandled rejection, which Node treats as fatal.
 	written.catch(() => {});
+	// yazl reports a file it cannot read (a photo gone from the disk) as an 'error' event, which would end the
+	// process with nothing listening: it fails this try of the export instead.
+	zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
 	const when = { mtime: deps.clock() };
 
 	let size: number;
