@@ -31,15 +31,17 @@ export function ProfilePhoto(props: { user: SelfUser }) {
 			announceNewAvatar();
 			setUpload({ state: 'done' });
 		} catch (error) {
-			const code = errorData(error).error;
+			const data = errorData(error);
 			setUpload({
 				state: 'failed',
 				message:
-					code === 'too-big'
+					data.error === 'too-big'
 						? 'The image is too big (at most 1,000,000 bytes).'
-						: code === 'invalid-image-type'
+						: data.error === 'invalid-image-type'
 							? 'Use a PNG, JPEG or GIF image.'
-							: 'The photo could not be saved. Please try again.',
+							: data.error === 'storage_full' && data.message
+								? data.message
+								: 'The photo could not be saved. Please try again.',
 			});
 		}
 	}
