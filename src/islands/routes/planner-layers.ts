@@ -85,8 +85,10 @@ export class PlannerLayers {
 		const style = getComputedStyle(this.map.getContainer());
 		const colour = (name: string) => style.getPropertyValue(`--planner-${name}`).trim();
 		return {
-			// A wider hit area than the lines' width: a finger or a quick press still lands on them.
-			renderer: L.canvas({ padding: 0.5, tolerance: 4 }),
+			// A wider hit area than the lines' width: a finger or a quick press still lands on them. Drawn a tenth
+			// beyond the view each side, as Leaflet draws its SVG lines: every redraw hands the whole canvas to the
+			// compositor, and one half a view wider each side made that the largest part of an edit.
+			renderer: L.canvas({ padding: 0.1, tolerance: 4 }),
 			colours: {
 				routed: colour('leg'),
 				straight: colour('leg-straight'),

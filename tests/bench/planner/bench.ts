@@ -11,7 +11,7 @@
  *
  * Goals: initial JS ≤ 150 KB, click p95 ≤ 100 ms, each 1,000-point edit ≤ 16 ms, Lighthouse ≥ 0.90.
  * Figures only; nothing passes or fails on speed. `--only=js,clicks,big,lighthouse` picks parts;
- * BENCH_PROFILE=1 adds where the 1,000-point edits spend their time.
+ * BENCH_PROFILE=1 adds where the 1,000-point edits spend their time, by function; BENCH_TRACE=1, by kind of work.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -369,6 +369,12 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 		await button?.evaluate((element) => (element as HTMLButtonElement).click());
 	};
 	const profiling = process.env.BENCH_PROFILE === '1';
+	const tracing = process.env.BENCH_TRACE === '1';
+	const browser = context.browser();
+	if (tracing && browser)
+		await browser.startTracing(page, {
+			categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink.user_timing'],
+		});
 	if (profiling) {
 		await cdp.send('Profiler.enable');
 		await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
@@ -385,6 +391,7 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 		redos.push(await taskMs(cdp, page, () => press(redo)));
 		await press(undo);
 	}
+	if (tracing && browser) printMainThreadWork(JSON.parse((await browser.stopTracing()).toString('utf8')));
 	if (profiling) {
 		printHotFunctions((await cdp.send('Profiler.stop')).profile, 'the edits');
 		console.log('Main-thread work of the measured edits by kind (all rounds):');
@@ -400,6 +407,44 @@ async function measureBigRoute(context: BrowserContext): Promise<void> {
 	console.log(`  undo             ${summarise(undos)}`);
 	console.log(`  redo             ${summarise(redos)}`);
 	await page.close();
+}
+
+/**
+ * BENCH_TRACE=1: the renderer's main thread during the edits (the rounds' waits included), by the kind of work
+ * each task did first: script, style, layout, paint, garbage collection… Self time, so nested work is not counted
+ * twice.
+ */
+function printMainThreadWork(trace: {
+	traceEvents: {
+		name: string;
+		ph: string;
+		ts: number;
+		dur?: number;
+		pid: number;
+		tid: number;
+		args?: { name?: string };
+	}[];
+}): void {
+	const main = trace.traceEvents.find(
+		(event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
+	);
+	if (!main) return console.log('The trace has no renderer main thread.');
+	const events = trace.traceEvents
+		.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.dur)
+		.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+	const self = new Map<string, number>();
+	const open: { end: number; name: string }[] = [];
+	for (const event of events) {
+		while (open.length > 0 && (open.at(-1)?.end ?? 0) <= event.ts) open.pop();
+		const parent = open.at(-1);
+		const ms = (event.dur ?? 0) / 1000;
+		self.set(event.name, (self.get(event.name) ?? 0) + ms);
+		if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - ms);
+		open.push({ end: event.ts + (event.dur ?? 0), name: event.name });
+	}
+	console.log('\nThe main thread during the edits, by kind of work (self, all rounds and their waits):');
+	for (const [name, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20))
+		console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
 }
 
 /** BENCH_PROFILE=1: where the measured actions' main-thread time went, by function: self time and with callees. */
