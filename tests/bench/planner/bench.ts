@@ -428,7 +428,10 @@ function printMainThreadWork(trace: {
 	const main = trace.traceEvents.find(
 		(event) => event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain',
 	);
-	if (!main) return console.log('The trace has no renderer main thread.');
+	if (!main) {
+		console.log('The trace has no renderer main thread.');
+		return;
+	}
 	const events = trace.traceEvents
 		.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.dur)
 		.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
