@@ -12,6 +12,8 @@ const WORKOUT_FILE_PATH = '/device/file_import';
 /** A zip of many device files (a Strava or Garmin export); its import checks the archive itself. */
 export const BULK_IMPORT_BODY_LIMIT = 200 * 1024 * 1024;
 const BULK_IMPORT_PATH = '/device/bulk_import';
+/** Resumable uploads: tus sends a file's bytes (all or part of them) as application/offset+octet-stream. */
+const RESUMABLE_UPLOAD_PATH = '/api/workout_uploads';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const ACCEPTED_BODY_TYPES = ['application/json', 'multipart/form-data', 'application/x-www-form-urlencoded'];
@@ -29,7 +31,9 @@ export const requireKnownBodyType: MiddlewareHandler<ApiEnv> = async (c, next) =
 			(c.req.path.includes('/upload') ||
 				c.req.path.includes(WORKOUT_FILE_PATH) ||
 				c.req.path.includes(BULK_IMPORT_PATH));
-		if (!ACCEPTED_BODY_TYPES.includes(type) && !isOctetUpload) {
+		const isTusUpload =
+			type === 'application/offset+octet-stream' && c.req.path.startsWith(RESUMABLE_UPLOAD_PATH);
+		if (!ACCEPTED_BODY_TYPES.includes(type) && !isOctetUpload && !isTusUpload) {
 			throw new AppError(
 				'unsupported_media_type',
 				`Content-Type ${type || '(none)'} is not accepted; send application/json`,
@@ -118,7 +122,8 @@ const bulkImportLimit = bodyLimit({
 export const limitBodySize: MiddlewareHandler<ApiEnv> = (c, next) => {
 	if (!BODY_METHODS.has(c.req.method)) return next();
 	if (c.req.path.includes('/user_profile_photo/')) return photoLimit(c, next);
-	if (c.req.path.includes(WORKOUT_FILE_PATH)) return workoutFileLimit(c, next);
+	if (c.req.path.includes(WORKOUT_FILE_PATH) || c.req.path.startsWith(RESUMABLE_UPLOAD_PATH))
+		return workoutFileLimit(c, next);
 	if (c.req.path.includes(BULK_IMPORT_PATH)) return bulkImportLimit(c, next);
 	if (WORKOUT_PHOTO_PATH.test(c.req.path)) return workoutPhotoLimit(c, next);
 	return defaultLimit(c, next);

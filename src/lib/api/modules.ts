@@ -30,13 +30,21 @@ import { loadTileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
-import { workoutJobs } from '../workouts/server/jobs';
+import { workoutJobs, workoutSchedules } from '../workouts/server/jobs';
+import { sweepWorkoutUploads } from '../workouts/server/resumable-uploads';
+import { createWorkoutUploadsApi } from '../workouts/server/upload-api';
 import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
 	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs, ...workoutJobs, ...deviceJobs },
-	schedules: [...housekeepingSchedules, ...billingSchedules, ...privacySchedules, ...deviceSchedules],
+	schedules: [
+		...housekeepingSchedules,
+		...billingSchedules,
+		...privacySchedules,
+		...deviceSchedules,
+		...workoutSchedules,
+	],
 };
 
 /**
@@ -61,6 +69,8 @@ export async function loadApiModules(
 		? loadTileService({ cacheDir: `${config.dataDir}/tile-cache`, log: (message) => logger.info(message) })
 		: null;
 	tileService?.catch((error) => logger.error({ err: error }, 'map tiles failed to load'));
+	// Uploads abandoned while the server was down (or a process died mid-write) leave the disk now.
+	sweepWorkoutUploads(deps).catch((error) => logger.warn({ err: error }, 'upload sweep failed'));
 	const routes: SubApp[] = [
 		createAuthApi(),
 		createAccountApi(),
@@ -71,6 +81,7 @@ export async function loadApiModules(
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
+		createWorkoutUploadsApi(),
 		createGearApi(),
 		createWeatherApi(),
 		createGoalsApi(),

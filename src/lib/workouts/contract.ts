@@ -381,3 +381,47 @@ export type BulkImportProgress = {
 	finished_datetime: string | null;
 	files: BulkImportFile[];
 };
+
+/** Where resumable (tus 1.0) uploads of device files are created; each upload's URL is below it. */
+export const WORKOUT_UPLOADS_PATH = '/api/workout_uploads/';
+
+/**
+ * The Upload-Metadata of a resumable upload: the file's name, an optional Idempotency-Key (the same
+ * key on a new upload of the same file answers with the workout the first one made), and the same
+ * choices a file import takes in its query.
+ */
+export const WorkoutUploadMetadataSchema = v.object({
+	filename: v.pipe(singleLineText('The file name', 255), v.minLength(1, 'filename is the file name.')),
+	idempotency_key: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^[A-Za-z0-9_-]{8,100}$/, 'idempotency_key is 8 to 100 letters, digits, - or _.'),
+		),
+	),
+	...WorkoutImportQuerySchema.entries,
+});
+export type WorkoutUploadMetadata = v.InferOutput<typeof WorkoutUploadMetadataSchema>;
+
+export const WorkoutUploadIdParamSchema = v.object({
+	id: v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, 'id is an upload id of 32 hexadecimal digits.')),
+});
+
+const HalLinks = v.array(v.object({ href: v.string(), id: v.optional(v.string()) }));
+
+/** A resumable upload as its owner sees it: how far its bytes are, and how its import went. */
+export const WorkoutUploadViewSchema = v.object({
+	id: v.string(),
+	status: v.picklist(['receiving', 'importing', 'imported', 'duplicate', 'refused']),
+	size: v.number(),
+	/** Bytes the server holds. */
+	offset: v.number(),
+	file_name: v.string(),
+	created_datetime: v.string(),
+	expires_datetime: v.string(),
+	/** The workout the file became (`imported`) or the copy the member already had (`duplicate`). */
+	workout: v.optional(v.object({ id: v.number(), name: v.string() })),
+	/** Why the file was refused: the status and error the one-request import would have answered. */
+	refusal: v.optional(v.object({ status: v.number(), error: v.string(), message: v.string() })),
+	_links: v.object({ self: HalLinks, workout: v.optional(HalLinks) }),
+});
+export type WorkoutUploadView = v.InferOutput<typeof WorkoutUploadViewSchema>;

@@ -504,8 +504,20 @@ beforeAll(async () => {
 		token: memberToken,
 		body: { _links: { route: [{ id: String(own.json.id) }] } },
 	});
+	// A resumable upload of the member's, so hostile PATCH and HEAD requests reach the tus server.
+	const upload = await app.request('/api/workout_uploads/', {
+		method: 'POST',
+		headers: {
+			authorization: `Bearer ${memberToken}`,
+			'tus-resumable': '1.0.0',
+			'upload-length': '2000',
+			'upload-metadata': `filename ${btoa('ride.gpx')}`,
+		},
+	});
+	expect(upload.status).toBe(201);
 	// Real ids and tokens, so some requests reach the services with something to find.
 	known.push(
+		String(upload.headers.get('location')?.split('/').at(-1)),
 		String(member.json.user.id),
 		String(other.json.user.id),
 		String(own.json.id),

@@ -21,6 +21,7 @@ import { removeMemberExportFiles } from '../../privacy/server/service';
 import { areFriends } from '../../social/server/service';
 import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
+import { removeMemberUploadFiles } from '../../workouts/server/resumable-uploads';
 import {
 	PHOTO_MAX_BYTES,
 	PHOTO_MAX_PIXELS,
@@ -356,6 +357,7 @@ export async function deleteAccount(deps: BillingDeps, userId: number): Promise<
 	// Export archives are files: they go before the rows that name them.
 	await removeMemberExportFiles(deps, userId);
 	await removeMemberImportFiles(deps, userId);
+	await removeMemberUploadFiles(deps, userId);
 	// Device clouds are told we no longer read the member's activities.
 	await forgetDeviceClouds(deps, userId);
 	await deps.db.delete(users).where(eq(users.id, userId));

@@ -1,9 +1,13 @@
-import type { JobDefinitions } from '../../jobs/server/service';
+import type { JobDefinitions, JobSchedule } from '../../jobs/server/service';
 import { BULK_IMPORT_ATTEMPTS, BULK_IMPORT_JOB, finishBulkImport, runBulkImport } from './bulk-import';
+import { sweepWorkoutUploads } from './resumable-uploads';
+
+const SWEEP_UPLOADS_JOB = 'workouts.sweep-uploads';
 
 /**
  * Imports a zip of workout files in the background. Each file's outcome is recorded as it goes, so
- * a retry after a crash carries on; after the last try the import is marked failed.
+ * a retry after a crash carries on; after the last try the import is marked failed. Every hour,
+ * resumable uploads past their expiry leave the disk.
  */
 export const workoutJobs: JobDefinitions = {
 	[BULK_IMPORT_JOB]: {
@@ -25,4 +29,7 @@ export const workoutJobs: JobDefinitions = {
 			}
 		},
 	},
+	[SWEEP_UPLOADS_JOB]: { run: async (_payload, deps) => void (await sweepWorkoutUploads(deps)) },
 };
+
+export const workoutSchedules: JobSchedule[] = [{ kind: SWEEP_UPLOADS_JOB, cron: '23 * * * *' }];

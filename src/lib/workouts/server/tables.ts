@@ -181,3 +181,45 @@ export const workoutBulkImports = pgTable(
 	},
 	(t) => [index('workout_bulk_imports_user_idx').on(t.userId)],
 );
+
+/** Where a resumable upload stands: bytes arriving, the file being read, or how its import ended. */
+export type WorkoutUploadStatus = 'receiving' | 'importing' | 'imported' | 'duplicate' | 'refused';
+
+/**
+ * A resumable (tus) upload of one device file. The bytes wait under DATA_DIR/uploads/resumable until
+ * the last one arrives; then the file is imported once and leaves the disk, and this row keeps the
+ * outcome for the client that asks after a lost answer.
+ */
+export const workoutUploads = pgTable(
+	'workout_uploads',
+	{
+		/** The tus upload id: 32 random hex digits, the last part of the upload's URL. */
+		id: text('id').primaryKey(),
+		ownerId: integer('owner_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		/** Bytes the client announced (Upload-Length). */
+		size: integer('size').notNull(),
+		fileName: text('file_name').notNull().default(''),
+		/** What the member chose for the workout (name, privacy, activity type, time zone), as the import query. */
+		choices: jsonb('choices').$type<Record<string, string | number>>().notNull().default({}),
+		/** The client's own Idempotency-Key, when it sent one; otherwise the upload's id stands in. */
+		idempotencyKey: text('idempotency_key'),
+		status: text('status').$type<WorkoutUploadStatus>().notNull().default('receiving'),
+		workoutId: integer('workout_id').references(() => workouts.id, { onDelete: 'set null' }),
+		/** Why the file was refused: the HTTP status, the error code and the member's message. */
+		refusal: jsonb('refusal').$type<{ status: number; error: string; message: string }>(),
+		/** The request writing the file holds it until then (every process shares the row). */
+		lockToken: text('lock_token'),
+		lockedUntil: timestamp('locked_until', { withTimezone: true }),
+		/** The import under way holds the upload until then; a process that died lets it go. */
+		importUntil: timestamp('import_until', { withTimezone: true }),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+		/** Past this an unfinished upload is gone, and a finished one's outcome is forgotten. */
+		expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+	},
+	(t) => [
+		index('workout_uploads_owner_idx').on(t.ownerId, t.status),
+		index('workout_uploads_expires_idx').on(t.expiresAt),
+	],
+);
