@@ -63,6 +63,7 @@ const DESKTOP_ONLY_JOURNEYS = [
 	'social-friends',
 	'support',
 	'training-plans',
+	'workout-upload-resume',
 ].map((name) => `**/${name}.spec.ts`);
 
 const port = process.env.E2E_PORT;

@@ -20,7 +20,22 @@ const shared = {
 const TIMED = ['tests/api/workouts/import-latency.test.ts', 'tests/api/routes/upload-bombs.test.ts'];
 const databases = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) : (['pglite'] as const);
 const projects = [
-	{ resolve: { alias }, test: { ...shared, name: 'unit', include: ['tests/unit/**/*.test.{ts,tsx}'] } },
+	{
+		// Islands run on happy-dom, so they get the browser build of tus-js-client (XMLHttpRequest), as a
+		// browser bundle does; Node's build would send real requests.
+		resolve: {
+			alias: [
+				...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })),
+				{ find: /^tus-js-client$/, replacement: 'tus-js-client/lib.esm/browser/index.js' },
+			],
+		},
+		test: {
+			...shared,
+			name: 'unit',
+			include: ['tests/unit/**/*.test.{ts,tsx}'],
+			server: { deps: { inline: ['tus-js-client'] } },
+		},
+	},
 	...databases.flatMap((kind) => {
 		const suffix = kind === 'postgres' ? '-postgres' : '';
 		const env = { TEST_DB_KIND: kind };

@@ -107,7 +107,7 @@ test('the demo member logs a run by hand and uploads workout files @desktop-layo
 	await page.goto('/workout/import/');
 	await expect(page.getByRole('link', { name: 'Upload From File' })).toHaveAttribute('aria-current', 'page');
 	// The answers wait a little, so the progress is there to see.
-	await page.route('**/api/v7.1/device/file_import/', async (route) => {
+	await page.route('**/api/workout_uploads/**', async (route) => {
 		await new Promise((resolve) => setTimeout(resolve, 800));
 		await route.continue();
 	});
@@ -139,7 +139,7 @@ test('the demo member logs a run by hand and uploads workout files @desktop-layo
 	await expect(items.nth(3).getByRole('link')).toHaveAttribute('href', gpxWorkout as string);
 
 	// On a slow connection the bar follows the bytes sent (the browser's upload progress events).
-	await page.unroute('**/api/v7.1/device/file_import/');
+	await page.unroute('**/api/workout_uploads/**');
 	const cdp = await page.context().newCDPSession(page);
 	await cdp.send('Network.enable');
 	await cdp.send('Network.emulateNetworkConditions', {

@@ -1,5 +1,6 @@
 import { atom, type WritableAtom } from 'nanostores';
 import { FetchError } from 'ofetch';
+import type { DetailedError } from 'tus-js-client';
 import { api, ensureSession, errorData, loginPath, refreshToken } from '../api/client';
 import { $session } from '../auth/store';
 import {
@@ -7,6 +8,8 @@ import {
 	ACTIVITY_TYPES_STORAGE_KEY,
 	type ActivityTypeView,
 	type BulkImportProgress,
+	WORKOUT_UPLOADS_PATH,
+	type WorkoutUploadView,
 } from './contract';
 
 /**
@@ -260,8 +263,9 @@ export function uploadOutcomeOf(status: number, body: unknown): UploadOutcome {
 }
 
 /**
- * One Idempotency-Key per chosen file, kept across its retries: a retry after an answer was lost
- * (a gateway error, a dropped connection) gets the workout the first send stored, not a second one.
+ * One Idempotency-Key per chosen file, kept across its retries: an upload started again after its
+ * first one was lost (a closed tab, an expired upload) gets the workout the first one stored, not a
+ * second one.
  */
 const uploadKeys = new WeakMap<File, string>();
 function uploadKeyOf(file: File): string {
@@ -273,18 +277,12 @@ function uploadKeyOf(file: File): string {
 	return key;
 }
 
-function xhrSend(
-	file: File,
-	token: string | undefined,
-	onProgress: (fraction: number) => void,
-	url = '/api/v7.1/device/file_import/',
-) {
+function xhrSend(file: File, token: string | undefined, onProgress: (fraction: number) => void, url: string) {
 	return new Promise<{ status: number; body: unknown }>((resolve) => {
 		const request = new XMLHttpRequest();
 		request.open('POST', url);
 		request.withCredentials = true;
 		if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
-		if (url.endsWith('/file_import/')) request.setRequestHeader('idempotency-key', uploadKeyOf(file));
 		request.responseType = 'json';
 		request.upload.addEventListener('progress', (event) => {
 			if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
@@ -299,24 +297,109 @@ function xhrSend(
 }
 
 /**
- * Sends one file with XMLHttpRequest, whose upload events give a real progress bar (fetch has
- * none). A 401 refreshes the session once and sends again; a gateway error is retried once.
+ * A PATCH of at most this many bytes: at 10 KB/s it ends well inside the server's two-minute
+ * request limit, and a drop costs only the part of it still in flight.
+ */
+export const UPLOAD_CHUNK_BYTES = 512 * 1024;
+/** Waits before each try after a drop; a try that moved the upload on starts the list again. */
+export const UPLOAD_RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000];
+
+/** The outcome the upload's own address reports once every byte is in (waiting while the file is read). */
+async function outcomeOfUpload(url: string): Promise<UploadOutcome> {
+	const path = new URL(url, window.location.href).pathname.replace(/^\/api/, '');
+	for (let asked = 0; asked < 30; asked++) {
+		let view: WorkoutUploadView;
+		try {
+			view = await api<WorkoutUploadView>(path);
+		} catch (error) {
+			if (!(error instanceof FetchError) || error.status === undefined) return { kind: 'network' };
+			return uploadOutcomeOf(error.status, error.data);
+		}
+		if (view.status === 'imported' && view.workout)
+			return { kind: 'imported', workoutId: view.workout.id, name: view.workout.name };
+		if (view.status === 'duplicate' && view.workout) return { kind: 'duplicate', workoutId: view.workout.id };
+		if (view.status === 'refused' && view.refusal)
+			return uploadOutcomeOf(view.refusal.status, { message: view.refusal.message });
+		if (view.status !== 'importing') break;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	return { kind: 'failed', message: 'The file could not be imported. Please try again.' };
+}
+
+/** What a refused or broken-off upload means for the member: the server's own answer when there is one. */
+function outcomeOfUploadError(error: DetailedError | Error): UploadOutcome {
+	const response = (error as DetailedError).originalResponse;
+	if (!response) return { kind: 'network' };
+	let body: unknown = null;
+	try {
+		body = JSON.parse(response.getBody());
+	} catch {
+		body = null;
+	}
+	return uploadOutcomeOf(response.getStatus(), body);
+}
+
+/** Statuses after which the same request may work: a drop, a timeout, a busy server, a lock still held. */
+function isWorthRetrying(status: number | undefined): boolean {
+	return status === undefined || status === 0 || [408, 409, 423, 429].includes(status) || status >= 500;
+}
+
+/**
+ * Sends one file as a resumable (tus) upload: in parts, each request carrying the member's current
+ * token, with a real progress bar. After a drop it asks the server how far the bytes got and goes on
+ * from there, by itself; a file chosen again after a closed tab resumes too. tus-js-client is
+ * loaded when the first upload starts, so the page itself stays light.
  */
 export const sendWorkoutFile: SendFile = async (file, onProgress) => {
 	if (!(await ensureSession())) {
 		window.location.assign(loginPath());
 		return { kind: 'failed', message: 'Log in again to import files.' };
 	}
-	let answer = await xhrSend(file, $session.get()?.accessToken, onProgress);
-	if (answer.status === 401 && (await refreshToken()))
-		answer = await xhrSend(file, $session.get()?.accessToken, onProgress);
-	else if ([502, 503, 504].includes(answer.status))
-		answer = await xhrSend(file, $session.get()?.accessToken, onProgress);
-	if (answer.status === 401) {
+	const { Upload } = await import('tus-js-client');
+	let signedOut = false;
+	const outcome = await new Promise<UploadOutcome>((resolve) => {
+		const upload = new Upload(file, {
+			endpoint: WORKOUT_UPLOADS_PATH,
+			chunkSize: UPLOAD_CHUNK_BYTES,
+			retryDelays: UPLOAD_RETRY_DELAYS_MS,
+			metadata: { filename: file.name, idempotency_key: uploadKeyOf(file) },
+			removeFingerprintOnSuccess: true,
+			// Access tokens live minutes; a slow upload outlasts several.
+			onBeforeRequest: async (request) => {
+				await ensureSession();
+				const token = $session.get()?.accessToken;
+				if (token) request.setHeader('Authorization', `Bearer ${token}`);
+			},
+			onShouldRetry: (error) => {
+				const status = (error as DetailedError).originalResponse?.getStatus();
+				if (status === 401) {
+					// A refreshed token goes with the next try; a refused refresh ends the upload.
+					return !signedOut;
+				}
+				return isWorthRetrying(status);
+			},
+			onProgress: (sent, total) => {
+				if (total > 0) onProgress(sent / total);
+			},
+			onSuccess: () => void outcomeOfUpload(upload.url ?? '').then(resolve),
+			onError: (error) => resolve(outcomeOfUploadError(error)),
+			onAfterResponse: async (_request, response) => {
+				if (response.getStatus() === 401 && !(await refreshToken())) signedOut = true;
+			},
+		});
+		void upload
+			.findPreviousUploads()
+			.then((previous) => {
+				if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+			})
+			.catch(() => {})
+			.finally(() => upload.start());
+	});
+	if (signedOut) {
 		window.location.assign(loginPath());
 		return { kind: 'failed', message: 'Log in again to import files.' };
 	}
-	return uploadOutcomeOf(answer.status, answer.body);
+	return outcome;
 };
 
 export type UploadQueue = {
