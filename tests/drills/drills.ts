@@ -1,14 +1,15 @@
 /**
- * Fault drills: the built server under the faults of security tests 43–48, each printing what it
+ * Fault drills: the built server under the faults of security tests 41 and 43–48, each printing what it
  * did, PASS or FAIL, and what was lost. Not part of `npm test` (minutes, and timing-dependent).
  *   npm run drills                       every drill; the PostgreSQL ones need DRILL_DATABASE_URL
- *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, second, slow, network, pgloss, races)
+ *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, resume, second, slow, network,
+ *                                        pgloss, races)
  * DRILL_DATABASE_URL names a PostgreSQL server and a database name of the drills' own: that
  * database is dropped and created afresh.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -720,10 +721,10 @@ type ThrottlingProxy = {
 /**
  * A loopback TCP proxy in front of the server: every connection carries at most `bytesPerSecond` in
  * each direction, and every `dropEveryMs` all its connections are reset at once, as a train's link
- * drops them.
+ * drops them. New connections go to the port `targetPort` names then (a restarted server's).
  */
 function startThrottlingProxy(
-	targetPort: number,
+	targetPort: () => number,
 	bytesPerSecond: number,
 	dropEveryMs: number,
 ): Promise<ThrottlingProxy> {
@@ -763,7 +764,7 @@ function startThrottlingProxy(
 		return () => clearInterval(timer);
 	}
 	const proxy = net.createServer((client) => {
-		const upstream = net.connect(targetPort, '127.0.0.1');
+		const upstream = net.connect(targetPort(), '127.0.0.1');
 		const pair = { client, upstream };
 		open.add(pair);
 		const stops = [throttle(client, upstream), throttle(upstream, client)];
@@ -851,7 +852,7 @@ async function networkDrill() {
 		const other = await signUp(server.port);
 		const fileName = 'activity-large-fenxi2-multisport.fit';
 		const file = readFileSync(path.join(root, 'tests/fixtures/workouts/fit', fileName));
-		proxy = await startThrottlingProxy(server.port, RATE, DROP_EVERY_MS);
+		proxy = await startThrottlingProxy(() => server.port, RATE, DROP_EVERY_MS);
 
 		// The other member's ordinary requests, straight to the server, until the upload is over.
 		const latencies: number[] = [];
@@ -1005,6 +1006,122 @@ async function networkDrill() {
 	}
 }
 
+/**
+ * (i) Security test 41's resumable path: `kill -9` while a 1 MB device file uploads with tus (at
+ * 200 KB/s, so the kill lands mid-file), then a restart on the same data folder. The client resumes
+ * by itself from the bytes the folder kept; the drill expects one workout, no row before the file was
+ * whole, the stored file equal to the sent one, and the partial file kept across the restart (it is
+ * the member's, and not stale) but gone once imported.
+ */
+async function resumableKillDrill() {
+	const db = freshEmbedded();
+	let server = startServer({ DATABASE_URL: db.url });
+	let proxy: ThrottlingProxy | null = null;
+	try {
+		await waitUntilUp(server);
+		const member = await signUp(server.port);
+		const fileName = 'activity-large-fenxi2-multisport.fit';
+		const file = readFileSync(path.join(root, 'tests/fixtures/workouts/fit', fileName));
+		proxy = await startThrottlingProxy(() => server.port, 200 * 1024, 3_600_000);
+		let killedAt = 0;
+		let upAt = 0;
+		let resumedAt = 0;
+		let rowsWhileKilled = -1;
+		let heldAcrossRestart = -1;
+		const offsetsAfterRestart: number[] = [];
+		const began = performance.now();
+		let watch: NodeJS.Timeout | undefined;
+		const outcome = await new Promise<string>((resolve) => {
+			const deadline = setTimeout(() => {
+				void upload.abort();
+				resolve('gave up after 120 s');
+			}, 120_000);
+			const upload = new Upload(file, {
+				endpoint: `http://127.0.0.1:${proxy?.port}/api/workout_uploads/`,
+				chunkSize: UPLOAD_CHUNK_BYTES,
+				// A restart takes seconds: the client keeps trying for about a minute, as the page does.
+				retryDelays: UPLOAD_RETRY_DELAYS_MS,
+				metadata: { filename: fileName },
+				headers: { authorization: `Bearer ${member.token}` },
+				onShouldRetry: (error) => {
+					const status = (error as DetailedError).originalResponse?.getStatus();
+					return status === undefined || [408, 409, 423, 429].includes(status) || status >= 500;
+				},
+				onAfterResponse: (request: HttpRequest, response) => {
+					if (!killedAt || request.getMethod() !== 'HEAD' || response.getStatus() !== 200) return;
+					resumedAt ||= performance.now();
+					offsetsAfterRestart.push(Number(response.getHeader('Upload-Offset')));
+				},
+				onSuccess: () => {
+					clearTimeout(deadline);
+					resolve('finished');
+				},
+				onError: (error) => {
+					clearTimeout(deadline);
+					resolve(`failed: ${error.message.split('\n')[0]}`);
+				},
+			});
+			upload.start();
+			// The kill lands once the server holds 70 % of the file, in the middle of a part.
+			watch = setInterval(() => {
+				const id = upload.url?.split('/').at(-1);
+				const partial = id ? path.join(dataDir, 'uploads/resumable', id) : '';
+				if (!partial || !existsSync(partial) || statSync(partial).size < file.length * 0.7) return;
+				clearInterval(watch);
+				killedAt = performance.now();
+				server.child.kill('SIGKILL');
+				void (async () => {
+					await server.exited;
+					rowsWhileKilled = (await storedWorkoutIds(db.folder, member.id)).size;
+					heldAcrossRestart = existsSync(partial) ? statSync(partial).size : -1;
+					server = startServer({ DATABASE_URL: db.url });
+					await waitUntilUp(server);
+					upAt = performance.now();
+				})();
+			}, 20);
+		});
+		clearInterval(watch);
+		const tookS = (performance.now() - began) / 1000;
+		proxy.close();
+		proxy = null;
+		const listed = await request(server.port, 'GET', `/api/v7.1/workout/?user=${member.id}`, {
+			token: member.token,
+		});
+		const stored = Number(listed.json?.total_count);
+		const workoutId = Number(
+			(listed.json?._embedded as { workouts?: { id: number }[] } | undefined)?.workouts?.[0]?.id,
+		);
+		const kept = workoutId
+			? await download(server.port, `/api/v7.1/workout/${workoutId}/export/?format=original`, member.token)
+			: Buffer.alloc(0);
+		const sameBytes = sha256(kept) === sha256(file);
+		const code = await stopServer(server);
+		const resumedFrom = offsetsAfterRestart[0] ?? -1;
+		report({
+			name: '(i) kill -9 during a resumable (tus) upload, then a restart on the same folder (PGlite)',
+			pass:
+				outcome === 'finished' &&
+				rowsWhileKilled === 0 &&
+				heldAcrossRestart > 0 &&
+				resumedFrom >= heldAcrossRestart &&
+				stored === 1 &&
+				sameBytes &&
+				code === 0,
+			did: [
+				`${file.length.toLocaleString('en-US')} bytes at 200 KB/s; SIGKILL once the server held 70 % (${((killedAt - began) / 1000).toFixed(1)} s in); the restarted server was ready ${((upAt - killedAt) / 1000).toFixed(1)} s after the kill`,
+				`workouts while the server was down: ${rowsWhileKilled} (no half row); bytes the folder kept across the kill: ${heldAcrossRestart.toLocaleString('en-US')}`,
+				`the client resumed by itself ${((resumedAt - killedAt) / 1000).toFixed(1)} s after the kill, from offset ${resumedFrom.toLocaleString('en-US')} (HEAD), and the upload ${outcome} after ${tookS.toFixed(1)} s in all`,
+				`workouts afterwards: ${stored} (expected 1); the kept file's sha256 ${sameBytes ? 'equals' : 'DIFFERS FROM'} the sent file's; the server stopped with code ${code}`,
+			],
+			lost: stored === 1 && sameBytes ? 'nothing' : `the upload (${stored} workouts stored)`,
+		});
+	} finally {
+		proxy?.close();
+		if (server.child.exitCode === null) await stopServer(server);
+		db.cleanup();
+	}
+}
+
 async function main() {
 	const reason = buildReason(root);
 	if (reason) {
@@ -1042,6 +1159,7 @@ async function main() {
 	if (wanted('second')) await attempt('(c) a second server', secondServerDrill);
 	if (wanted('slow')) await attempt('(g) slowloris clients', slowClientDrill);
 	if (wanted('network')) await attempt('(h) throttled, dropping network', networkDrill);
+	if (wanted('resume')) await attempt('(i) kill -9 during a resumable upload', resumableKillDrill);
 	if (wanted('races')) {
 		const db = freshEmbedded();
 		await attempt('(e) races on PGlite', () => racesDrill('PGlite', { DATABASE_URL: db.url }, db.cleanup));
