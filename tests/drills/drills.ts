@@ -959,13 +959,18 @@ async function networkDrill() {
 			raw: file,
 			token: direct.token,
 		});
-		const resumed = workoutId
-			? await request(server.port, 'GET', `/api/v7.1/workout/${workoutId}/`, { token: uploader.token })
-			: null;
-		const sameFigures =
-			once.status === 201 &&
-			JSON.stringify(once.json?.aggregates) === JSON.stringify(resumed?.json?.aggregates) &&
-			once.json?.start_datetime === resumed?.json?.start_datetime;
+		// Both read back the same way, after both were stored.
+		const [resumed, sentOnce] = await Promise.all(
+			[
+				[workoutId, uploader.token],
+				[Number(once.json?.id), direct.token],
+			].map(([id, token]) =>
+				request(server.port, 'GET', `/api/v7.1/workout/${id}/`, { token: String(token) }),
+			),
+		);
+		const figures = (answer: Answer) =>
+			JSON.stringify({ start: answer.json?.start_datetime, aggregates: answer.json?.aggregates });
+		const sameFigures = once.status === 201 && figures(resumed) === figures(sentOnce);
 		const leftOnDisk = existsSync(
 			path.join(dataDir, 'uploads/resumable', uploadPath.split('/').at(-1) ?? ''),
 		);
@@ -994,7 +999,7 @@ async function networkDrill() {
 				`connections cut ${dropsDuring} times while it ran (${drops.connections} connections in all); the client resumed ${heads} times (HEAD, then PATCH from the offset the server held)`,
 				`progress below the last acknowledged offset: ${backwards} times; acknowledged offsets never went down: ${monotonic ? 'yes' : 'NO'} (${offsets.length} answers, ${(resent / 1024).toFixed(0)} KB sent again after cuts, all of it bytes the server had not acknowledged)`,
 				`upload ${asked?.json?.status ?? 'unknown'}; workouts the member has: ${stored} (expected 1); the upload's partial file left on disk: ${leftOnDisk ? 'YES' : 'no'}`,
-				`kept file sha256 ${sha256(kept).slice(0, 16)}… ${sameBytes ? 'equals' : 'DIFFERS FROM'} the sent file's; figures ${sameFigures ? 'equal' : 'DIFFER FROM'} those of the same file sent in one request`,
+				`kept file sha256 ${sha256(kept).slice(0, 16)}… ${sameBytes ? 'equals' : 'DIFFERS FROM'} the sent file's; figures ${sameFigures ? 'equal' : `DIFFER FROM`} those of the same file sent in one request${sameFigures ? '' : ` (${once.status}: ${figures(resumed)} against ${figures(sentOnce)})`}`,
 				`the other member, straight to the server: ${latencies.length} requests, p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms (goal < 500), ${otherFailures.length} failed${otherFailures.length ? ` (${otherFailures.slice(0, 3).join(', ')})` : ''}`,
 			],
 			lost: stored === 1 && sameBytes ? 'nothing' : `the upload (${stored} workouts stored)`,
