@@ -43,6 +43,8 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
 	await database.reset();
+	// Files of an earlier test's uploads, whose rows the reset removed.
+	rmSync(resumableUploadFolder(deps.config), { recursive: true, force: true });
 	alice = await addMember(deps, 'alice');
 	bob = await addMember(deps, 'bob');
 });
@@ -52,6 +54,11 @@ afterAll(async () => {
 	rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The files in the upload folder (none when no upload made it). */
+const filesOnDisk = () => {
+	const folder = resumableUploadFolder(deps.config);
+	return existsSync(folder) ? readdirSync(folder) : [];
+};
 const fixture = (name: string) => new Uint8Array(readFileSync(`tests/fixtures/workouts/${name}`));
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const metadata = (fields: Record<string, string>) =>
@@ -133,7 +140,7 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		);
 		expect(sha256(new Uint8Array(await original.arrayBuffer()))).toBe(sha256(file));
 		// The upload's own copy has left the disk; HEAD still says every byte arrived.
-		expect(readdirSync(resumableUploadFolder(deps.config))).toEqual([]);
+		expect(filesOnDisk()).toEqual([]);
 		const head = await tus('HEAD', created.url, { token: alice.token });
 		expect(head.status).toBe(200);
 		expect(head.headers.get('upload-offset')).toBe(String(file.length));
@@ -201,8 +208,35 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		expect(await storedWorkouts(bob)).toBe(0);
 		// The owner may cancel: its bytes leave the disk and the upload is gone.
 		expect((await tus('DELETE', created.url, { token: alice.token })).status).toBe(204);
-		expect(readdirSync(resumableUploadFolder(deps.config))).toEqual([]);
+		expect(filesOnDisk()).toEqual([]);
 		expect((await tus('HEAD', created.url, { token: alice.token })).status).toBe(404);
+	});
+
+	test('a request of another process holding an upload keeps others out until its lease runs out', async () => {
+		const file = fixture('gpx/Mojstrovka.gpx');
+		const created = await create(file.length, { filename: 'Mojstrovka.gpx' });
+		const id = created.url.split('/').at(-1) as string;
+		await patch(created.url, 0, file.slice(0, 3000));
+		// Another process is writing it, and renews its lease for 5 more seconds.
+		const until = new Date(clock().getTime() + 5000);
+		await deps.db
+			.update(workoutUploads)
+			.set({ lockToken: 'another-process', lockedUntil: until })
+			.where(eq(workoutUploads.id, id));
+		let answered = false;
+		const head = tus('HEAD', created.url, { token: alice.token }).then((answer) => {
+			answered = true;
+			return answer;
+		});
+		await new Promise((resolve) => setTimeout(resolve, 800));
+		expect(answered).toBe(false);
+		// That process died: its lease runs out and this request takes the upload over.
+		clock.advance(6);
+		const taken = await head;
+		expect(taken.status).toBe(200);
+		expect(taken.headers.get('upload-offset')).toBe('3000');
+		const [row] = await deps.db.select().from(workoutUploads).where(eq(workoutUploads.id, id));
+		expect(row.lockToken).toBeNull();
 	});
 
 	test('the size cap, the length and the metadata are checked before anything is stored', async () => {
@@ -230,7 +264,7 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		});
 		expect(noVersion.status).toBe(412);
 		expect(await deps.db.select().from(workoutUploads)).toEqual([]);
-		expect(readdirSync(resumableUploadFolder(deps.config))).toEqual([]);
+		expect(filesOnDisk()).toEqual([]);
 	});
 
 	test('a file that is no workout is refused by its content, stores nothing and leaves the disk', async () => {
@@ -243,7 +277,7 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		expect(outcome.json.refusal.message).toBeTruthy();
 		expect(outcome.json.workout).toBeUndefined();
 		expect(await storedWorkouts()).toBe(0);
-		expect(readdirSync(resumableUploadFolder(deps.config))).toEqual([]);
+		expect(filesOnDisk()).toEqual([]);
 	});
 
 	test('a new upload of the same file with the same idempotency_key answers with the first workout', async () => {
@@ -277,11 +311,11 @@ describe('resumable workout uploads (tus 1.0)', () => {
 
 		expect(await sweepWorkoutUploads(deps)).toEqual({ expired: 0, orphans: 1 });
 		expect(existsSync(stray)).toBe(false);
-		expect(readdirSync(folder).sort()).toHaveLength(2);
+		expect(filesOnDisk()).toHaveLength(2);
 
 		clock.advance(UPLOAD_EXPIRY_MS / 1000 + 60);
 		expect(await sweepWorkoutUploads(deps)).toEqual({ expired: 1, orphans: 0 });
-		expect(readdirSync(folder)).toEqual([]);
+		expect(filesOnDisk()).toEqual([]);
 		expect(await deps.db.select().from(workoutUploads)).toEqual([]);
 	});
 
