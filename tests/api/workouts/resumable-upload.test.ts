@@ -173,6 +173,24 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		expect(await storedWorkouts()).toBe(1);
 	});
 
+	test('a small file sent whole with its creation (creation-with-upload) is imported by that request', async () => {
+		const file = fixture('fit/garmin-edge-820-bike.fit');
+		const created = await tus('POST', '/api/workout_uploads/', {
+			token: alice.token,
+			headers: {
+				'upload-length': String(file.length),
+				'upload-metadata': metadata({ filename: 'edge.fit' }),
+			},
+			body: file,
+		});
+		expect(created.status, created.text).toBe(201);
+		expect(created.headers.get('upload-offset')).toBe(String(file.length));
+		const id = created.headers.get('location')?.split('/').at(-1) as string;
+		const [row] = await deps.db.select().from(workoutUploads).where(eq(workoutUploads.id, id));
+		expect(row.status).toBe('imported');
+		expect(await storedWorkouts()).toBe(1);
+	});
+
 	test('two requests finishing one upload at once (a retry, another process) import it once', async () => {
 		const file = fixture('fit/garmin-fenix-5-bike.fit');
 		const created = await create(file.length, { filename: 'fenix.fit' });

@@ -54,7 +54,13 @@ export function resumableUploadFolder(config: Pick<Deps['config'], 'dataDir'>): 
 }
 
 /** What a tus hook needs of the request that called it: tus hands hooks only the Request. */
-type RequestContext = { deps: Deps; ownerId: number; refusal?: AppError };
+type RequestContext = {
+	deps: Deps;
+	ownerId: number;
+	refusal?: AppError;
+	/** An upload this request imported: its files leave the disk once tus has answered (it reads them). */
+	settled?: string;
+};
 const requestContexts = new WeakMap<Request, RequestContext>();
 
 /** The refusal a hook throws: tus answers it, and the API's error mapper words it (see `refusalOf`). */
@@ -147,15 +153,14 @@ class UploadLock implements Lock {
 	}
 }
 
-type Receiver = { server: Server; store: FileStore };
-const receivers = new Map<string, Receiver>();
+const receivers = new Map<string, Server>();
 
 /**
  * The tus server of a data folder: partial files and their tus records live in
  * DATA_DIR/uploads/resumable, which every process on the machine shares; who may touch an upload
  * and what becomes of it live in `workout_uploads`.
  */
-export function receiverFor(deps: Deps): Receiver {
+function receiverFor(deps: Deps): Server {
 	const folder = resumableUploadFolder(deps.config);
 	const existing = receivers.get(folder);
 	if (existing) return existing;
@@ -180,24 +185,21 @@ export function receiverFor(deps: Deps): Receiver {
 			await recordNewUpload(request as unknown as Request, upload);
 			return {};
 		},
-		onUploadFinish: async (request) => {
+		onUploadFinish: async (request, upload) => {
 			const context = requestContexts.get(request as unknown as Request);
-			const id = lastPathPart(request.url);
 			// The bytes are safe on disk: the import's outcome is read with GET, so a lost answer costs nothing.
-			if (context && id)
-				await finishUpload(context.deps, id).catch((error) =>
-					context.deps.logger.warn({ err: error, upload: id }, 'upload import put off'),
-				);
+			if (context) {
+				const finished = await finishUpload(context.deps, upload.id, { keepFiles: true }).catch((error) => {
+					context.deps.logger.warn({ err: error, upload: upload.id }, 'upload import put off');
+					return null;
+				});
+				if (finished && isFinished(finished)) context.settled = upload.id;
+			}
 			return {};
 		},
 	});
-	const made = { server, store };
-	receivers.set(folder, made);
-	return made;
-}
-
-function lastPathPart(url: string): string | undefined {
-	return new URL(url).pathname.split('/').filter(Boolean).at(-1);
+	receivers.set(folder, server);
+	return server;
 }
 
 /**
@@ -210,8 +212,13 @@ export async function receiveUploadRequest(
 	ownerId: number | null,
 	request: Request,
 ): Promise<Response> {
-	if (ownerId !== null) requestContexts.set(request, { deps, ownerId });
-	return receiverFor(deps).server.handleWeb(request as never);
+	const context: RequestContext | null = ownerId === null ? null : { deps, ownerId };
+	if (context) requestContexts.set(request, context);
+	try {
+		return await receiverFor(deps).handleWeb(request as never);
+	} finally {
+		if (context?.settled) await removeUploadFiles(deps.config, context.settled);
+	}
 }
 
 /** Validates the metadata and keeps the upload's owner and choices before tus creates its file. */
@@ -306,8 +313,13 @@ function isPassing(error: unknown): boolean {
  * the upload reads the file (on the parse pool) while any other (a retry, another process) finds
  * it claimed. The upload's Idempotency-Key goes with it, so an import repeated after a process died
  * mid-way answers with the workout the first one stored. Answers the upload as it then stands.
+ * `keepFiles` leaves the upload's files for the caller to remove, when tus still reads them.
  */
-export async function finishUpload(deps: Deps, id: string): Promise<UploadRow | null> {
+export async function finishUpload(
+	deps: Deps,
+	id: string,
+	options: { keepFiles?: boolean } = {},
+): Promise<UploadRow | null> {
 	const now = deps.clock();
 	const [claimed] = await deps.db
 		.update(workoutUploads)
@@ -347,10 +359,15 @@ export async function finishUpload(deps: Deps, id: string): Promise<UploadRow | 
 			await release();
 			throw error;
 		}
-		await settle(deps, id, {
-			status: 'refused',
-			refusal: { status: error.status, error: error.detail ?? error.code, message: error.message },
-		});
+		await settle(
+			deps,
+			id,
+			{
+				status: 'refused',
+				refusal: { status: error.status, error: error.detail ?? error.code, message: error.message },
+			},
+			options.keepFiles,
+		);
 		return currentUpload(deps, id);
 	}
 	await settle(
@@ -359,6 +376,7 @@ export async function finishUpload(deps: Deps, id: string): Promise<UploadRow | 
 		outcome.created
 			? { status: 'imported', workoutId: outcome.workout.id }
 			: { status: 'duplicate', workoutId: outcome.existing.id },
+		options.keepFiles,
 	);
 	return currentUpload(deps, id);
 }
@@ -367,13 +385,14 @@ async function settle(
 	deps: Deps,
 	id: string,
 	change: Pick<Partial<UploadRow>, 'status' | 'workoutId' | 'refusal'>,
+	keepFiles = false,
 ): Promise<void> {
 	await deps.db
 		.update(workoutUploads)
 		.set({ ...change, importUntil: null })
 		.where(and(eq(workoutUploads.id, id), eq(workoutUploads.status, 'importing')));
 	// The workout keeps its own copy of the file; the upload's leaves the disk.
-	await removeUploadFiles(deps.config, id);
+	if (!keepFiles) await removeUploadFiles(deps.config, id);
 }
 
 async function currentUpload(deps: Pick<Deps, 'db'>, id: string): Promise<UploadRow | null> {
