@@ -2,20 +2,33 @@
  * Fault drills: the built server under the faults of security tests 41 and 43–48, each printing what it
  * did, PASS or FAIL, and what was lost. Not part of `npm test` (minutes, and timing-dependent).
  *   npm run drills                       every drill; the PostgreSQL ones need DRILL_DATABASE_URL
- *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, resume, second, slow, network,
- *                                        pgloss, races)
+ *   npm run drills -- sigterm kill9      only those (sigterm, kill9, upload, resume, second, slow, disk,
+ *                                        network, pgloss, races)
  * DRILL_DATABASE_URL names a PostgreSQL server and a database name of the drills' own: that
  * database is dropped and created afresh.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+	appendFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statfsSync,
+	statSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import sharp from 'sharp';
 import { type DetailedError, type HttpRequest, Upload } from 'tus-js-client';
 import { buildReason } from '../../scripts/build-hash.mjs';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_RETRY_DELAYS_MS } from '../../src/lib/workouts/store';
@@ -711,6 +724,59 @@ async function slowClientDrill() {
 	}
 }
 
+/** Mounts a tmpfs of `size` at `folder`: null once mounted, otherwise why it could not be. */
+function mountTmpfs(folder: string, size: string): string | null {
+	mkdirSync(folder, { recursive: true });
+	const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', folder], {
+		encoding: 'utf8',
+	});
+	if (mounted.error) return mounted.error.message;
+	return mounted.status === 0 ? null : mounted.stderr.trim() || `mount exited with ${mounted.status}`;
+}
+
+/** Bytes in use on the file system that holds `folder`. */
+function usedBytes(folder: string): number {
+	const disk = statfsSync(folder);
+	return (disk.blocks - disk.bfree) * disk.bsize;
+}
+
+/** Every file under `folder`, by path relative to it, with its size. */
+function filesUnder(folder: string): Map<string, number> {
+	const files = new Map<string, number>();
+	for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true }))
+		if (entry.isFile()) {
+			const file = path.join(entry.parentPath, entry.name);
+			files.set(path.relative(folder, file), statSync(file).size);
+		}
+	return files;
+}
+
+/** A camera-sized photo of noise, which JPEG cannot shrink: about 0.9 MB once the server re-encodes it. */
+function noisyPhoto(shade: number): Promise<Buffer> {
+	return sharp({
+		create: {
+			width: 1600,
+			height: 1200,
+			channels: 3,
+			background: { r: shade % 256, g: 120, b: 80 },
+			noise: { type: 'gaussian', mean: 128, sigma: 40 },
+		},
+	})
+		.jpeg({ quality: 90 })
+		.toBuffer();
+}
+
+async function uploadPhoto(port: number, token: string, workoutId: number, photo: Uint8Array) {
+	const form = new FormData();
+	form.append('image', new File([new Uint8Array(photo)], 'photo.jpg', { type: 'image/jpeg' }));
+	const encoded = new Response(form);
+	return request(port, 'POST', `/api/v7.1/workout/${workoutId}/photo/`, {
+		token,
+		raw: new Uint8Array(await encoded.arrayBuffer()),
+		headers: { 'content-type': encoded.headers.get('content-type') ?? '' },
+	});
+}
+
 type ThrottlingProxy = {
 	port: number;
 	/** Times every connection was cut, and how many connections were cut in all. */
@@ -821,7 +887,11 @@ function download(port: number, urlPath: string, token: string): Promise<Buffer>
 				(incoming) => {
 					const chunks: Buffer[] = [];
 					incoming.on('data', (chunk) => chunks.push(chunk));
-					incoming.on('end', () => resolve(Buffer.concat(chunks)));
+					incoming.on('end', () =>
+						incoming.statusCode === 200
+							? resolve(Buffer.concat(chunks))
+							: reject(new Error(`${urlPath} answered ${incoming.statusCode}`)),
+					);
 					incoming.on('error', reject);
 				},
 			)
@@ -829,10 +899,266 @@ function download(port: number, urlPath: string, token: string): Promise<Buffer>
 	});
 }
 
+/** A photo's large JPEG as the API serves it, byte for byte. */
+function downloadPhoto(port: number, token: string, workoutId: number, photoId: number): Promise<Buffer> {
+	return download(port, `/api/v7.1/workout/${workoutId}/photo/${photoId}/?size=large`, token);
+}
+
+/**
+ * (h) Security test 46, its full-disk half: the uploads folder is a 5 MB tmpfs, filled with real
+ * photos until it refuses them. Every refusal must be a 507 with Retry-After, no partial file may
+ * stay, the photo rows must equal the files, earlier photos must stay whole, and other requests
+ * must go on. Then the data exports get a full disk of their own: the job must fail, leave no
+ * archive and try again once there is room.
+ */
+async function fullDiskDrill() {
+	const folder = path.join(root, `data/drills-disk-${process.pid}`);
+	const uploads = path.join(folder, 'uploads');
+	const exports = path.join(folder, 'exports');
+	// A fresh folder for the files; the routing graphs and map features are the drills' shared caches.
+	mkdirSync(folder, { recursive: true });
+	for (const cache of ['routing-cache', 'tile-cache']) {
+		mkdirSync(path.join(dataDir, cache), { recursive: true });
+		symlinkSync(path.join(dataDir, cache), path.join(folder, cache));
+	}
+	const mounted: string[] = [];
+	const refusal = mountTmpfs(uploads, '5m');
+	if (refusal) {
+		rmSync(folder, { recursive: true, force: true });
+		console.log(`\n[SKIP] (h) a full disk: this machine does not let the drill mount a tmpfs (${refusal}).`);
+		return;
+	}
+	mounted.push(uploads);
+	const db = freshEmbedded();
+	let server: Server | null = null;
+	try {
+		const exportsRefusal = mountTmpfs(exports, '1m');
+		if (exportsRefusal) throw new Error(`the exports tmpfs could not be mounted: ${exportsRefusal}`);
+		mounted.push(exports);
+		server = startServer({ DATABASE_URL: db.url, DATA_DIR: folder, LOG_LEVEL: 'warn' });
+		const { port } = server;
+		await waitUntilUp(server);
+		const pid = server.child.pid;
+		const member = await signUp(port);
+		const workoutIds: number[] = [];
+		for (const name of ['Photo walk', 'Photo ride']) {
+			const made = await request(port, 'POST', '/api/v7.1/workout/', {
+				token: member.token,
+				body: newWorkout(name),
+			});
+			if (made.status !== 201) throw new Error(`logging a workout answered ${made.status}`);
+			workoutIds.push(Number(made.json?.id));
+		}
+
+		// Meanwhile, one request after another: the health check and the member's workout list.
+		let watching = true;
+		const watched = { health: 0, lists: 0, ready: 0, failures: [] as string[], latencies: [] as number[] };
+		const watch = (async () => {
+			while (watching) {
+				for (const [kind, urlPath] of [
+					['health', '/api/health'],
+					['lists', `/api/v7.1/workout/?user=${member.id}&limit=20`],
+					['ready', '/api/health/ready'],
+				] as const) {
+					const started = performance.now();
+					try {
+						const answer = await request(port, 'GET', urlPath, { token: member.token });
+						if (answer.status !== 200) watched.failures.push(`${urlPath} ${answer.status}`);
+					} catch (error) {
+						watched.failures.push(`${urlPath} ${errorCode(error)}`);
+					}
+					watched.latencies.push(performance.now() - started);
+					watched[kind]++;
+				}
+				await sleep(50);
+			}
+		})();
+
+		// Photos until the disk refuses three in a row.
+		const accepted: { workoutId: number; photoId: number; photo: Buffer; stored: Buffer }[] = [];
+		const refused: Answer[] = [];
+		const otherAnswers: string[] = [];
+		let sent = 0;
+		let sentBytes = 0;
+		let inARow = 0;
+		while (inARow < 3 && sent < 16) {
+			const photo = await noisyPhoto(40 + sent * 17);
+			const workoutId = workoutIds[sent % workoutIds.length];
+			const answer = await uploadPhoto(port, member.token, workoutId, photo);
+			sent++;
+			sentBytes += photo.byteLength;
+			if (answer.status === 201) {
+				inARow = 0;
+				const photoId = Number(answer.json?.id);
+				accepted.push({
+					workoutId,
+					photoId,
+					photo,
+					stored: await downloadPhoto(port, member.token, workoutId, photoId),
+				});
+			} else if (answer.status === 507) {
+				inARow++;
+				refused.push(answer);
+			} else otherAnswers.push(`HTTP ${answer.status}: ${answer.body.slice(0, 120)}`);
+		}
+		const usedWhenFull = usedBytes(uploads);
+		const honestRefusals = refused.filter(
+			(answer) => Number(answer.headers['retry-after']) > 0 && answer.json?.error === 'storage_full',
+		).length;
+		const afterFilling = filesUnder(uploads);
+		const zeroByte = [...afterFilling].filter(([, size]) => size === 0).length;
+
+		// The photos taken before the disk filled, downloaded again.
+		let whole = 0;
+		for (const photo of accepted)
+			if ((await downloadPhoto(port, member.token, photo.workoutId, photo.photoId)).equals(photo.stored))
+				whole++;
+
+		// Room again: the member deletes a photo, and the same photo fits once more.
+		const [freed] = accepted;
+		if (!freed) throw new Error('the disk refused even the first photo');
+		const deleted = await request(
+			port,
+			'DELETE',
+			`/api/v7.1/workout/${freed.workoutId}/photo/${freed.photoId}/`,
+			{
+				token: member.token,
+			},
+		);
+		const again = await uploadPhoto(port, member.token, freed.workoutId, freed.photo);
+
+		// The data exports on a disk of their own, filled to the last byte by something else.
+		const ballast = path.join(exports, 'ballast');
+		try {
+			writeFileSync(ballast, Buffer.alloc(2 * 1024 * 1024, 1));
+		} catch (error) {
+			if (errorCode(error) !== 'ENOSPC') throw error;
+		}
+		const exportsFree = statfsSync(exports).bavail;
+		const exporter = await signUp(port);
+		// A device file: its original, read back while the archive is written, goes into it too.
+		const imported = await request(port, 'POST', '/api/v7.1/device/file_import/', {
+			token: exporter.token,
+			raw: readFileSync(path.join(root, 'tests/fixtures/workouts/tcx/walking_activity_1.tcx')),
+		});
+		if (imported.status !== 201) throw new Error(`the device file answered ${imported.status}`);
+		const asked = await request(port, 'POST', '/api/consent/v1/exports', {
+			token: exporter.token,
+			body: { password: PASSWORD },
+		});
+		const exportStatus = async () => {
+			const listed = await request(port, 'GET', '/api/consent/v1/exports', { token: exporter.token });
+			return (
+				(listed.json?.exports ?? []) as { status: string; progress: number; bytes: number | null }[]
+			)[0];
+		};
+		// The job starts at once and a build takes milliseconds: still not ready seconds after it
+		// started means the try failed and waits for its next turn (30 s later).
+		const firstTryAt = Date.now();
+		while ((await exportStatus())?.status === 'queued' && Date.now() - firstTryAt < 30_000) await sleep(200);
+		await sleep(3000);
+		const afterFailedTry = await exportStatus();
+		const failedTry = afterFailedTry?.status === 'building';
+		const leftInExports = readdirSync(exports).filter((name) => name !== 'ballast');
+		const survived = server.child.exitCode === null && server.child.pid === pid;
+		rmSync(ballast);
+		const roomAt = Date.now();
+		let finished = await exportStatus();
+		while (finished?.status !== 'ready' && Date.now() - roomAt < 90_000) {
+			await sleep(1000);
+			finished = await exportStatus();
+		}
+		const retriedAfterS = (Date.now() - roomAt) / 1000;
+		const archives = readdirSync(exports);
+		const archive = archives.length === 1 ? readFileSync(path.join(exports, archives[0])) : null;
+		const archiveWhole =
+			archive !== null &&
+			archive.byteLength === finished?.bytes &&
+			archive.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')) &&
+			archive.subarray(-22, -18).equals(Buffer.from('PK\x05\x06', 'latin1'));
+
+		watching = false;
+		await watch;
+		const code = await stopServer(server);
+
+		// With the server stopped: the photo rows against the files, straight from the data folder.
+		const client = await PGlite.create({ dataDir: db.folder });
+		let rows: { workout_id: number; file_stem: string; bytes: number }[];
+		try {
+			rows = (
+				await client.query<{ workout_id: number; file_stem: string; bytes: number }>(
+					'select p.workout_id, p.file_stem, p.bytes from workout_photos p join workouts w on w.id = p.workout_id where w.owner_id = $1',
+					[member.id],
+				)
+			).rows;
+		} finally {
+			await client.close();
+		}
+		const onDisk = filesUnder(uploads);
+		const expected = new Map<string, number | null>();
+		for (const row of rows) {
+			const base = path.join('workout-photos', String(member.id), String(row.workout_id), row.file_stem);
+			expected.set(`${base}-large.jpg`, row.bytes);
+			expected.set(`${base}-thumbnail.jpg`, null);
+		}
+		const missing = [...expected].filter(
+			([file, size]) => !onDisk.has(file) || (size !== null && onDisk.get(file) !== size),
+		);
+		const stray = [...onDisk.keys()].filter((file) => !expected.has(file));
+		const sorted = [...watched.latencies].sort((a, b) => a - b);
+		const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
+		const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+		const lost = accepted.length - whole;
+		report({
+			name: '(h) a full disk: uploads on a 5 MB tmpfs, data exports on a full 1 MB tmpfs (PGlite)',
+			pass:
+				accepted.length > 0 &&
+				refused.length > 0 &&
+				honestRefusals === refused.length &&
+				otherAnswers.length === 0 &&
+				zeroByte === 0 &&
+				missing.length === 0 &&
+				stray.length === 0 &&
+				rows.length === accepted.length &&
+				lost === 0 &&
+				watched.failures.length === 0 &&
+				deleted.status === 204 &&
+				again.status === 201 &&
+				asked.status === 202 &&
+				exportsFree === 0 &&
+				failedTry &&
+				leftInExports.length === 0 &&
+				survived &&
+				finished?.status === 'ready' &&
+				archiveWhole &&
+				code === 0,
+			did: [
+				`${sent} photos uploaded one after another (${mb(sentBytes)} MB of 1600×1200 JPEG): ${accepted.length} stored (201), ${refused.length} refused with 507, ${honestRefusals} of them with Retry-After: ${refused[0]?.headers['retry-after'] ?? '-'} and "storage_full"; other answers: ${otherAnswers.length ? otherAnswers.join(' | ') : 'none'}`,
+				`uploads when full: ${mb(usedWhenFull)} MB of 5 MB used, ${afterFilling.size} files, ${zeroByte} of them zero bytes`,
+				`the ${accepted.length} photos stored before the disk filled, downloaded again: ${whole} identical byte for byte`,
+				`meanwhile ${watched.health} health checks, ${watched.lists} workout lists and ${watched.ready} readiness checks: ${watched.failures.length ? watched.failures.slice(0, 3).join(', ') : 'all 200'}, p95 ${p95.toFixed(1)} ms`,
+				`the member deleted a photo (${deleted.status}); the same photo uploaded again: ${again.status}`,
+				`at the end, with the server stopped: ${rows.length} photo rows, ${onDisk.size} files; rows without both whole files: ${missing.length}, files without a row: ${stray.length}`,
+				`exports: the disk filled by another file (${exportsFree} blocks free); an export asked for (${asked.status}); 3 s after its first try began it was "${afterFailedTry?.status}" at ${afterFailedTry?.progress ?? 0} %, not ready, with ${leftInExports.length} archive files on the disk; the server ${survived ? `kept running (pid ${pid})` : 'DIED'}`,
+				`exports: the other file removed, the job's next try made the archive ${retriedAfterS.toFixed(0)} s later: "${finished?.status}", ${finished?.bytes ?? 0} bytes, ${archiveWhole ? 'a whole zip' : 'NOT a whole zip'}`,
+			],
+			lost: lost
+				? `${lost} stored photos changed or unreadable`
+				: 'nothing (every refused upload was told so and saved nothing)',
+		});
+	} finally {
+		if (server) await stopServer(server);
+		const stuck = mounted.filter((mount) => spawnSync('umount', [mount]).status !== 0);
+		if (stuck.length) console.log(`  could not unmount ${stuck.join(', ')}: unmount by hand`);
+		else rmSync(folder, { recursive: true, force: true });
+		db.cleanup();
+	}
+}
+
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * (h) Security test 47, its throttled-network half, and test 41's resumable path: a member uploads a
+ * (i) Security test 47, its throttled-network half, and test 41's resumable path: a member uploads a
  * 1 MB watch recording with tus-js-client (the browser's own client, its Node build) through a proxy
  * that allows 10 KB/s each way and cuts every connection every 30 s. The upload must resume after
  * each cut without its progress ever falling behind what the server acknowledged, and end in one
@@ -980,7 +1306,7 @@ async function networkDrill() {
 		const p95 = sorted[Math.max(0, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
 		const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
 		report({
-			name: '(h) a 1 MB upload through a 10 KB/s link cut every 30 s (tus), beside another member',
+			name: '(i) a 1 MB upload through a 10 KB/s link cut every 30 s (tus), beside another member',
 			pass:
 				outcome === 'finished' &&
 				dropsDuring >= 2 &&
@@ -1012,7 +1338,7 @@ async function networkDrill() {
 }
 
 /**
- * (i) Security test 41's resumable path: `kill -9` while a 1 MB device file uploads with tus (at
+ * (j) Security test 41's resumable path: `kill -9` while a 1 MB device file uploads with tus (at
  * 200 KB/s, so the kill lands mid-file), then a restart on the same data folder. The client resumes
  * by itself from the bytes the folder kept; the drill expects one workout, no row before the file was
  * whole, the stored file equal to the sent one, and the partial file kept across the restart (it is
@@ -1103,7 +1429,7 @@ async function resumableKillDrill() {
 		const code = await stopServer(server);
 		const resumedFrom = offsetsAfterRestart[0] ?? -1;
 		report({
-			name: '(i) kill -9 during a resumable (tus) upload, then a restart on the same folder (PGlite)',
+			name: '(j) kill -9 during a resumable (tus) upload, then a restart on the same folder (PGlite)',
 			pass:
 				outcome === 'finished' &&
 				rowsWhileKilled === 0 &&
@@ -1163,8 +1489,9 @@ async function main() {
 	if (wanted('upload')) await attempt('(f) kill -9 during uploads', uploadKillDrill);
 	if (wanted('second')) await attempt('(c) a second server', secondServerDrill);
 	if (wanted('slow')) await attempt('(g) slowloris clients', slowClientDrill);
-	if (wanted('network')) await attempt('(h) throttled, dropping network', networkDrill);
-	if (wanted('resume')) await attempt('(i) kill -9 during a resumable upload', resumableKillDrill);
+	if (wanted('disk')) await attempt('(h) a full disk', fullDiskDrill);
+	if (wanted('network')) await attempt('(i) throttled, dropping network', networkDrill);
+	if (wanted('resume')) await attempt('(j) kill -9 during a resumable upload', resumableKillDrill);
 	if (wanted('races')) {
 		const db = freshEmbedded();
 		await attempt('(e) races on PGlite', () => racesDrill('PGlite', { DATABASE_URL: db.url }, db.cleanup));
