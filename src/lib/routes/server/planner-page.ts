@@ -3,10 +3,10 @@ import type { AppDeps } from '../../api/context';
 import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY } from '../../core/map-types';
 import { truncateText } from '../../core/text';
 import { DEFAULT_COOKIE_CHOICES, parseCookieChoices } from '../../site/cookie-choices';
-import { getRolloutVariant, type Rollout } from '../../site/rollouts';
+import { getRolloutVariant, type Rollout, rolloutsFor } from '../../site/rollouts';
 import { MAX_ROUTE_NAME } from '../contract';
 import { readRoutePageAddress } from '../page-address';
-import type { LatLng, OpenedRoute } from '../planner';
+import { type LatLng, type OpenedRoute, planFromSavedRoute } from '../planner';
 import {
 	DEFAULT_PLANNER_VIEW,
 	FRAME_MAX_ZOOM,
@@ -51,6 +51,29 @@ export async function openRouteForPlanner(
 	};
 }
 
+type PageContext = {
+	cookie: string | null;
+	csp: { insertScriptHash(hash: `sha256-${string}`): void } | undefined;
+};
+
+/**
+ * What an edit or copy page renders: the route opened (null: the page is the not-found page), the member's
+ * rollouts, and the first paint framing the route as the planner will.
+ */
+export async function openPlannerPage(
+	deps: Deps & Pick<AppDeps, 'config'>,
+	viewer: { id: number; username?: string; isPremium?: boolean },
+	kind: 'edit' | 'copy',
+	page: PageContext & { id: string | undefined; url: URL },
+) {
+	const found = await openRouteForPlanner(deps, viewer, kind, page.id, page.url);
+	const rollouts = rolloutsFor(viewer, deps.config.rollouts);
+	const preview = found
+		? plannerPreviewFor(deps.config, rollouts, page, planFromSavedRoute(found.opened.route).state.waypoints)
+		: null;
+	return { found, rollouts, preview };
+}
+
 /**
  * The inline script of a planner page's first paint (routes/planner-preview.ts), its hash added to the page's
  * script policy; null for members on the vector map, who get no raster tiles they would not use. Called from the
@@ -59,7 +82,7 @@ export async function openRouteForPlanner(
 export function plannerPreviewFor(
 	config: Pick<AppDeps['config'], 'mapLayers'>,
 	rollouts: readonly Rollout[],
-	page: { cookie: string | null; csp: { insertScriptHash(hash: `sha256-${string}`): void } | undefined },
+	page: PageContext,
 	framed?: readonly LatLng[],
 ): string | null {
 	if (getRolloutVariant(rollouts, 'alternate_maps_type') === 'enabled' || config.mapLayers.length === 0)
