@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import sharp from 'sharp';
-import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { readMapPalette } from '../../src/lib/tiles/palette';
 import { forbidExternalRequests } from './helpers';
 

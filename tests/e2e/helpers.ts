@@ -8,7 +8,7 @@ import {
 } from '@playwright/test';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
-import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { readDeliveredMail } from './smtp-sink';
 
 export const member: Viewer = { id: 42, username: 'ana.runner', displayName: 'Ana Runner', isPremium: false };

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/core/map-types';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { forbidExternalRequests, logIn } from './helpers';
 
 /**

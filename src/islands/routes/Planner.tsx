@@ -4,14 +4,7 @@ import L from 'leaflet';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
-import {
-	MAP_TYPE_LABELS,
-	MAP_TYPE_STORAGE_KEY,
-	MAP_VIEW_STORAGE_KEY,
-	type MapTileLayer,
-	type MapType,
-	OSM_ATTRIBUTION,
-} from '../../lib/core/map-types';
+import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import {
 	CUSTOM_NOTE_ICON_ID,
 	ROUTE_PRIVACY_LABELS,
@@ -46,7 +39,11 @@ import type { PlannerFeatures } from '../../lib/routes/planner-insights';
 import { FRAME_MAX_ZOOM, FRAME_PADDING_PX } from '../../lib/routes/planner-preview';
 import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
-import { rememberPreference } from '../../lib/site/cookie-choices';
+import {
+	MAP_TYPE_STORAGE_KEY,
+	MAP_VIEW_STORAGE_KEY,
+	rememberPreference,
+} from '../../lib/site/cookie-choices';
 import { storedMapType, storedPlannerView } from '../../lib/site/map-memory';
 import type { Rollout } from '../../lib/site/rollouts';
 import { addBaseLayer, escapeHtml } from './map-layers';

@@ -3,14 +3,8 @@ import './track-map.scss';
 import L from 'leaflet';
 import type { ReadableAtom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-	MAP_TYPE_LABELS,
-	MAP_TYPE_STORAGE_KEY,
-	type MapTileLayer,
-	type MapType,
-	OSM_ATTRIBUTION,
-} from '../../lib/core/map-types';
-import { rememberPreference } from '../../lib/site/cookie-choices';
+import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
+import { MAP_TYPE_STORAGE_KEY, rememberPreference } from '../../lib/site/cookie-choices';
 import { storedMapType } from '../../lib/site/map-memory';
 import { addBaseLayer, escapeHtml } from './map-layers';
 

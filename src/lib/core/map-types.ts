@@ -13,11 +13,6 @@ export const MAP_TYPES = [
 ] as const;
 export type MapType = (typeof MAP_TYPES)[number];
 
-/** Where the member's last map type choice is kept (local storage), across routes and visits. */
-export const MAP_TYPE_STORAGE_KEY = 'mapstride:map-type';
-/** Where the route planner's last map position is kept (local storage), so it opens where the member left it. */
-export const MAP_VIEW_STORAGE_KEY = 'mapstride:planner-view';
-
 export const MAP_TYPE_LABELS: Record<MapType, string> = {
 	roadmap: 'Road map',
 	terrain: 'Terrain',

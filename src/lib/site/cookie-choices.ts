@@ -1,4 +1,3 @@
-import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY } from '../core/map-types';
 import { PROMO_DISMISSED_KEY } from './promo';
 
 /**
@@ -40,6 +39,11 @@ const GPC_FLAG = 'gpc';
 const ANALYTICS_FLAGS = { on: 'analytics-on', off: 'analytics-off' } as const;
 
 export type StorageArea = 'local' | 'session';
+
+/** Where the member's last map type choice is kept (local storage), across routes and visits. */
+export const MAP_TYPE_STORAGE_KEY = 'mapstride:map-type';
+/** Where the route planner's last map position is kept (local storage), so it opens where the member left it. */
+export const MAP_VIEW_STORAGE_KEY = 'mapstride:planner-view';
 
 /** Every optional storage key the product writes, so turning preferences off can remove them. */
 export const PREFERENCE_STORAGE_KEYS: readonly { area: StorageArea; key: string }[] = [

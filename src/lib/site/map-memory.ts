@@ -1,11 +1,6 @@
-import {
-	MAP_TYPE_STORAGE_KEY,
-	MAP_VIEW_STORAGE_KEY,
-	type MapTileLayer,
-	type MapType,
-} from '../core/map-types';
+import type { MapTileLayer, MapType } from '../core/map-types';
 import { DEFAULT_PLANNER_VIEW, type MapView, plannerViewFrom } from '../routes/planner-preview';
-import { recallPreference } from './cookie-choices';
+import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY, recallPreference } from './cookie-choices';
 
 // What this browser remembers of maps, when the visitor lets preferences be remembered. Read by the map islands;
 // the planner's first paint (routes/planner-preview.ts) reads the same keys, as it must open the same map.

@@ -13,15 +13,16 @@
  * Figures only; nothing passes or fails on speed. `--only=js,clicks,big,lighthouse` picks parts;
  * BENCH_PROFILE=1 adds where the 1,000-point edits spend their time, by function; BENCH_TRACE=1, by kind of work.
  */
+
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, type CDPSession, chromium, expect, type Page } from '@playwright/test';
-import { MAP_VIEW_STORAGE_KEY } from '../../../src/lib/core/map-types.ts';
 import { DEMO_LOGIN } from '../../../src/lib/db/seed.ts';
 import { PLANNER_DRAFT_STORAGE_KEY } from '../../../src/lib/routes/planner.ts';
+import { MAP_VIEW_STORAGE_KEY } from '../../../src/lib/site/cookie-choices.ts';
 import { plannerPointOnPage } from '../../e2e/helpers.ts';
 import { startServer, waitUntilUp } from '../server.ts';
 

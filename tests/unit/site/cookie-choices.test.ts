@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { drainEvents, peekEvents, trackEvent } from '~/lib/analytics/queue';
-import { MAP_TYPE_STORAGE_KEY } from '~/lib/core/map-types';
 import {
 	type BrowserStorage,
 	COOKIE_CHOICES_COOKIE,
 	globalPrivacyControlOn,
+	MAP_TYPE_STORAGE_KEY,
 	parseCookieChoices,
 	readCookieChoices,
 	recallPreference,

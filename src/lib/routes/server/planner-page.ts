@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../../api/context';
-import { MAP_TYPE_STORAGE_KEY, MAP_VIEW_STORAGE_KEY } from '../../core/map-types';
 import { truncateText } from '../../core/text';
-import { DEFAULT_COOKIE_CHOICES, parseCookieChoices } from '../../site/cookie-choices';
+import {
+	DEFAULT_COOKIE_CHOICES,
+	MAP_TYPE_STORAGE_KEY,
+	MAP_VIEW_STORAGE_KEY,
+	parseCookieChoices,
+} from '../../site/cookie-choices';
 import { getRolloutVariant, type Rollout, rolloutsFor } from '../../site/rollouts';
 import { MAX_ROUTE_NAME } from '../contract';
 import { readRoutePageAddress } from '../page-address';
