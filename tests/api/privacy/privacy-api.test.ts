@@ -701,6 +701,28 @@ describe('export job', () => {
 	});
 });
 
+/** A walk imported from a device file, with one photo of `width` × `height`; its workout id. */
+async function walkWithPhoto(who: Awaited<ReturnType<typeof member>>, width: number, height: number) {
+	const form = new FormData();
+	form.append(
+		'file',
+		new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
+		'walk.tcx',
+	);
+	const run = await app.request('/api/v7.1/device/file_import/', {
+		method: 'POST',
+		headers: { authorization: `Bearer ${who.token}` },
+		body: form,
+	});
+	expect(run.status).toBe(201);
+	const workoutId = ((await run.json()) as { id: number }).id;
+	const jpeg = await sharp({ create: { width, height, channels: 3, background: '#0b5cad' } })
+		.jpeg()
+		.toBuffer();
+	await addWorkoutPhoto(deps, who, workoutId, jpeg);
+	return workoutId;
+}
+
 describe('export job on a full disk', () => {
 	test.each([
 		['before the first entry', 0],
@@ -711,22 +733,7 @@ describe('export job on a full disk', () => {
 			const mo = await member('mo@example.test', 'US', 'NY');
 			// A device file: reading its original back lets the event loop turn mid-build, as a
 			// database across the network does, so a failed write surfaces while entries are still added.
-			const form = new FormData();
-			form.append(
-				'file',
-				new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
-				'walk.tcx',
-			);
-			const run = await app.request('/api/v7.1/device/file_import/', {
-				method: 'POST',
-				headers: { authorization: `Bearer ${mo.token}` },
-				body: form,
-			});
-			expect(run.status).toBe(201);
-			const jpeg = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#0b5cad' } })
-				.jpeg()
-				.toBuffer();
-			await addWorkoutPhoto(deps, mo, ((await run.json()) as { id: number }).id, jpeg);
+			await walkWithPhoto(mo, 640, 480);
 			const asked = await callApi(app, 'POST', '/api/consent/v1/exports', {
 				token: mo.token,
 				body: { password: PASSWORD },
@@ -779,23 +786,7 @@ describe('export job on a full disk', () => {
 describe('export job with a photo gone from the disk', () => {
 	test('fails that try, leaves no archive and keeps the server running', async () => {
 		const lu = await member('lu@example.test', 'US', 'TX');
-		const form = new FormData();
-		form.append(
-			'file',
-			new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
-			'walk.tcx',
-		);
-		const run = await app.request('/api/v7.1/device/file_import/', {
-			method: 'POST',
-			headers: { authorization: `Bearer ${lu.token}` },
-			body: form,
-		});
-		expect(run.status).toBe(201);
-		const workoutId = ((await run.json()) as { id: number }).id;
-		const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#0b5cad' } })
-			.jpeg()
-			.toBuffer();
-		await addWorkoutPhoto(deps, lu, workoutId, jpeg);
+		const workoutId = await walkWithPhoto(lu, 64, 48);
 		// Taken off the disk behind the product's back (a restore that missed the uploads, say).
 		rmSync(workoutPhotoFolder(deps.config, lu.id, workoutId), { recursive: true, force: true });
 		await callApi(app, 'POST', '/api/consent/v1/exports', { token: lu.token, body: { password: PASSWORD } });
