@@ -171,6 +171,8 @@ test('a long route is drawn on the map as dots: one is named, dragged and let go
 	// Closer in, where the dots of a column stand apart; the map keeps its view once it settles.
 	const zoomOf = () =>
 		page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}').zoom, MAP_VIEW_STORAGE_KEY);
+	// Kept once the restored route's framing has ended (the zoom animates).
+	await expect.poll(zoomOf).toEqual(expect.any(Number));
 	const fitted = await zoomOf();
 	await page.getByRole('button', { name: 'Zoom in' }).click();
 	await expect.poll(zoomOf).toBe(fitted + 1);

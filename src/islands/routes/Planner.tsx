@@ -52,7 +52,7 @@ import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
 import { PlannerPointList } from './PlannerPointList';
 import { PlannerLayers } from './planner-layers';
-import { useStoreInTransition } from './use-store-in-transition';
+import { usePlannerView } from './use-planner-view';
 
 export type PlannerProps = {
 	unit: Unit;
@@ -172,8 +172,9 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 	const [theirs, setTheirs] = useState<SavedRoute | null>(null);
 	/** The save that lost to a newer one, kept while the member chooses. */
 	const pendingSave = useRef<RouteSaveInput | null>(null);
-	// The map's line follows the store at once (below); the panels follow its view, after the line is painted.
-	const { history, legs, pending, failures, streets } = useStoreInTransition(store.$view);
+	// The map's line follows the store at once (below); the panels follow its view: in the same frame after the
+	// member's own edit, a frame after the line when a routing answer completes it (usePlannerView).
+	const { history, legs, pending, failures, streets } = usePlannerView(store);
 	const state = history.present;
 
 	const [mode, setMode] = useState<PlannerMode>('WALKING');

@@ -36,7 +36,7 @@ import { elevationSeries, formatDistance, formatHeight, type Unit } from '../../
 import { $elevationCursor } from '../../lib/routes/store';
 import type { RoundTripResponse } from '../../lib/routing/contract';
 import { distanceMarkerLayer } from './distance-markers';
-import { useStoreInTransition } from './use-store-in-transition';
+import { usePlannerView } from './use-planner-view';
 
 // uPlot loads only once there is a profile to draw, so the planner opens without it.
 const ElevationChart = lazy(() => import('./ElevationChart'));
@@ -73,8 +73,8 @@ const labelOf = (type: string) => BREAKDOWN_LABELS[type] ?? type;
  * map, the surfaces and kinds of way it follows, loops suggested from a start, and the member's own notes.
  */
 export default function PlannerInsights({ store, map, unit, features }: PlannerInsightsProps) {
-	// Shown with the panels, after the map's line: see Planner.
-	const { legs, routed, history } = useStoreInTransition(store.$view);
+	// Shown with the panels: see Planner and usePlannerView.
+	const { legs, routed, history } = usePlannerView(store);
 	const [loader] = useState(() => createHeightLoader());
 	const heights = useStore(loader.$heights);
 	const loadingHeights = useStore(loader.$loading);
@@ -96,9 +96,6 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 			layer.remove();
 		};
 	}, [map]);
-	useEffect(() => {
-		distanceMarkers?.update(legs.length === 0 ? [] : plannerDistanceMarkers(legs, unit));
-	}, [distanceMarkers, legs, unit]);
 
 	useEffect(() => {
 		if (!map || notes.length === 0) return;
@@ -140,6 +137,9 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 	}, [map]);
 
 	const profile = useMemo(() => joinProfile(legs, heights), [legs, heights]);
+	useEffect(() => {
+		distanceMarkers?.update(plannerDistanceMarkers(profile, unit));
+	}, [distanceMarkers, profile, unit]);
 	const series = useMemo(
 		() => elevationSeries(profile.path, profile.distances, profile.elevations, unit),
 		[profile, unit],
@@ -289,7 +289,7 @@ async function climbOf(loops: LoopSuggestion[]): Promise<(number | null)[]> {
 }
 
 function LoopSuggest({ store, map, unit }: { store: PlannerStore; map: L.Map | null; unit: Unit }) {
-	const { history } = useStoreInTransition(store.$view);
+	const { history } = usePlannerView(store);
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
 	const [distance, setDistance] = useState('3');
 	const [error, setError] = useState('');
@@ -432,7 +432,7 @@ function LoopSuggest({ store, map, unit }: { store: PlannerStore; map: L.Map | n
 }
 
 function PlannerNotes({ store, map }: { store: PlannerStore; map: L.Map | null }) {
-	const { history } = useStoreInTransition(store.$view);
+	const { history } = usePlannerView(store);
 	const state = history.present;
 	const notes = state.notes ?? [];
 	const [text, setText] = useState('');

@@ -1,7 +1,7 @@
 import { checkFeature } from '../billing/features';
 import type { RoundTripResponse } from '../routing/contract';
 import { decodePolyline } from '../routing/polyline';
-import { cumulativeDistances, type ElevationSummary, summariseElevation } from './geo';
+import { type ElevationSummary, haversineM, summariseElevation } from './geo';
 import {
 	addWaypoint,
 	EMPTY_PLANNER,
@@ -31,6 +31,7 @@ export function plannerFeaturesFor(viewer: { isPremium: boolean } | null | undef
 // worked out of one gap is kept with it: an edit of a long route works out only the gaps it changed.
 const shapes = new WeakMap<PlannedLeg, LatLng[]>();
 const heightKeys = new WeakMap<PlannedLeg, string>();
+const legProfiles = new WeakMap<PlannedLeg, { points: [number, number][]; steps: number[] }>();
 
 /** The points of one gap exactly as the saved route will hold them (off-road lines simplified). */
 export function legShape(leg: PlannedLeg): LatLng[] {
@@ -73,26 +74,45 @@ export type PlannerProfile = {
  */
 export function joinProfile(legs: readonly PlannedLeg[], heights: LegHeights): PlannerProfile {
 	const path: [number, number][] = [];
+	const distances: number[] = [];
 	const elevations: (number | null)[] = [];
 	let missing = 0;
 	for (const leg of legs) {
-		const shape = legShape(leg);
+		const { points, steps } = legProfile(leg);
 		const known = heights.get(heightKey(leg));
-		const fits = known && known.length === shape.length;
+		const fits = known && known.length === points.length;
 		if (!fits) missing++;
-		shape.forEach((point, index) => {
-			const tail = path.at(-1);
-			if (tail && tail[0] === point.lat && tail[1] === point.lng) {
+		for (let index = 0; index < points.length; index++) {
+			const point = points[index];
+			const tail = path[path.length - 1];
+			if (tail && tail[0] === point[0] && tail[1] === point[1]) {
 				// The shared end point: its height may be known from this gap and not the one before.
 				if (fits && elevations[elevations.length - 1] === null)
 					elevations[elevations.length - 1] = known[index] ?? null;
-				return;
+				continue;
 			}
-			path.push([point.lat, point.lng]);
+			// A point kept once sits where the one before it in the gap does, so the gap's own step applies.
+			const step = !tail ? 0 : index > 0 ? steps[index] : haversineM(tail[0], tail[1], point[0], point[1]);
+			path.push(point);
+			distances.push((distances[distances.length - 1] ?? 0) + step);
 			elevations.push(fits ? (known[index] ?? null) : null);
-		});
+		}
 	}
-	return { path, distances: cumulativeDistances(path), elevations, missing };
+	return { path, distances, elevations, missing };
+}
+
+/** A gap's points as the profile holds them, and the distance to each from the one before, in metres. */
+function legProfile(leg: PlannedLeg): { points: [number, number][]; steps: number[] } {
+	let profile = legProfiles.get(leg);
+	if (!profile) {
+		const points = legShape(leg).map((point): [number, number] => [point.lat, point.lng]);
+		const steps = points.map((point, index) =>
+			index === 0 ? 0 : haversineM(points[index - 1][0], points[index - 1][1], point[0], point[1]),
+		);
+		profile = { points, steps };
+		legProfiles.set(leg, profile);
+	}
+	return profile;
 }
 
 /** Climb, descent, lowest and highest point of the profile, counted as the route API counts a saved route. */
@@ -152,12 +172,11 @@ export function splitHeights(
 
 /** Mile or km markers along the drawn line, at the spacing its length calls for. */
 export function plannerDistanceMarkers(
-	legs: readonly PlannedLeg[],
+	profile: PlannerProfile,
 	unit: Unit,
 ): { label: string; lat: number; lng: number }[] {
-	const path = joinLegs(legs).map((p) => [p.lat, p.lng] as [number, number]);
-	if (path.length < 2) return [];
-	return distanceMarkers(path, cumulativeDistances(path), unit);
+	if (profile.path.length < 2) return [];
+	return distanceMarkers(profile.path, profile.distances, unit);
 }
 
 export type BreakdownRow = { type: string; metres: number; percent: number };

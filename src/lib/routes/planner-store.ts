@@ -152,35 +152,46 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	/**
 	 * The route as the panels (point list, summary, profile) show it. It catches up once no gap is waiting for
 	 * its answer, or `PANEL_HOLD_MS` after a change at the latest; the map draws from the stores above at once.
+	 * `atOnce` marks a view that shows the member's own edit (a drag, an undo) with nothing to wait for: the
+	 * panels show it in the same frame as the map, since one render and one paint cost less than the line
+	 * painted first and the panels a frame later. A view that follows an answer or the hold may come a frame
+	 * after the line.
 	 */
-	const readView = () => ({
+	const readView = (atOnce: boolean) => ({
 		history: $history.get(),
 		legs: $legs.get(),
 		routed: $routed.get(),
 		pending: $pending.get(),
 		failures: $failures.get(),
 		streets: $streets.get(),
+		atOnce,
 	});
-	const $view = atom(readView());
+	const $view = atom(readView(false));
 	const holdMs = options.panelHoldMs ?? PANEL_HOLD_MS;
 	let holding: ReturnType<typeof setTimeout> | undefined;
 	let checking = false;
-	const catchUp = () => {
+	/** Set when the route itself changed since the view was last looked at. */
+	let edited = false;
+	const catchUp = (atOnce: boolean) => {
 		clearTimeout(holding);
 		holding = undefined;
-		$view.set(readView());
+		$view.set(readView(atOnce));
 	};
-	const viewChanged = () => {
+	const viewChanged = (edit: boolean) => {
+		edited ||= edit;
 		// Looked at once the change is done: an edit asks for its gaps' answers just after changing the route.
 		if (checking) return;
 		checking = true;
 		queueMicrotask(() => {
 			checking = false;
-			if ($pending.get().size === 0) catchUp();
-			else holding ??= setTimeout(catchUp, holdMs);
+			const byEdit = edited;
+			edited = false;
+			if ($pending.get().size === 0) catchUp(byEdit);
+			else holding ??= setTimeout(() => catchUp(false), holdMs);
 		});
 	};
-	for (const source of [$history, $legs, $routed, $pending, $failures, $streets]) source.listen(viewChanged);
+	for (const source of [$history, $legs, $routed, $pending, $failures, $streets])
+		source.listen(() => viewChanged(source === $history));
 
 	const isCurrent = (key: string) => $legs.get().some((leg) => leg.key === key);
 	const without = (set: ReadonlySet<string>, key: string) => {

@@ -88,6 +88,25 @@ describe('planner profile', () => {
 		expect(summariseProfile(profile).ascentM).toBe(50);
 	});
 
+	it('measures each point along the joined line, the same after an edit that keeps most gaps', () => {
+		// A routed gap that comes back to a point it passed, and one that ends where the next gap does not start.
+		const routed = new Map([
+			[legKey(A, B, WALK), routedAnswer([A, BEND, BEND, B])],
+			[legKey(B, C, WALK), routedAnswer([{ lat: B.lat + 0.001, lng: B.lng }, C])],
+		]);
+		const state = route([A, B, C], [WALK, WALK]);
+		const first = joinProfile(planLegs(state, routed), new Map());
+		expect(first.path).toHaveLength(5);
+		expect(first.distances).toEqual(cumulativeDistances(first.path));
+		const moved = commit(createHistory(state), {
+			...state,
+			waypoints: state.waypoints.map((p, i) => (i === 2 ? { ...p, lat: p.lat + 0.01 } : p)),
+		}).present;
+		const after = joinProfile(planLegs(moved, routed), new Map());
+		expect(after.distances).toEqual(cumulativeDistances(after.path));
+		expect(after.distances.at(-1)).not.toBe(first.distances.at(-1));
+	});
+
 	it('ignores heights cached for another shape of the same gap', () => {
 		const state = route([A, B], [WALK]);
 		const waiting = planLegs(state, new Map());
@@ -129,24 +148,26 @@ describe('planner distance markers', () => {
 		const start = { lat: 40.272, lng: -76.85 };
 		const end = { lat: 40.272 + 3.5 / 111.2, lng: -76.85 };
 		const legs = planLegs(route([start, end], [STRAIGHT]), new Map());
-		const km = plannerDistanceMarkers(legs, 'km');
+		const km = plannerDistanceMarkers(joinProfile(legs, new Map()), 'km');
 		expect(km.map((m) => m.label)).toEqual(['1', '2', '3']);
 		const path = [[start.lat, start.lng] as [number, number], [km[0].lat, km[0].lng] as [number, number]];
 		expect(cumulativeDistances(path)[1]).toBeCloseTo(1000, -1);
-		expect(plannerDistanceMarkers(legs, 'mi').map((m) => m.label)).toEqual(['1', '2']);
+		expect(plannerDistanceMarkers(joinProfile(legs, new Map()), 'mi').map((m) => m.label)).toEqual([
+			'1',
+			'2',
+		]);
 	});
 
 	it('spaces markers 5 apart on a route of 20 units or more', () => {
 		const start = { lat: 40, lng: -76.85 };
 		const end = { lat: 40 + 26 / 111.2, lng: -76.85 };
-		const labels = plannerDistanceMarkers(planLegs(route([start, end], [STRAIGHT]), new Map()), 'km').map(
-			(m) => m.label,
-		);
+		const legs = planLegs(route([start, end], [STRAIGHT]), new Map());
+		const labels = plannerDistanceMarkers(joinProfile(legs, new Map()), 'km').map((m) => m.label);
 		expect(labels).toEqual(['5', '10', '15', '20', '25']);
 	});
 
 	it('has none for a route without a gap', () => {
-		expect(plannerDistanceMarkers([], 'km')).toEqual([]);
+		expect(plannerDistanceMarkers(joinProfile([], new Map()), 'km')).toEqual([]);
 	});
 });
 

@@ -194,6 +194,30 @@ describe("the panels' view of the route", () => {
 		expect(view.streets.size).toBeGreaterThan(0);
 	});
 
+	it("marks a view of the member's own edit with nothing to wait for, and not one an answer completed", async () => {
+		const service = controlledFetch();
+		const store = createPlannerStore({ fetch: service.fetch, warn: () => {}, panelHoldMs: 60_000 });
+		const STRAIGHT = { ...WALK, followRoads: false };
+		store.edit((s) => addWaypoint(s, A, STRAIGHT));
+		store.edit((s) => addWaypoint(s, B, STRAIGHT));
+		await settle();
+		expect(store.$view.get()).toMatchObject({ atOnce: true });
+		expect(store.$view.get().legs).toHaveLength(1);
+		store.undo();
+		await settle();
+		expect(store.$view.get()).toMatchObject({ atOnce: true });
+		expect(store.$view.get().legs).toHaveLength(0);
+		// A gap that follows roads: the view waits for its answer, which is not the member's doing.
+		const done = store.edit((s) => addWaypoint(s, C, WALK));
+		await settle();
+		expect(store.$view.get().history.present.waypoints).toHaveLength(1);
+		service.calls[0].reply(json(answer([A, BEND, C])));
+		await done;
+		await settle();
+		expect(store.$view.get()).toMatchObject({ atOnce: false });
+		expect(store.$view.get().legs[0].status).toBe('routed');
+	});
+
 	it('catches up after the hold at the latest when the answer is slow', async () => {
 		const service = controlledFetch();
 		const store = createPlannerStore({ fetch: service.fetch, warn: () => {}, panelHoldMs: 20 });
