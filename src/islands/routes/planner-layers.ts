@@ -195,6 +195,8 @@ export class PlannerLayers {
 			if (start.distanceTo(map.mouseEventToContainerPoint(event)) > DRAG_THRESHOLD_PX) moved = true;
 		};
 		const onUp = (event: PointerEvent) => {
+			// Read before the page changes below: reading the map's place after them would lay the page out twice.
+			const at = map.mouseEventToLatLng(event);
 			document.removeEventListener('pointermove', onMove);
 			document.removeEventListener('pointerup', onUp);
 			document.removeEventListener('pointercancel', onUp);
@@ -205,7 +207,6 @@ export class PlannerLayers {
 			// A mouse or pen let go after a drag still clicks; a finger that moved does not, and arming the
 			// swallow then ate the member's next tap whenever the page was too busy to disarm it first.
 			if (event.pointerType !== 'touch') swallowNextClick(map);
-			const at = map.mouseEventToLatLng(event);
 			drop({ lat: at.lat, lng: at.lng });
 		};
 		document.addEventListener('pointermove', onMove);

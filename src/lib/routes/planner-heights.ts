@@ -93,9 +93,11 @@ export function createHeightLoader(options: HeightLoaderOptions = {}) {
 		 */
 		update(legs: readonly PlannedLeg[]): Promise<void> {
 			wanted = legs;
-			const current = new Set(legs.map(heightKey));
-			for (const [controller, keys] of inFlight) {
-				if (keys.some((key) => !current.has(key))) controller.abort();
+			if (inFlight.size > 0) {
+				const current = new Set(legs.map(heightKey));
+				for (const [controller, keys] of inFlight) {
+					if (keys.some((key) => !current.has(key))) controller.abort();
+				}
 			}
 			if (timer) clearTimeout(timer);
 			timer = null;
