@@ -36,10 +36,21 @@ export class PlannerLayers {
 	private lineGaps = new Map<RoutingLine, number>();
 	private legOf = new WeakMap<RoutingLine, PlannedLeg>();
 	private pins = new Map<number, Pin>();
+	/** The gaps and waypoints as last drawn: an edit that keeps their number is applied place by place. */
+	private drawnLegs: readonly PlannedLeg[] = [];
+	private drawnWaypoints: readonly Waypoint[] = [];
 	/** Set while the route is long enough to be drawn on a canvas. */
 	private canvas: { renderer: L.Canvas; colours: CanvasColours; hint: L.Tooltip } | null = null;
 	/** The point a long route's hover is naming. */
 	private hinted: number | null = null;
+	/**
+	 * A long route's dots where the map's layer has them, worked out once per zoom and edit: hovering asks for
+	 * the nearest dot on every move of the mouse, and projecting a thousand points each time made garbage.
+	 */
+	private dotPlaces: { ids: number[]; x: Float64Array; y: Float64Array } | null = null;
+	private readonly forgetDotPlaces = () => {
+		this.dotPlaces = null;
+	};
 
 	constructor(
 		private readonly map: L.Map,
@@ -50,6 +61,7 @@ export class PlannerLayers {
 	) {
 		this.group = L.layerGroup().addTo(map);
 		map.getContainer().addEventListener('pointerdown', this.pressPoint, { capture: true });
+		map.on('viewreset zoomend', this.forgetDotPlaces);
 	}
 
 	update(legs: readonly PlannedLeg[], waypoints: readonly Waypoint[]): void {
@@ -66,6 +78,7 @@ export class PlannerLayers {
 		this.clear();
 		this.group.remove();
 		this.map.getContainer().removeEventListener('pointerdown', this.pressPoint, { capture: true });
+		this.map.off('viewreset zoomend', this.forgetDotPlaces);
 	}
 
 	private clear(): void {
@@ -79,6 +92,9 @@ export class PlannerLayers {
 		this.duplicates = [];
 		this.lineGaps.clear();
 		this.pins.clear();
+		this.drawnLegs = [];
+		this.drawnWaypoints = [];
+		this.dotPlaces = null;
 	}
 
 	private makeCanvas() {
@@ -100,6 +116,44 @@ export class PlannerLayers {
 	}
 
 	private updateLines(legs: readonly PlannedLeg[]): void {
+		if (!this.replaceLinesInPlace(legs)) this.matchLines(legs);
+		this.drawnLegs = legs;
+	}
+
+	/**
+	 * A drag, an undo or a redo that keeps the number of gaps changes a few of them where they are: only those
+	 * lines are swapped, and every other line keeps its place. False when the edit is not of that kind.
+	 */
+	private replaceLinesInPlace(legs: readonly PlannedLeg[]): boolean {
+		const before = this.drawnLegs;
+		if (before.length !== legs.length || before.length === 0 || this.duplicates.length > 0) return false;
+		const changed: number[] = [];
+		for (let index = 0; index < legs.length; index++) {
+			if (legs[index] === before[index]) continue;
+			// A gap drawn elsewhere already, or twice in this edit: the general match handles lines shared so.
+			if (this.lines.has(legs[index]) || changed.some((other) => legs[other] === legs[index])) return false;
+			changed.push(index);
+		}
+		const spare = new Map<string, RoutingLine[]>();
+		for (const index of changed) {
+			const line = this.lines.get(before[index]) as RoutingLine;
+			this.lines.delete(before[index]);
+			this.lineGaps.delete(line);
+			const id = lineId(before[index]);
+			spare.set(id, [...(spare.get(id) ?? []), line]);
+		}
+		for (const index of changed) {
+			const leg = legs[index];
+			const line = spare.get(lineId(leg))?.pop() ?? this.makeLine(leg);
+			this.legOf.set(line, leg);
+			this.lines.set(leg, line);
+			this.lineGaps.set(line, index);
+		}
+		for (const unused of spare.values()) for (const line of unused) line.remove();
+		return true;
+	}
+
+	private matchLines(legs: readonly PlannedLeg[]): void {
 		// The same gap object is the same line: the planner keeps a gap's object while the gap is unchanged.
 		const drawn = new Map<PlannedLeg, RoutingLine>();
 		const duplicates: RoutingLine[] = [];
@@ -215,6 +269,20 @@ export class PlannerLayers {
 	}
 
 	private updatePins(waypoints: readonly Waypoint[]): void {
+		const before = this.drawnWaypoints;
+		this.drawnWaypoints = waypoints;
+		if (waypoints !== before) this.dotPlaces = null;
+		// The same points in the same order (a drag, an undo or a redo of one): only the moved ones change.
+		if (
+			before.length === waypoints.length &&
+			before.every((point, index) => point.id === waypoints[index].id)
+		) {
+			for (let index = 0; index < waypoints.length; index++) {
+				const waypoint = waypoints[index];
+				if (waypoint !== before[index]) placePin(this.pins.get(waypoint.id) as Pin, waypoint, index);
+			}
+			return;
+		}
 		const kept = new Map<number, Pin>();
 		waypoints.forEach((waypoint, index) => {
 			const pin = this.pins.get(waypoint.id);
@@ -224,12 +292,7 @@ export class PlannerLayers {
 				return;
 			}
 			this.pins.delete(waypoint.id);
-			if (pin.lat !== waypoint.lat || pin.lng !== waypoint.lng)
-				pin.layer.setLatLng([waypoint.lat, waypoint.lng]);
-			if (pin.index !== index && pin.layer instanceof L.Marker) renumber(pin.layer, index);
-			pin.index = index;
-			pin.lat = waypoint.lat;
-			pin.lng = waypoint.lng;
+			placePin(pin, waypoint, index);
 			kept.set(waypoint.id, pin);
 		});
 		for (const unused of this.pins.values()) unused.layer.remove();
@@ -320,16 +383,34 @@ export class PlannerLayers {
 	};
 
 	private nearestPin(at: L.Point): [number, Pin] | undefined {
-		let nearest: [number, Pin] | undefined;
+		const places = this.dotPlaces ?? this.placeDots();
+		const target = this.map.containerPointToLayerPoint(at);
+		let nearest = -1;
 		let best = Number.POSITIVE_INFINITY;
-		for (const [id, pin] of this.pins) {
-			const distance = at.distanceTo(this.map.latLngToContainerPoint([pin.lat, pin.lng]));
+		for (let index = 0; index < places.ids.length; index++) {
+			const distance = (places.x[index] - target.x) ** 2 + (places.y[index] - target.y) ** 2;
 			if (distance < best) {
 				best = distance;
-				nearest = [id, pin];
+				nearest = index;
 			}
 		}
-		return nearest;
+		const id = places.ids[nearest];
+		const pin = this.pins.get(id);
+		return pin ? [id, pin] : undefined;
+	}
+
+	private placeDots(): NonNullable<typeof this.dotPlaces> {
+		const ids = [...this.pins.keys()];
+		const x = new Float64Array(ids.length);
+		const y = new Float64Array(ids.length);
+		ids.forEach((id, index) => {
+			const pin = this.pins.get(id) as Pin;
+			const point = this.map.latLngToLayerPoint([pin.lat, pin.lng]);
+			x[index] = point.x;
+			y[index] = point.y;
+		});
+		this.dotPlaces = { ids, x, y };
+		return this.dotPlaces;
 	}
 }
 
@@ -339,6 +420,15 @@ function swallowNextClick(map: L.Map): void {
 	const swallow = (click: MouseEvent) => click.stopPropagation();
 	container.addEventListener('click', swallow, { capture: true, once: true });
 	setTimeout(() => container.removeEventListener('click', swallow, { capture: true }), 0);
+}
+
+/** Puts a drawn pin where its waypoint now is, numbered for its place in the route. */
+function placePin(pin: Pin, waypoint: Waypoint, index: number): void {
+	if (pin.lat !== waypoint.lat || pin.lng !== waypoint.lng) pin.layer.setLatLng([waypoint.lat, waypoint.lng]);
+	if (pin.index !== index && pin.layer instanceof L.Marker) renumber(pin.layer, index);
+	pin.index = index;
+	pin.lat = waypoint.lat;
+	pin.lng = waypoint.lng;
 }
 
 /** Lines are taken over by a gap with the same ends, options and status. */

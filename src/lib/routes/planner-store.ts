@@ -29,6 +29,8 @@ export type RouteFetch = (input: string, init: RequestInit) => Promise<Response>
  */
 export const PANEL_HOLD_MS = 150;
 
+const NO_FAILURES: readonly GapFailure[] = [];
+
 export type PlannerStoreOptions = {
 	fetch?: RouteFetch;
 	timeoutMs?: number;
@@ -135,18 +137,21 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	const $legs = computed([$history, $routed, $failed], (history, routed, failed) =>
 		planLegs(history.present, routed, failed, legCache),
 	);
-	const $failures = computed([$legs, $failed], (legs, failed): GapFailure[] =>
-		legs.flatMap((leg, index) =>
-			leg.options.followRoads && failed.has(leg.key)
-				? [
-						{
-							key: leg.key,
-							index,
-							message: `Roads could not be followed from point ${index + 1} to point ${index + 2}; that part is a straight line.`,
-						},
-					]
-				: [],
-		),
+	const $failures = computed([$legs, $failed], (legs, failed): readonly GapFailure[] =>
+		// Nothing failed, the common case: the same empty list, so nothing downstream sees a change.
+		failed.size === 0
+			? NO_FAILURES
+			: legs.flatMap((leg, index) =>
+					leg.options.followRoads && failed.has(leg.key)
+						? [
+								{
+									key: leg.key,
+									index,
+									message: `Roads could not be followed from point ${index + 1} to point ${index + 2}; that part is a straight line.`,
+								},
+							]
+						: [],
+				),
 	);
 
 	/**

@@ -267,7 +267,9 @@ export function joinLegs(legs: readonly PlannedLeg[]): LatLng[] {
 }
 
 export function measurePlan(legs: readonly PlannedLeg[]): number {
-	return legs.reduce((sum, leg) => sum + leg.distance, 0);
+	let sum = 0;
+	for (const leg of legs) sum += leg.distance;
+	return sum;
 }
 
 export type CustomNote = LatLng & { text: string };

@@ -103,6 +103,42 @@ describe('the planner route on the map', () => {
 		expect(inserts[0].index).toBe(3);
 	});
 
+	it('after edits that keep the number of points, the lines and pins stay in step with the route', () => {
+		const first = route(4);
+		const cache: Parameters<typeof planLegs>[3] = new WeakMap();
+		const draw = (state: PlannerState) =>
+			layers.update(planLegs(state, new Map(), new Set(), cache), state.waypoints);
+		draw(first);
+		const moved = moveWaypoint(first, 1, { lat: 40.2605, lng: -76.87 });
+		draw(moved);
+		// Moved back, as an undo does: the first drawing's gaps are drawn again.
+		draw(first);
+		draw(moved);
+		expect(lines()).toHaveLength(3);
+		expect(pins().map((pin) => pin.textContent)).toEqual(['1', '2', '3', '4']);
+		const second = Object.values((map as unknown as { _layers: Record<string, L.Layer> })._layers).find(
+			(layer): layer is L.Marker => layer instanceof L.Marker && layer.getLatLng().lat === 40.2605,
+		);
+		expect(second?.getLatLng().lng).toBe(-76.87);
+		second?.fire('dragend');
+		expect(moves).toEqual([{ index: 1, lat: 40.2605 }]);
+		// The line of the third gap, wherever it sits among the drawn paths: a drag on it adds point 4.
+		const third = Object.values((map as unknown as { _layers: Record<string, L.Layer> })._layers)
+			.filter((layer): layer is L.Polyline => layer instanceof L.Polyline)
+			.find((line) => (line.getLatLngs()[0] as L.LatLng).lat === moved.waypoints[2].lat)
+			?.getElement() as Element;
+		for (const [kind, target, x, y] of [
+			['pointerdown', third, 100, 100],
+			['mousedown', third, 100, 100],
+			['pointermove', element, 140, 120],
+			['mousemove', element, 140, 120],
+			['pointerup', element, 140, 120],
+			['mouseup', element, 140, 120],
+		] as const)
+			target.dispatchEvent(new MouseEvent(kind, { bubbles: true, clientX: x, clientY: y, button: 0 }));
+		expect(inserts.map((insert) => insert.index)).toEqual([3]);
+	});
+
 	it('takes everything off the map when removed', () => {
 		const state = route(3);
 		layers.update(planLegs(state, new Map()), state.waypoints);
