@@ -162,6 +162,7 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	 * painted first and the panels a frame later. A view that follows an answer or the hold may come a frame
 	 * after the line.
 	 */
+	let views = 0;
 	const readView = (atOnce: boolean) => ({
 		history: $history.get(),
 		legs: $legs.get(),
@@ -170,6 +171,8 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		failures: $failures.get(),
 		streets: $streets.get(),
 		atOnce,
+		/** Counts the views, so a panel shown both ways can tell the newer one. */
+		seq: ++views,
 	});
 	const $view = atom(readView(false));
 	const holdMs = options.panelHoldMs ?? PANEL_HOLD_MS;
