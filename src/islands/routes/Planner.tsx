@@ -1,7 +1,7 @@
 import 'leaflet/dist/leaflet.css';
 import './planner.scss';
 import L from 'leaflet';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
@@ -47,7 +47,7 @@ import {
 import { storedMapType, storedPlannerView } from '../../lib/site/map-memory';
 import type { Rollout } from '../../lib/site/rollouts';
 import { addBaseLayer, escapeHtml } from './map-layers';
-import PlannerConflict, { type SaveConflict } from './PlannerConflict';
+import type { SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
 import { PlannerPointList } from './PlannerPointList';
@@ -65,6 +65,9 @@ export type PlannerProps = {
 	/** The member's rollouts, which choose the map's engine: with them the tiles need not wait for the bootup. */
 	rollouts?: Rollout[];
 };
+
+/** Needed only after a save lost to a newer one, so loaded then, with the answer that says so. */
+const PlannerConflict = lazy(() => import('./PlannerConflict'));
 
 const MODE_LABELS: Record<PlannerMode, string> = {
 	WALKING: 'Walking',
@@ -635,7 +638,14 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 			<PlannerFileOpen onOpen={openTrack} />
 
 			{conflict && (
-				<PlannerConflict conflict={conflict} busy={saving} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />
+				<Suspense>
+					<PlannerConflict
+						conflict={conflict}
+						busy={saving}
+						onKeepMine={keepMine}
+						onTakeTheirs={takeTheirs}
+					/>
+				</Suspense>
 			)}
 
 			<p className="planner__summary" role="status" aria-live="polite" data-testid="planner-summary">

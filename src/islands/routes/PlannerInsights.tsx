@@ -5,7 +5,7 @@ import './planner-insights.scss';
 import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { FetchError } from 'ofetch';
-import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, ensureSession, errorData } from '../../lib/api/client';
 import { CHECKOUT_PATH } from '../../lib/billing/features';
 import { METRES_PER_KM, METRES_PER_MILE } from '../../lib/core/units';
@@ -35,7 +35,7 @@ import type { PlannerStore } from '../../lib/routes/planner-store';
 import { elevationSeries, formatDistance, formatHeight, type Unit } from '../../lib/routes/render';
 import { $elevationCursor } from '../../lib/routes/store';
 import type { RoundTripResponse } from '../../lib/routing/contract';
-import { distanceMarkerLayer } from './distance-markers';
+import type { DistanceMarkerLayer } from './distance-markers';
 import { usePlannerView } from './use-planner-view';
 
 // uPlot loads only once there is a profile to draw, so the planner opens without it.
@@ -85,18 +85,6 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 	}, [loader, legs]);
 	useEffect(() => () => loader.dispose(), [loader]);
 
-	// One set of markers for the page, moved as the route changes rather than made again after every edit.
-	const [distanceMarkers, setDistanceMarkers] = useState<ReturnType<typeof distanceMarkerLayer> | null>(null);
-	useEffect(() => {
-		if (!map) return;
-		const layer = distanceMarkerLayer(map);
-		setDistanceMarkers(layer);
-		return () => {
-			setDistanceMarkers(null);
-			layer.remove();
-		};
-	}, [map]);
-
 	useEffect(() => {
 		if (!map || notes.length === 0) return;
 		const group = L.layerGroup().addTo(map);
@@ -137,9 +125,29 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 	}, [map]);
 
 	const profile = useMemo(() => joinProfile(legs, heights), [legs, heights]);
+	const markers = useMemo(() => plannerDistanceMarkers(profile, unit), [profile, unit]);
+	// One set of markers for the page, moved as the route changes rather than made again after every edit. Its
+	// code is loaded with the route's first mile or km, so the planner opens without it.
+	const markerLayer = useRef<DistanceMarkerLayer | null>(null);
 	useEffect(() => {
-		distanceMarkers?.update(plannerDistanceMarkers(profile, unit));
-	}, [distanceMarkers, profile, unit]);
+		if (!map || (markers.length === 0 && !markerLayer.current)) return;
+		let current = true;
+		void import('./distance-markers').then(({ distanceMarkerLayer }) => {
+			if (!current) return;
+			markerLayer.current ??= distanceMarkerLayer(map);
+			markerLayer.current.update(markers);
+		});
+		return () => {
+			current = false;
+		};
+	}, [map, markers]);
+	useEffect(
+		() => () => {
+			markerLayer.current?.remove();
+			markerLayer.current = null;
+		},
+		[map],
+	);
 	const series = useMemo(
 		() => elevationSeries(profile.path, profile.distances, profile.elevations, unit),
 		[profile, unit],

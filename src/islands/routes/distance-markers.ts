@@ -29,6 +29,8 @@ function makeLayer(marker: DistanceMarker): L.Marker {
 	});
 }
 
+export type DistanceMarkerLayer = ReturnType<typeof distanceMarkerLayer>;
+
 /**
  * Mile or km markers on a Leaflet map as labelled circles (no icon images load). Zoomed out they would pile onto
  * each other, so after every zoom only as many are shown as have room. `update` takes the route's markers after
