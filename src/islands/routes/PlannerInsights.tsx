@@ -65,6 +65,9 @@ const BREAKDOWN_LABELS: Record<string, string> = {
 	track: 'Track',
 	steps: 'Steps',
 };
+type MarkerCode = typeof import('./distance-markers');
+let markerCode: MarkerCode | null = null;
+
 const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
 const labelOf = (type: string) => BREAKDOWN_LABELS[type] ?? type;
 
@@ -131,11 +134,16 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 	const markerLayer = useRef<DistanceMarkerLayer | null>(null);
 	useEffect(() => {
 		if (!map || (markers.length === 0 && !markerLayer.current)) return;
-		let current = true;
-		void import('./distance-markers').then(({ distanceMarkerLayer }) => {
-			if (!current) return;
+		const show = ({ distanceMarkerLayer }: MarkerCode) => {
 			markerLayer.current ??= distanceMarkerLayer(map);
 			markerLayer.current.update(markers);
+		};
+		// Once loaded, moved in the same frame as the route.
+		if (markerCode) return show(markerCode);
+		let current = true;
+		void import('./distance-markers').then((code) => {
+			markerCode = code;
+			if (current) show(code);
 		});
 		return () => {
 			current = false;
