@@ -186,8 +186,12 @@ test('a long route is drawn on the map as dots: one is named, dragged and let go
 	else await page.mouse.move(point.x, point.y);
 	await expect(page.locator('.leaflet-tooltip')).toHaveText('Point 101');
 	await expect(summary(page)).toHaveText(restored ?? '');
+	const storedView = () => page.evaluate((key) => localStorage.getItem(key), MAP_VIEW_STORAGE_KEY);
+	const viewBeforeDrag = await storedView();
 	await drag(page, point, { x: 30, y: 20 }, finger);
 	await expect(summary(page)).not.toHaveText(restored ?? '');
+	// The point moved, not the map: its view, kept whenever it moves, is the same.
+	expect(await storedView()).toBe(viewBeforeDrag);
 	await expect(summary(page)).toContainText('200 points');
 	const moved = await summary(page).textContent();
 

@@ -203,7 +203,8 @@ export class PlannerLayers {
 			const gap = this.lineGaps.get(line);
 			if (gap === undefined) return;
 			// A press let go where it began stays a click on the map, which adds a point at the end as always.
-			this.followPointer(gap + 1, (event as L.LeafletMouseEvent).latlng, (point) =>
+			// The line's mouse press goes on to the map, which would drag the view along.
+			this.followPointer(gap + 1, (event as L.LeafletMouseEvent).latlng, true, (point) =>
 				this.onInsert(gap + 1, point),
 			);
 		});
@@ -228,11 +229,13 @@ export class PlannerLayers {
 
 	/**
 	 * Follows the pointer from a press with a pin numbered `index`; letting go after a real move hands the
-	 * place to `drop`, and letting go where it began calls `still`.
+	 * place to `drop`, and letting go where it began calls `still`. `holdMap` stops the map's own drag, which
+	 * the press would also start.
 	 */
 	private followPointer(
 		index: number,
 		from: L.LatLng,
+		holdMap: boolean,
 		drop: (point: LatLng) => void,
 		still?: () => void,
 	): void {
@@ -242,7 +245,7 @@ export class PlannerLayers {
 		);
 		const start = map.latLngToContainerPoint(from);
 		let moved = false;
-		map.dragging.disable();
+		if (holdMap) map.dragging.disable();
 		// Pointer events, which a mouse and a finger both send, and on the document: the pointer may leave the map.
 		const onMove = (event: PointerEvent) => {
 			ghost.setLatLng(map.mouseEventToLatLng(event));
@@ -254,7 +257,7 @@ export class PlannerLayers {
 			document.removeEventListener('pointermove', onMove);
 			document.removeEventListener('pointerup', onUp);
 			document.removeEventListener('pointercancel', onUp);
-			map.dragging.enable();
+			if (holdMap) map.dragging.enable();
 			ghost.remove();
 			if (event.type === 'pointercancel') return;
 			if (!moved) return still?.();
@@ -374,9 +377,13 @@ export class PlannerLayers {
 		this.map.closeTooltip(this.canvas.hint);
 		// A tap names the point it reached: a finger gets twice a mouse's reach, more than the dot's own
 		// outline, so the click that follows may land beside the dot.
+		// The press stops here, so neither the map's pointer handling nor a mouse's mousedown reaches it; a
+		// finger's touch events still do. Holding the map only when needed spares every mouse drag the restyling
+		// of the map that switching its drag off and on again costs.
 		this.followPointer(
 			pin.index,
 			L.latLng(pin.lat, pin.lng),
+			event.pointerType === 'touch',
 			(point) => this.moveTo(id, point),
 			() => this.nameDot(id, pin),
 		);
