@@ -149,13 +149,13 @@ export default function PlannerInsights({ store, map, unit, features }: PlannerI
 			current = false;
 		};
 	}, [map, markers]);
-	useEffect(
-		() => () => {
+	useEffect(() => {
+		if (!map) return;
+		return () => {
 			markerLayer.current?.remove();
 			markerLayer.current = null;
-		},
-		[map],
-	);
+		};
+	}, [map]);
 	const series = useMemo(
 		() => elevationSeries(profile.path, profile.distances, profile.elevations, unit),
 		[profile, unit],
