@@ -66,6 +66,7 @@ const BREAKDOWN_LABELS: Record<string, string> = {
 	steps: 'Steps',
 };
 type MarkerCode = typeof import('./distance-markers');
+/** The mile-marker code once loaded: later edits move the markers without waiting for it. */
 let markerCode: MarkerCode | null = null;
 
 const COMPASS = ['north', 'north-east', 'east', 'south-east', 'south', 'south-west', 'west', 'north-west'];
