@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { GROUP_COLOURS } from '../../src/lib/stats/groups';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**
@@ -21,6 +22,10 @@ async function expectNoSidewaysScroll(page: Page) {
 	const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 	expect(overflow).toBeLessThanOrEqual(0);
 }
+
+/** `#d9480f` as the browser reports a computed colour. */
+const hexToRgb = (hex: string) =>
+	`rgb(${[1, 3, 5].map((start) => Number.parseInt(hex.slice(start, start + 2), 16)).join(', ')})`;
 
 test('the demo member reads the calendar, filters stats, sees lifetime totals and keeps weekly goals', async ({
 	page,
@@ -54,12 +59,23 @@ test('the demo member reads the calendar, filters stats, sees lifetime totals an
 	await logWorkout(runName, 16);
 
 	// The calendar, rendered by the server, with today's run on it; then the same month as a list.
+	const policyRefusals: string[] = [];
+	page.on('console', (message) => {
+		if (message.type() === 'error' && message.text().includes('Content Security Policy'))
+			policyRefusals.push(message.text().slice(0, 120));
+	});
 	await logInThrough(page, '/dashboard/');
 	await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 	const grid = page.getByTestId('calendar-grid');
 	await expect(grid).toBeVisible();
 	await expect(grid.locator('td[aria-current="date"]')).toHaveCount(1);
 	await expect(grid.getByRole('link', { name: new RegExp(runName) })).toBeVisible();
+	// The run is marked in the run's colour, which the page's style policy lets through.
+	await expect(grid.getByRole('link', { name: new RegExp(runName) })).toHaveCSS(
+		'border-left-color',
+		hexToRgb(GROUP_COLOURS.run),
+	);
+	expect(policyRefusals).toEqual([]);
 	await expect(
 		page
 			.getByTestId('calendar-week-total')

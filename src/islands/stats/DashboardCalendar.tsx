@@ -3,7 +3,8 @@ import { api, ensureSession } from '../../lib/api/client';
 import type { Totals } from '../../lib/stats/aggregate';
 import type { CalendarMonth, CalendarWorkout } from '../../lib/stats/contract';
 import { formatDayKey, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
-import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
+import { GROUP_LABELS } from '../../lib/stats/groups';
+import { groupColour } from './group-colour';
 import './stats.scss';
 
 export type CalendarViewMode = 'calendar' | 'list';
@@ -53,15 +54,11 @@ function WorkoutChip({
 		<a
 			className="stats-chip"
 			href={`/workout/${workout.id}`}
-			style={{ borderLeftColor: GROUP_COLOURS[workout.group] }}
+			ref={groupColour(workout.group)}
 			data-testid="calendar-workout"
 			data-group={workout.group}
 		>
-			<span
-				className="stats-chip__dot"
-				style={{ background: GROUP_COLOURS[workout.group] }}
-				aria-hidden="true"
-			/>
+			<span className="stats-chip__dot" aria-hidden="true" />
 			<span className="stats-chip__name">{workout.name}</span>
 			{!compact && (
 				<span className="stats-chip__detail">

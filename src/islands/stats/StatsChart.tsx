@@ -5,6 +5,7 @@ import type { Bucket, Totals } from '../../lib/stats/aggregate';
 import { distanceIn, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
+import { groupColour } from './group-colour';
 
 export type ChartMetric = 'distance' | 'duration' | 'calories' | 'count';
 
@@ -186,7 +187,7 @@ export default function StatsChart({
 				<ul className="stats-chart__legend" aria-hidden="true">
 					{groups.map((group) => (
 						<li key={group}>
-							<span style={{ background: GROUP_COLOURS[group] }} />
+							<span ref={groupColour(group)} />
 							{GROUP_LABELS[group]}
 						</li>
 					))}

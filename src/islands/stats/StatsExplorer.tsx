@@ -12,12 +12,13 @@ import {
 	type Unit,
 	WEEK_DAY_NAMES,
 } from '../../lib/stats/format';
-import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
+import { GROUP_LABELS } from '../../lib/stats/groups';
 import { $weekStartSave, fetchStats, fetchZoneWeeks, saveWeekStartDay } from '../../lib/stats/store';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
 import StatsChart, { CHART_METRICS, type ChartMetric } from './StatsChart';
 import ZoneWeeksTable from './ZoneWeeksTable';
 import './stats.scss';
+import { groupColour } from './group-colour';
 
 export type StatsExplorerProps = {
 	initial: StatsAnswer;
@@ -325,11 +326,7 @@ export default function StatsExplorer({
 								value={group}
 								defaultChecked={initialGroups?.includes(group) ?? false}
 							/>
-							<span
-								className="stats-toggle__dot"
-								style={{ background: GROUP_COLOURS[group] }}
-								aria-hidden="true"
-							/>
+							<span className="stats-toggle__dot" ref={groupColour(group)} aria-hidden="true" />
 							{GROUP_LABELS[group]}
 						</label>
 					))}
