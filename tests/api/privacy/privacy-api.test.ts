@@ -387,18 +387,7 @@ describe('data export', () => {
 		const ivy = await member('ivy@example.test', 'DE');
 		await addRoute(hal, 'Hal loop');
 		await addRoute(ivy, 'Ivy secret loop');
-		const form = new FormData();
-		form.append(
-			'file',
-			new Blob([readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx')]),
-			'walk.tcx',
-		);
-		const upload = await app.request('/api/v7.1/device/file_import/', {
-			method: 'POST',
-			headers: { authorization: `Bearer ${hal.token}` },
-			body: form,
-		});
-		expect(upload.status).toBe(201);
+		await importWalk(hal);
 		const photo = new FormData();
 		const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#0b5cad' } })
 			.png()
@@ -701,8 +690,8 @@ describe('export job', () => {
 	});
 });
 
-/** A walk imported from a device file, with one photo of `width` × `height`; its workout id. */
-async function walkWithPhoto(who: Awaited<ReturnType<typeof member>>, width: number, height: number) {
+/** A walk imported from a device file; its workout id. */
+async function importWalk(who: Awaited<ReturnType<typeof member>>): Promise<number> {
 	const form = new FormData();
 	form.append(
 		'file',
@@ -715,7 +704,12 @@ async function walkWithPhoto(who: Awaited<ReturnType<typeof member>>, width: num
 		body: form,
 	});
 	expect(run.status).toBe(201);
-	const workoutId = ((await run.json()) as { id: number }).id;
+	return ((await run.json()) as { id: number }).id;
+}
+
+/** A walk imported from a device file, with one photo of `width` × `height`; its workout id. */
+async function walkWithPhoto(who: Awaited<ReturnType<typeof member>>, width: number, height: number) {
+	const workoutId = await importWalk(who);
 	const jpeg = await sharp({ create: { width, height, channels: 3, background: '#0b5cad' } })
 		.jpeg()
 		.toBuffer();
