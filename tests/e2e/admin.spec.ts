@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, logIn } from './helpers';
 
 /** The demo world's operator runs a challenge from the browser; members cannot reach the tools. */

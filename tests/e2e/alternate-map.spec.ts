@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
 import type { Map as MaplibreMap } from 'maplibre-gl';
 import sharp from 'sharp';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { readMapPalette } from '../../src/lib/tiles/palette';
+import { expect, type Page, test } from './fixtures';
 import { forbidExternalRequests } from './helpers';
 
 /**

@@ -1,6 +1,6 @@
-import { expect, type Page, type Request, test } from '@playwright/test';
 import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, type Page, type Request, test } from './fixtures';
 import { logIn, open, setGeo } from './helpers';
 
 /** Every batch the page sends to our events endpoint, by fetch or by beacon. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
 import { readMapPalette } from '../../src/lib/tiles/palette';
+import { expect, type Page, test } from './fixtures';
 import { forbidExternalRequests, open } from './helpers';
 
 /**

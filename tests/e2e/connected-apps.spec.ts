@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues } from './helpers';
 
 /**
@@ -115,7 +115,7 @@ test('an app registers, a member allows it, the app calls the API, refreshes, is
 	const first = await authorize(page, clientId, scope);
 
 	// The app (a server, with its secret) trades the code and calls the API for the member.
-	const app = await (await import('@playwright/test')).request.newContext({ baseURL: origin });
+	const app = await (await import('./fixtures')).request.newContext({ baseURL: origin });
 	const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 	const token = (form: Record<string, string>) =>
 		app.post('/api/oauth2/token', { form, headers: { authorization: basic } });

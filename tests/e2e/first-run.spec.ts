@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
 import sharp from 'sharp';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, open } from './helpers';
 
 /**

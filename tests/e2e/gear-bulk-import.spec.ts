@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { makeZip } from '../helpers/zips';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, signUp } from './helpers';
 
 /**

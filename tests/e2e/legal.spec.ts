@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { COOKIE_CHOICES_COOKIE } from '../../src/lib/site/cookie-choices';
 import { LEGAL_LINKS, LEGAL_PATHS, PRIVACY_NOTICE_LINK } from '../../src/lib/site/footer';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, open } from './helpers';
 
 /** The legal pages every footer and the signup form link to, and the cookie preferences dialog. */

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, open } from './helpers';
 
 /** Find-your-city, state and city route pages, and the city search widget (issue 7). */

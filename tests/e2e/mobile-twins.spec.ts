@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, test } from './fixtures';
 import { logIn } from './helpers';
 
 /**

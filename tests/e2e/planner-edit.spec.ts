@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { type APIRequestContext, expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
+import { expect, type Page, test } from './fixtures';
 import { forbidExternalRequests, logIn } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { PLANNER_DRAFT_STORAGE_KEY } from '../../src/lib/routes/planner';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, plannerPointOnPage } from './helpers';
 
 /**

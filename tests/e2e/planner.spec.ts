@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
 
 /**

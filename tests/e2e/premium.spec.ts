@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { runGpx } from '../helpers/run-gpx';
+import { expect, type Page, test } from './fixtures';
 import { deliveredMail, expectNoSeriousA11yIssues } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 

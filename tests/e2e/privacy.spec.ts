@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import yauzl from 'yauzl';
+import { type APIRequestContext, expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, logIn, setGeo } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 

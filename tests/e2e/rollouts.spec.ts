@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { type APIRequestContext, expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**

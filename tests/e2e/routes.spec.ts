@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readWorkoutFileSync } from '../../src/lib/workout-files';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, open, setGeo } from './helpers';
 
 /**

@@ -5,9 +5,9 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { SHELL_MESSAGES } from '../../src/lib/site/messages';
+import { expect, test } from './fixtures';
 import { logIn } from './helpers';
 
 /** What the server itself promises every page: redirects, guards, status codes, headers. */

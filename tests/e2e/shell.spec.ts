@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { getPromoText } from '../../src/lib/site/promo';
 import { getVariant, type SiteVariantSlug } from '../../src/lib/site/variants';
+import { expect, test } from './fixtures';
 import {
 	expectNoSeriousA11yIssues,
 	forbidExternalRequests,

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { PRIVATE_PROFILE_MESSAGE } from '../../src/lib/social/contract';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, type NewMember, signUp } from './helpers';
 
 /**

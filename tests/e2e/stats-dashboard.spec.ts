@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { GROUP_COLOURS } from '../../src/lib/stats/groups';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { runGpx } from '../helpers/run-gpx';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } from './helpers';
 
 /**

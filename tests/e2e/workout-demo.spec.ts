@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readWorkoutFileSync } from '../../src/lib/workout-files';
 import { runGpx } from '../helpers/run-gpx';
+import { expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**

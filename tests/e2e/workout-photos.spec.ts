@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, test } from './fixtures';
 import { expectNoSeriousA11yIssues, logIn } from './helpers';
 
 /** A member adds photos to a workout from its page, a friend sees them, and the owner removes one. */

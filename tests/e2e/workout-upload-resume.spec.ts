@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { expect, test } from './fixtures';
 import { forbidExternalRequests, logIn } from './helpers';
 
 /**
