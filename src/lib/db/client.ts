@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { settlesWithin } from '../core/waiting';
 import * as schema from './tables';
 
 export type Schema = typeof schema;
@@ -50,9 +51,41 @@ async function openPostgres(url: string): Promise<DbHandle> {
 	// reports on the client itself, where nothing listens either. Its next statement then fails
 	// (503) and the pool discards it on release.
 	pool.on('connect', (client) => client.on('error', () => {}));
+	const close = boundedClose(pool);
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	return { db, kind: 'postgres', close: () => pool.end() };
+	return { db, kind: 'postgres', close };
+}
+
+/** How long closing waits for connections still in use (a query under way, a transaction open). */
+export const POOL_CLOSE_GRACE_MS = 3000;
+/** After their sockets are cut, how long for the holders of those connections to hand them back. */
+const POOL_RELEASE_AFTER_CUT_MS = 1000;
+
+/**
+ * pg-pool's `end()` closes idle connections at once but resolves only when every checked-out one
+ * has been released: a query on a connection whose server went silent, or a client its holder
+ * never releases (drizzle keeps the client of a transaction whose `begin` failed), would hold
+ * shutdown forever. So connections in use get a grace, then their sockets are cut: a query under
+ * way fails, as it would have had the database gone away, and its holder releases the client. A
+ * client nobody releases is not waited for once its socket is closed. Call it when the pool is
+ * made, so it knows every connection; the returned close may be called more than once.
+ */
+export function boundedClose(pool: pg.Pool, graceMs = POOL_CLOSE_GRACE_MS): () => Promise<void> {
+	const open = new Set<pg.PoolClient>();
+	pool.on('connect', (client) => open.add(client));
+	pool.on('remove', (client) => open.delete(client));
+	let closing: Promise<void> | undefined;
+	const close = async () => {
+		const ended = pool.end();
+		if (await settlesWithin(ended, graceMs)) return;
+		for (const client of open) client.connection.stream.destroy();
+		await settlesWithin(ended, POOL_RELEASE_AFTER_CUT_MS);
+	};
+	return () => {
+		closing ??= close();
+		return closing;
+	};
 }
 
 async function openPglite(dataDir: string | undefined): Promise<DbHandle & { client: PGlite }> {
