@@ -20,6 +20,9 @@ export type Runtime = {
 
 let booting: Promise<Runtime> | undefined;
 
+/** How long shutdown waits for a background job under way before closing the database under it. */
+const JOB_STOP_GRACE_MS = 10_000;
+
 /**
  * Opens the database (migrating it), loads what the API needs and builds the API app, once per
  * process. Nothing happens at import time, so `astro build` never touches a database.
@@ -52,7 +55,10 @@ async function bootRuntime(): Promise<Runtime> {
 		api,
 		tiles: modules.tiles,
 		close: async () => {
-			await jobWorker.stop();
+			// A job under way may finish within the grace requests get (scripts/start.mjs); one still
+			// running then loses its database below and is claimed again when its lease runs out.
+			if (!(await jobWorker.stop({ graceMs: JOB_STOP_GRACE_MS })))
+				logger.warn('a background job was still running at shutdown; it will run again');
 			await modules.close();
 			await closeSharedParsePool();
 			await handle.close();

@@ -153,6 +153,36 @@ describe('the worker', () => {
 		await worker.stop();
 	});
 
+	test('stopping waits for the job under way only as long as its grace; the job keeps its claim and still finishes', async () => {
+		const realDeps = createTestDeps(database.db);
+		let started!: () => void;
+		const running = new Promise<void>((resolve) => {
+			started = resolve;
+		});
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const slow: JobDefinitions = {
+			'test.slow': {
+				run: async () => {
+					started();
+					await held;
+				},
+			},
+		};
+		const worker = startJobWorker(realDeps, slow, { pollMs: 60_000 });
+		const job = await enqueueJob(realDeps, { kind: 'test.slow' });
+		await running;
+		const stopping = performance.now();
+		expect(await worker.stop({ graceMs: 200 })).toBe(false);
+		// Shutdown went on: the grace, not the job, decided how long it waited.
+		expect(performance.now() - stopping).toBeLessThan(5000);
+		expect((await getJob(realDeps, job.id))?.status).toBe('running');
+		release();
+		await expect.poll(async () => (await getJob(realDeps, job.id))?.status, { timeout: 5000 }).toBe('done');
+	});
+
 	test('two processes with the same schedule queue one job per tick', async () => {
 		const realDeps = createTestDeps(database.db);
 		const schedules = [{ kind: 'test.record', cron: '* * * * * *' }];

@@ -1,6 +1,7 @@
 import { Cron } from 'croner';
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { settlesWithin } from '../../core/waiting';
 import { jobs } from './tables';
 
 export type JobPayload = Record<string, unknown>;
@@ -188,11 +189,17 @@ function wakeWorkers(): void {
 	for (const wake of runningWorkers) wake();
 }
 
-export type JobWorker = { stop: () => Promise<void> };
+export type JobWorker = {
+	/**
+	 * Starts no more jobs and waits for the one under way, at most `graceMs`; true when it finished.
+	 * One still running after that is claimed again, by this or another process, when its lease ends.
+	 */
+	stop: (options?: { graceMs?: number }) => Promise<boolean>;
+};
 
 /**
  * Runs due jobs in this process: polls the table, wakes at once when this process queues one, and
- * queues each schedule's tick. `stop` lets the job under way finish.
+ * queues each schedule's tick. `stop` lets the job under way finish, within its grace.
  */
 export function startJobWorker(
 	deps: AppDeps,
@@ -236,12 +243,15 @@ export function startJobWorker(
 	timer = setTimeout(tick, 0);
 
 	return {
-		stop: async () => {
+		stop: async ({ graceMs = Number.POSITIVE_INFINITY } = {}) => {
 			stopped = true;
 			clearTimeout(timer);
 			runningWorkers.delete(tick);
 			for (const cron of crons) cron.stop();
-			await running;
+			if (!running) return true;
+			return graceMs === Number.POSITIVE_INFINITY
+				? running.then(() => true)
+				: settlesWithin(running, graceMs);
 		},
 	};
 }
