@@ -256,3 +256,37 @@ test('what a person types into the login form before its script has loaded is ke
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/workout/create/');
 });
+
+test('what a person types, chooses and ticks in the sign-up form before its script has loaded is kept', async ({
+	page,
+}, testInfo) => {
+	let release: () => void = () => {};
+	const scriptHeld = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route('**/_astro/*.js', async (route) => {
+		await scriptHeld;
+		await route.continue();
+	});
+	await page.goto('/auth/signup', { waitUntil: 'commit' });
+	await page.getByLabel('First name').fill('Early');
+	await page.getByLabel('Last name').fill('Bird');
+	await page
+		.getByRole('textbox', { name: 'Email' })
+		.fill(`early-${testInfo.project.name}-${Date.now()}@example.test`);
+	await page.locator('input[name="password"]').fill('Harbour-Lantern-Plum-81');
+	await page.getByLabel('Day').selectOption('01');
+	await page.getByLabel('Month').selectOption('01');
+	await page.getByLabel('Year').selectOption(String(new Date().getFullYear() - 40));
+	await page.getByLabel('Gender').selectOption('F');
+	await page.getByLabel('Country').selectOption('GB');
+	const terms = page.getByRole('checkbox', { name: /Terms of Use/ });
+	await terms.check();
+	release();
+	await expect(page.locator('astro-island:has(form.auth-form)')).not.toHaveAttribute('ssr', /.*/);
+	// The box the person ticked is still ticked once the script is in charge, and the form goes through.
+	await expect(page.getByRole('button', { name: 'Sign up' })).toBeEnabled();
+	await expect(terms).toBeChecked();
+	await page.getByRole('button', { name: 'Sign up' }).click();
+	await page.waitForURL('**/account/personalization/');
+});

@@ -49,21 +49,25 @@ export default function SignupForm({ countries, consentMatrixVersion }: Props) {
 		country: '',
 	});
 	const [terms, setTerms] = useState(false);
+	const [promotions, setPromotions] = useState(false);
 	const form = useRef<HTMLFormElement>(null);
 	const early = (key: keyof typeof values) => (value: string) =>
 		setValues((now) => ({ ...now, [key]: value }));
-	const awake = useFormTakeover(form, {
-		first_name: early('first_name'),
-		last_name: early('last_name'),
-		email: early('email'),
-		password: early('password'),
-		birth_day: early('day'),
-		birth_month: early('month'),
-		birth_year: early('year'),
-		gender: early('gender'),
-		country: early('country'),
-	});
-	const [promotions, setPromotions] = useState(false);
+	const awake = useFormTakeover(
+		form,
+		{
+			first_name: early('first_name'),
+			last_name: early('last_name'),
+			email: early('email'),
+			password: early('password'),
+			birth_day: early('day'),
+			birth_month: early('month'),
+			birth_year: early('year'),
+			gender: early('gender'),
+			country: early('country'),
+		},
+		{ terms: setTerms, promotions: setPromotions },
+	);
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState<React.ReactNode>('');
 	const [busy, setBusy] = useState(false);
