@@ -30,11 +30,6 @@ export function fileActivityType(group: ActivityGroup): NormalisedWorkout['activ
 	return FILE_TYPE_OF_GROUP[group] ?? ActivityTypeId.generic;
 }
 
-/** Speed is shown for rides; pace (time per distance) for everything on foot. */
-export function showsSpeed(group: ActivityGroup): boolean {
-	return group === 'ride' || group === 'winter_sport';
-}
-
 /**
  * A stored workout as the file readers would have produced it, so the product's metrics and the
  * GPX, TCX and FIT writers work on it unchanged.

@@ -6,14 +6,8 @@ import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../core/errors';
 import { encodePolyline } from '../../routing/polyline';
 import type { BestEffort, Split } from '../../workout-files/metrics';
-import {
-	analyseSamples,
-	chartSeries,
-	fileActivityType,
-	type HeartRateZone,
-	showsSpeed,
-	timeInZones,
-} from '../analysis';
+import { showsSpeed } from '../activity-groups';
+import { analyseSamples, chartSeries, fileActivityType, type HeartRateZone, timeInZones } from '../analysis';
 import { type PackedChartSeries, packChartSeries } from '../chart-series';
 import { canEdit } from '../policy';
 import { activityTypeGroup } from './activity-types';
