@@ -96,6 +96,34 @@ describe('GPX reader', () => {
 	});
 });
 
+describe('a recording whose clock was not set', () => {
+	it('keeps the track of Mojstrovka.gpx, leaves out its 1901 times and dates it by the file', () => {
+		// Every point says 1901-12-13T20:45:52Z, the earliest 32-bit Unix time; the file was written 2010-12-14.
+		const w = readWorkoutFileSync(loadFixture('gpx/Mojstrovka.gpx'));
+		expect(w.points).toHaveLength(184);
+		expect(w.points.every((point) => point.time === undefined && point.lat !== undefined)).toBe(true);
+		expect(w.startTime).toBe(Date.parse('2010-12-14T06:17:04Z'));
+		expect(w.warnings.join(' ')).toMatch(/times in this file are not real .*1901-12-13.*dated 2010-12-14/);
+		const summary = summariseWorkout(w);
+		expect(summary.distance_m).toBeCloseTo(2697.6, 0);
+		expect(summary.elapsed_s).toBe(0);
+	});
+
+	it('leaves the date unknown when the file does not say when it was written', () => {
+		const doc = `<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="46" lon="14"><time>1901-12-13T20:45:52Z</time></trkpt>
+<trkpt lat="46.001" lon="14"><time>1901-12-13T20:45:52Z</time></trkpt></trkseg></trk></gpx>`;
+		const w = readWorkoutFileSync(encode(doc));
+		expect(w.startTime).toBeUndefined();
+		expect(w.warnings.join(' ')).toMatch(/its date, duration, pace and splits are unknown/);
+	});
+
+	it('leaves real times alone', () => {
+		const w = readWorkoutFileSync(loadFixture('gpx/gpx1.1_with_all_fields.gpx'));
+		expect(w.warnings.join(' ')).not.toMatch(/not real/);
+	});
+});
+
 describe('TCX reader', () => {
 	it('reads activity, laps, heart rate, cadence, watts and speed', () => {
 		const doc = `<?xml version="1.0" encoding="UTF-8"?>
