@@ -9,7 +9,7 @@ import { registerMember } from './helpers';
  * where every row used to read "—". The file has no heart rate, so that column rightly says so.
  */
 test('a TCX upload shows every lap with its time', async ({ page, baseURL }) => {
-	test.setTimeout(60_000);
+	test.setTimeout(120_000);
 	const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 	await registerMember(page.request, baseURL as string, {
 		first_name: 'Lara',
@@ -23,7 +23,7 @@ test('a TCX upload shows every lap with its time', async ({ page, baseURL }) => 
 		.locator('#workout-files')
 		.setInputFiles([{ name: 'running_activity_2.tcx', mimeType: 'application/octet-stream', buffer: text }]);
 	const item = page.getByTestId('upload-item');
-	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 30_000 });
+	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 60_000 });
 	await item.getByRole('link').click();
 	await page.waitForURL(/\/workout\/\d+$/);
 

@@ -9,7 +9,7 @@ import { registerMember } from './helpers';
  * and is dated by the file (14 Dec 2010), not 1901.
  */
 test('a file with a 1901 clock is imported with a clear word about its dates', async ({ page, baseURL }) => {
-	test.setTimeout(60_000);
+	test.setTimeout(120_000);
 	const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 	await registerMember(page.request, baseURL as string, {
 		first_name: 'Clara',
@@ -26,7 +26,7 @@ test('a file with a 1901 clock is imported with a clear word about its dates', a
 		},
 	]);
 	const item = page.getByTestId('upload-item');
-	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 30_000 });
+	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 60_000 });
 	await expect(item.getByTestId('upload-notice')).toContainText('no real times');
 	await item.getByRole('link').click();
 	await page.waitForURL(/\/workout\/\d+$/);
