@@ -80,7 +80,7 @@ describe('joining separately routed gaps into one cue sheet', () => {
 		const payload = buildSavePayload(
 			planLegs(state, routed),
 			[],
-			{ name: 'Five points', activity_type: 16, privacy: 0 },
+			{ name: 'Five points', description: '', activity_type: 16, privacy: 0 },
 			0,
 		);
 		const cues = parseNotesString(payload.notes);
