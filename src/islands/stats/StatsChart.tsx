@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import type { Bucket, Totals } from '../../lib/stats/aggregate';
 import { distanceIn, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
+import { countPeriods, PERIOD_STEPS, periodTicks } from '../../lib/stats/period-axis';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
 import { groupColour } from './group-colour';
 
@@ -95,7 +96,7 @@ export default function StatsChart({
 	const summary =
 		total === 0
 			? `${title}: nothing recorded.`
-			: `${title}: ${metricText(sumTotals(buckets), metric, unit)} in all over ${buckets.length} periods, ${active} of them active; the most was ${buckets[best].label} with ${metricText(buckets[best].totals, metric, unit)}.`;
+			: `${title}: ${metricText(sumTotals(buckets), metric, unit)} in all over ${countPeriods(buckets.length)}, ${active} of them active; the most was ${buckets[best].label} with ${metricText(buckets[best].totals, metric, unit)}.`;
 
 	useEffect(() => {
 		const box = stage.current;
@@ -151,7 +152,10 @@ export default function StatsChart({
 						stroke: INK_SOFT,
 						grid: { show: false },
 						ticks: { stroke: GRID, width: 1 },
-						values: (_u, splits) => splits.map((split) => buckets[Math.round(split)]?.label ?? ''),
+						// Labels only on bars: whole indices, thinned by whole steps when they do not fit.
+						incrs: PERIOD_STEPS,
+						splits: (_u, _axis, min, max, step) => periodTicks(min, max, step, buckets.length),
+						values: (_u, splits) => splits.map((split) => buckets[split]?.label ?? ''),
 						space: 60,
 					},
 					{

@@ -8,13 +8,13 @@ import {
 	formatDayKey,
 	formatDistanceShort,
 	formatHours,
-	formatPacePerKm,
+	formatRate,
 	type Unit,
 	WEEK_DAY_NAMES,
 } from '../../lib/stats/format';
 import { GROUP_LABELS } from '../../lib/stats/groups';
 import { $weekStartSave, fetchStats, fetchZoneWeeks, saveWeekStartDay } from '../../lib/stats/store';
-import type { ActivityGroup } from '../../lib/workouts/activity-groups';
+import { type ActivityGroup, showsSpeedFor } from '../../lib/workouts/activity-groups';
 import StatsChart, { CHART_METRICS, type ChartMetric } from './StatsChart';
 import ZoneWeeksTable from './ZoneWeeksTable';
 import './stats.scss';
@@ -54,12 +54,15 @@ function TotalsCard({
 	totals,
 	unit,
 	testid,
+	bySpeed,
 }: {
 	title: string;
 	range?: string;
 	totals: Totals;
 	unit: Unit;
 	testid: string;
+	/** Rides read by speed, everything else by pace. */
+	bySpeed: boolean;
 }) {
 	return (
 		<section className="stats-card" aria-label={title} data-testid={testid}>
@@ -85,8 +88,8 @@ function TotalsCard({
 					<dd>{totals.calories.toLocaleString('en-US')} kcal</dd>
 				</div>
 				<div>
-					<dt>Pace</dt>
-					<dd>{formatPacePerKm(totals.pace_s_per_km, unit)}</dd>
+					<dt>{bySpeed ? 'Speed' : 'Pace'}</dt>
+					<dd data-testid={`${testid}-rate`}>{formatRate(totals.pace_s_per_km, unit, bySpeed)}</dd>
 				</div>
 			</dl>
 		</section>
@@ -293,6 +296,7 @@ export default function StatsExplorer({
 
 	const weekRange = `${formatDayKey(data.week.first)} – ${formatDayKey(data.week.last)}`;
 	const monthRange = `${formatDayKey(data.month.first)} – ${formatDayKey(data.month.last)}`;
+	const bySpeed = showsSpeedFor(data.activity_groups);
 	const groupsLabel = selected ? selected.map((group) => GROUP_LABELS[group]).join(', ') : 'All activities';
 	const initialGroups = initial.activity_groups === 'all' ? null : initial.activity_groups;
 
@@ -398,6 +402,7 @@ export default function StatsExplorer({
 					range={weekRange}
 					totals={data.week.totals}
 					unit={unit}
+					bySpeed={bySpeed}
 					testid="stats-week"
 				/>
 				<TotalsCard
@@ -405,19 +410,28 @@ export default function StatsExplorer({
 					range={monthRange}
 					totals={data.month.totals}
 					unit={unit}
+					bySpeed={bySpeed}
 					testid="stats-month"
 				/>
-				<TotalsCard title={`Year ${data.year}`} totals={data.year_totals} unit={unit} testid="stats-year" />
+				<TotalsCard
+					title={`Year ${data.year}`}
+					totals={data.year_totals}
+					unit={unit}
+					bySpeed={bySpeed}
+					testid="stats-year"
+				/>
 				<TotalsCard
 					title={`Average week in ${data.year}`}
 					totals={data.averages.per_week}
 					unit={unit}
+					bySpeed={bySpeed}
 					testid="stats-avg-week"
 				/>
 				<TotalsCard
 					title={`Average month in ${data.year}`}
 					totals={data.averages.per_month}
 					unit={unit}
+					bySpeed={bySpeed}
 					testid="stats-avg-month"
 				/>
 			</div>

@@ -48,6 +48,11 @@ function UploadRow({ item, onRetry }: { item: UploadItem; onRetry: () => void })
 					Imported: <a href={`/workout/${outcome.workoutId}`}>{outcome.name || 'open the workout'}</a>
 				</p>
 			)}
+			{outcome?.kind === 'imported' && outcome.notice && (
+				<p className="workout-import__note" data-testid="upload-notice">
+					{outcome.notice}
+				</p>
+			)}
 			{outcome?.kind === 'duplicate' && (
 				<p className="workout-import__note">
 					Already imported: <a href={`/workout/${outcome.workoutId}`}>open the workout you have</a>

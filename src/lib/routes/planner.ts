@@ -1,5 +1,6 @@
 import { isAcceptableText } from '../core/text';
 import type { RouteBreakdown } from '../routing/contract';
+import { describeTurn, findHeading, phraseTurn, turnBetween } from '../routing/turns';
 import { simplifyDouglasPeucker, simplifyOffroadSegment } from '../workout-files/route-tools';
 import { formatNotesString, type RouteCue, type RouteSaveInput, type RouteSegment } from './contract';
 import { haversineM } from './geo';
@@ -300,6 +301,72 @@ export function removeNote(state: PlannerState, index: number): PlannerState {
 	return { ...state, notes: notes.filter((_, i) => i !== index) };
 }
 
+/** Where a cue stands at a leg's end point: within a metre of it. */
+function isAt(cue: RouteCue, point: LatLng | undefined): boolean {
+	return !!point && haversineM(cue.lat, cue.lng, point.lat, point.lng) <= 1;
+}
+
+/** The way an instruction names ("Walk north on Main Street." → "Main Street"), or null. */
+function readWay(instruction: string): string | null {
+	return / (?:onto|on) (.+)\.$/.exec(instruction)?.[1] ?? null;
+}
+
+const ARRIVAL = 'You have arrived at your destination.';
+
+/**
+ * The cue sheet of a route joined from separately routed gaps. The routing service answers each gap as a trip of
+ * its own, starting ("Walk north on …") and arriving ("You have arrived …"); on the whole route a point between
+ * gaps is passed through, so there its arrival is dropped and its start becomes the turn taken there ("Continue
+ * on …", "Turn left onto …"), worded as the engine words a turn inside a trip. Only the end of the route arrives.
+ * Distances run from the route's start.
+ */
+export function joinLegCues(legs: readonly Pick<PlannedLeg, 'points' | 'distance' | 'cues'>[]): RouteCue[] {
+	const joined: RouteCue[] = [];
+	let travelled = 0;
+	let arrived = false;
+	legs.forEach((leg, index) => {
+		const last = index === legs.length - 1;
+		const previous = index > 0 ? legs[index - 1] : null;
+		leg.cues.forEach((cue, at) => {
+			let instructions = cue.instructions;
+			const arrival = at > 0 && at === leg.cues.length - 1 && isAt(cue, leg.points.at(-1));
+			if (arrival) {
+				if (!last) return;
+				arrived = true;
+			}
+			const start = at === 0 && cue.distance === 0 && isAt(cue, leg.points[0]);
+			if (start && previous) {
+				const toArray = (points: readonly LatLng[]) => points.map((p) => [p.lat, p.lng] as [number, number]);
+				const inbound = findHeading(toArray(previous.points), true);
+				const outbound = findHeading(toArray(leg.points), false);
+				const previousTurn = previous.cues.findLast((c, i) => i === 0 || !isAt(c, previous.points.at(-1)));
+				const way = readWay(instructions);
+				const previousWay = previousTurn ? readWay(previousTurn.instructions) : null;
+				const turn = inbound === null || outbound === null ? describeTurn(0) : turnBetween(inbound, outbound);
+				instructions = phraseTurn(turn, way, previousWay);
+			}
+			joined.push({
+				...cue,
+				instructions,
+				distance: Math.round(travelled + cue.distance),
+				isCustomNote: false,
+			});
+		});
+		travelled += leg.distance;
+	});
+	// A route whose last gap is off-road (no cues) still ends with one arrival.
+	const end = legs.at(-1)?.points.at(-1);
+	if (!arrived && joined.length > 0 && end)
+		joined.push({
+			instructions: ARRIVAL,
+			lat: end.lat,
+			lng: end.lng,
+			distance: Math.round(travelled),
+			isCustomNote: false,
+		});
+	return joined;
+}
+
 /** The save payload: points with order and travel mode, cues as the notes string, custom notes as markers. */
 export function buildSavePayload(
 	legs: readonly PlannedLeg[],
@@ -308,9 +375,7 @@ export function buildSavePayload(
 	customNoteIcon: number,
 ): RouteSaveInput {
 	const points: RouteSaveInput['points'] = [];
-	const cues: RouteCue[] = [];
 	const segments: RouteSegment[] = [];
-	let travelled = 0;
 	legs.forEach((leg, index) => {
 		const shape = leg.options.followRoads ? leg.points : simplifyOffroadSegment(leg.points);
 		for (const point of shape) {
@@ -318,7 +383,7 @@ export function buildSavePayload(
 			if (tail && tail.lat === point.lat && tail.lng === point.lng) continue;
 			points.push({ lat: point.lat, lng: point.lng, order: points.length, travel_mode: leg.options.mode });
 		}
-		for (const cue of leg.cues) cues.push({ ...cue, distance: Math.round(travelled + cue.distance) });
+		// Each piece keeps its own answer's cues, so reopening the route rebuilds its gaps as they were answered.
 		segments.push({
 			segmentId: index,
 			points: shape.map((p) => ({ lat: p.lat, lng: p.lng })),
@@ -331,13 +396,12 @@ export function buildSavePayload(
 			})),
 			travelMode: leg.options.mode,
 		});
-		travelled += leg.distance;
 	});
 	return {
 		...details,
 		description: details.description ?? '',
 		points,
-		notes: formatNotesString(cues),
+		notes: formatNotesString(joinLegCues(legs)),
 		markers: notes.map((note) => ({
 			lat: note.lat,
 			lng: note.lng,

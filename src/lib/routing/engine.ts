@@ -13,7 +13,7 @@ import {
 	type Summary,
 } from './contract.ts';
 import { type ElevationSource, resampleLine } from './elevation.ts';
-import { measureBearing, measureDistance } from './geo.ts';
+import { measureDistance } from './geo.ts';
 import { getCountryName, type Place, type SearchHome, searchPlaces } from './geocode.ts';
 import { getSegmentTime } from './graph.ts';
 import { decodePolyline, encodePolyline } from './polyline.ts';
@@ -27,6 +27,7 @@ import {
 	snapInRegion,
 } from './region.ts';
 import { getRoadClassName, isRoundaboutClass, MODES, type Mode } from './tags.ts';
+import { describeTurn, findHeading, phraseTurn, type Turn } from './turns.ts';
 
 /** An error with Valhalla's error code; the API answers it as { error_code, error, status_code: 400 }. */
 export class RoutingError extends Error {
@@ -304,23 +305,6 @@ const VERBS: Record<Mode, string> = { pedestrian: 'Walk', bicycle: 'Bike', auto:
 const TRAVEL_MODES: Record<Mode, string> = { pedestrian: 'pedestrian', bicycle: 'bicycle', auto: 'drive' };
 const COMPASS = ['north', 'northeast', 'east', 'southeast', 'south', 'southwest', 'west', 'northwest'];
 
-interface Turn {
-	type: number;
-	phrase: string;
-}
-
-/** Valhalla maneuver type and wording for a change of heading (degrees, positive to the right). */
-function describeTurn(delta: number): Turn {
-	const size = Math.abs(delta);
-	const right = delta > 0;
-	if (size < 25) return { type: 8, phrase: 'Continue' };
-	if (size < 60) return right ? { type: 9, phrase: 'Bear right' } : { type: 16, phrase: 'Bear left' };
-	if (size < 125) return right ? { type: 10, phrase: 'Turn right' } : { type: 15, phrase: 'Turn left' };
-	if (size < 165)
-		return right ? { type: 11, phrase: 'Make a sharp right' } : { type: 14, phrase: 'Make a sharp left' };
-	return right ? { type: 12, phrase: 'Make a right U-turn' } : { type: 13, phrase: 'Make a left U-turn' };
-}
-
 /**
  * How a way without a name or ref is told: a member looking for "the footway" finds it, while an
  * unnamed road gets the turn alone.
@@ -376,24 +360,6 @@ function countExits(region: Region, modeIndex: number, j: number): number {
 		if (getSegmentTime(graph, modeIndex, s, direction) > 0) exits++;
 	}
 	return exits;
-}
-
-/** Heading at the start (or end) of a piece, skipping points closer than a metre. */
-function findHeading(points: [number, number][], atEnd: boolean): number | null {
-	if (atEnd) {
-		const b = points[points.length - 1];
-		for (let i = points.length - 2; i >= 0; i--) {
-			const a = points[i];
-			if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
-		}
-		return null;
-	}
-	const a = points[0];
-	for (let i = 1; i < points.length; i++) {
-		const b = points[i];
-		if (measureDistance(a[0], a[1], b[0], b[1]) > 1) return measureBearing(a[0], a[1], b[0], b[1]);
-	}
-	return null;
 }
 
 /** Shape, summary and plain-English maneuvers of one leg. */
@@ -512,11 +478,7 @@ function describeLeg(
 					: `${VERBS[mode]}${direction}${info.way ? ` on ${info.way}` : ''}.`;
 			} else {
 				type = turn.type;
-				const straight = turn.type === 8;
-				const staying = info.way !== null && info.way === currentWay;
-				instruction = info.way
-					? `${turn.phrase} ${staying ? (straight ? 'on' : 'to stay on') : 'onto'} ${info.way}.`
-					: `${turn.phrase}.`;
+				instruction = phraseTurn(turn, info.way, currentWay);
 			}
 			current = {
 				type,

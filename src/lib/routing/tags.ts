@@ -294,19 +294,24 @@ const UNPAVED = new Set([
 	'ice',
 	'salt',
 ]);
-// Classes say nothing of the surface for paths and tracks; every other class is paved unless tagged otherwise.
-const UNKNOWN_SURFACE_CLASSES = new Set(['other', 'track', 'path', 'footway', 'cycleway', 'bridleway']);
+// Without a `surface` tag, the way's kind says what it most likely is, as OSM's wiki describes each class:
+// `tracktype` grades a track (and the odd road that carries one) from grade1, solid, to grade5, soft; a
+// track without one, a path and a bridleway are trails of earth or gravel; footways, cycleways, pedestrian
+// streets, steps and every road are built. Only a way of no known class stays unknown.
+const UNPAVED_CLASSES = new Set(['track', 'path', 'bridleway']);
 
-/** Index into SURFACES: the `surface` tag when it is known, else what the way's class implies. */
+/** Index into SURFACES: the `surface` tag when it is known, else `tracktype`, else what the way's class implies. */
 export function getSurface(tags: Tags): number {
 	const surface = tags.surface;
 	if (surface !== undefined) {
 		if (PAVED.has(surface)) return 1;
 		if (UNPAVED.has(surface)) return 2;
 	}
-	if (tags.highway === 'track') return tags.tracktype === 'grade1' ? 1 : 2;
+	const grade = tags.tracktype;
+	if (grade !== undefined && /^grade[1-5]$/.test(grade)) return grade === 'grade1' ? 1 : 2;
 	const roadClass = getRoadClassName(getRoadClass(tags));
-	return UNKNOWN_SURFACE_CLASSES.has(roadClass) ? 0 : 1;
+	if (roadClass === 'other') return 0;
+	return UNPAVED_CLASSES.has(roadClass) ? 2 : 1;
 }
 
 /** What kind of way a road class is, as a member reads a route: road, cycleway, path, track or steps. */

@@ -32,6 +32,18 @@ export function formatPacePerKm(secondsPerKm: number | null, unit: Unit): string
 	return `${Math.floor(perUnit / 60)}:${String(perUnit % 60).padStart(2, '0')} /${unit}`;
 }
 
+/** "24.3 km/h", "15.1 mph" from seconds per kilometre: a ride's average as its rider reads it. */
+export function formatSpeedFromPace(secondsPerKm: number | null, unit: Unit): string {
+	if (!secondsPerKm) return '—';
+	const perHour = 3600 / (secondsPerKm * (METRES_PER[unit] / 1000));
+	return `${perHour.toFixed(1)} ${unit === 'km' ? 'km/h' : 'mph'}`;
+}
+
+/** A rate as the activity is read: speed for groups ridden (see `showsSpeed`), pace for the rest. */
+export function formatRate(secondsPerKm: number | null, unit: Unit, bySpeed: boolean): string {
+	return bySpeed ? formatSpeedFromPace(secondsPerKm, unit) : formatPacePerKm(secondsPerKm, unit);
+}
+
 export function formatCount(count: number): string {
 	return `${count.toLocaleString('en-US')} ${count === 1 ? 'workout' : 'workouts'}`;
 }

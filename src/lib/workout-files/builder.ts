@@ -23,6 +23,9 @@ export const GLITCH_MS = 10_000;
  * latitude and longitude ranges and times that never go backwards. Checking here, point by point,
  * means a hostile file is refused as soon as it breaks a rule rather than after it is fully read.
  */
+/** 6 Jan 1980, the start of GPS time: no satellite receiver recorded a point before it. */
+export const GPS_EPOCH_MS = Date.UTC(1980, 0, 6);
+
 export class WorkoutBuilder {
 	readonly points: TrackPoint[] = [];
 	readonly segmentStarts: number[] = [];
@@ -35,6 +38,8 @@ export class WorkoutBuilder {
 	 * time: otherwise the workout starts at its first timed point, so start + elapsed is the last one.
 	 */
 	startTime: number | undefined;
+	/** When the file says it was written (GPX metadata time): the date of a recording whose clock was not set. */
+	fileTime: number | undefined;
 	activityType: NormalisedWorkout['activityType'] = ActivityTypeId.generic;
 	sport: string | undefined;
 	name: string | undefined;
@@ -102,6 +107,29 @@ export class WorkoutBuilder {
 		this.points.push(p);
 	}
 
+	/**
+	 * A device whose clock was never set writes a placeholder, such as 13 Dec 1901 (the earliest 32-bit Unix
+	 * time), on every point. No satellite receiver can have recorded before the GPS epoch, so such times are
+	 * not the member's: the track, distance and heights are kept, the times are left out (no duration, pace or
+	 * splits rather than false ones), and the workout is dated by the file itself when it says when it was
+	 * written. The member is told, and can correct the date on the workout.
+	 */
+	private forgetUnsetClock(): void {
+		const unset = this.points.some((p) => p.time !== undefined && p.time < GPS_EPOCH_MS);
+		if (!unset) return;
+		const placeholder = this.points.find((p) => p.time !== undefined)?.time as number;
+		for (const p of this.points) delete p.time;
+		for (const lap of this.laps) delete lap.startTime;
+		const written = [this.fileTime, this.startTime].find((t) => t !== undefined && t >= GPS_EPOCH_MS);
+		this.startTime = written;
+		const said = new Date(placeholder).toISOString().slice(0, 10);
+		this.warnOnce(
+			written === undefined
+				? `The times in this file are not real (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept; its date, duration, pace and splits are unknown.`
+				: `The times in this file are not real (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept, dated ${new Date(written).toISOString().slice(0, 10)} when the file was written; its duration, pace and splits are unknown. Change the date on the workout if it is wrong.`,
+		);
+	}
+
 	warnOnce(message: string): void {
 		if (!this.warnings.includes(message)) this.warnings.push(message);
 	}
@@ -113,6 +141,7 @@ export class WorkoutBuilder {
 		if (this.droppedGlitches > 0) {
 			this.warnOnce(`${this.droppedGlitches} point(s) a few seconds out of time order were left out.`);
 		}
+		this.forgetUnsetClock();
 		let startTime = this.startTime;
 		for (const p of this.points) {
 			if (p.time !== undefined) {

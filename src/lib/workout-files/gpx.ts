@@ -86,7 +86,7 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 	let textStart = -1;
 	let textEnd = -1;
 	let holderText = '';
-	let holder: 'trkName' | 'trkType' | 'metaName' | null = null;
+	let holder: 'trkName' | 'trkType' | 'metaName' | 'metaTime' | null = null;
 	let trkType: string | undefined;
 	const routePoints: TrackPoint[] = [];
 	let routeCount = 0;
@@ -146,6 +146,10 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 			} else if (nameIs(d, s, e, 'name') && (depth === 2 || (inMetadata && depth === 3))) {
 				holder = 'metaName';
 				holderText = '';
+			} else if (nameIs(d, s, e, 'time') && (depth === 2 || (inMetadata && depth === 3))) {
+				// When the file was written (GPX 1.0 under <gpx>, 1.1 in <metadata>): a date for points without one.
+				holder = 'metaTime';
+				holderText = '';
 			} else if (inTrk && depth === 3 && (nameIs(d, s, e, 'name') || nameIs(d, s, e, 'type'))) {
 				holder = d.charCodeAt(s) === 110 ? 'trkName' : 'trkType';
 				holderText = '';
@@ -173,7 +177,10 @@ export function readGpx(doc: string, container: Container, limits: ReadLimits = 
 				finishPoint();
 			} else if (holder !== null) {
 				const value = decodeEntities(holderText).trim();
-				if (holder === 'metaName') b.name ??= value || undefined;
+				if (holder === 'metaTime') {
+					const written = parseIsoTime(value);
+					if (!Number.isNaN(written)) b.fileTime ??= written;
+				} else if (holder === 'metaName') b.name ??= value || undefined;
 				else if (holder === 'trkName' && !b.name) b.name = value || undefined;
 				else if (holder === 'trkType') trkType ??= value || undefined;
 				holder = null;

@@ -253,7 +253,29 @@ export function readTcx(doc: string, container: Container, limits: ReadLimits = 
 	if (courseCount > 1 && reading === 'course')
 		b.warnOnce(`This file holds ${courseCount} courses; only the first was read.`);
 	summariseLaps(b);
+	completeLaps(b);
 	return b.finish();
+}
+
+/**
+ * What a TCX lap leaves out, from its own points: its elapsed time (TotalTimeSeconds is the timer's, without
+ * pauses) runs from its start to the next lap's, or to its last point; and many devices write heart rate on
+ * every point but none on the lap, so its average and maximum are read from those points. Runs after the
+ * device totals are summed, so they stay the device's own.
+ */
+function completeLaps(b: WorkoutBuilder): void {
+	b.laps.forEach((lap, index) => {
+		const points = b.points.slice(lap.firstPoint, lap.endPoint);
+		const start = lap.startTime ?? points.find((point) => point.time !== undefined)?.time;
+		const end = b.laps[index + 1]?.startTime ?? points.findLast((point) => point.time !== undefined)?.time;
+		if (lap.elapsedS === undefined && start !== undefined && end !== undefined && end >= start)
+			lap.elapsedS = (end - start) / 1000;
+		if (lap.avgHeartRate !== undefined && lap.maxHeartRate !== undefined) return;
+		const rates = points.flatMap((point) => (point.heartRate ? [point.heartRate] : []));
+		if (rates.length === 0) return;
+		lap.avgHeartRate ??= Math.round((rates.reduce((sum, rate) => sum + rate, 0) / rates.length) * 10) / 10;
+		lap.maxHeartRate ??= rates.reduce((max, rate) => Math.max(max, rate), 0);
+	});
 }
 
 /** Device totals for TCX are the sums of its laps, which is how Garmin Connect reports them. */

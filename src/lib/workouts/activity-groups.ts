@@ -22,6 +22,19 @@ export const ACTIVITY_GROUPS = [
 ] as const;
 export type ActivityGroup = (typeof ACTIVITY_GROUPS)[number];
 
+/**
+ * Whether a group's workouts are read by speed (km/h, mph), as cyclists and skiers expect, rather than pace
+ * (time per km or mile), as everyone on foot does. The one rule every page that shows a rate follows.
+ */
+export function showsSpeed(group: ActivityGroup): boolean {
+	return group === 'ride' || group === 'winter_sport';
+}
+
+/** Whether totals over the chosen groups read by speed: only when every one of them does. */
+export function showsSpeedFor(groups: readonly ActivityGroup[] | 'all'): boolean {
+	return groups !== 'all' && groups.length > 0 && groups.every(showsSpeed);
+}
+
 const GROUP_OF_ID: Record<number, ActivityGroup> = {
 	1: 'generic',
 	8: 'gym',

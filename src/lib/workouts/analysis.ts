@@ -30,11 +30,6 @@ export function fileActivityType(group: ActivityGroup): NormalisedWorkout['activ
 	return FILE_TYPE_OF_GROUP[group] ?? ActivityTypeId.generic;
 }
 
-/** Speed is shown for rides; pace (time per distance) for everything on foot. */
-export function showsSpeed(group: ActivityGroup): boolean {
-	return group === 'ride' || group === 'winter_sport';
-}
-
 /**
  * A stored workout as the file readers would have produced it, so the product's metrics and the
  * GPX, TCX and FIT writers work on it unchanged.
@@ -140,6 +135,19 @@ export const MAX_CHART_POINTS = 1500;
 const PACE_WINDOW_MS = 30_000;
 /** Slower than this (per km) counts as standing still: no pace is drawn there. */
 const SLOWEST_PACE_MIN_PER_KM = 30;
+/**
+ * A pace slower than this many times the workout's typical (median) moving pace is a stop, a pause or a
+ * traffic light, not the pace the member moved at: it is left out, so the axis spans the paces moved at.
+ */
+const PAUSE_PACE_FACTOR = 2;
+
+/** The median of the values, or null for none. */
+function median(values: readonly number[]): number | null {
+	if (values.length === 0) return null;
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = sorted.length >> 1;
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 
 /**
  * What the workout charts draw, thinned to at most MAX_CHART_POINTS samples. `cumulativeM` is the
@@ -180,12 +188,15 @@ export function chartSeries(
 		});
 		if (options.speed)
 			series.speed = rate.map((mps) => (mps === null ? null : round((mps * 3600) / unitM, 2)));
-		else
-			series.pace = rate.map((mps) => {
-				if (mps === null || mps <= 0) return null;
-				const minutes = unitM / mps / 60;
-				return minutes > SLOWEST_PACE_MIN_PER_KM * (unitM / 1000) ? null : round(minutes, 2);
-			});
+		else {
+			const slowest = SLOWEST_PACE_MIN_PER_KM * (unitM / 1000);
+			const paces = rate.map((mps) => (mps === null || mps <= 0 ? null : unitM / mps / 60));
+			const typical = median(
+				paces.filter((minutes): minutes is number => minutes !== null && minutes <= slowest),
+			);
+			const limit = typical === null ? slowest : Math.min(slowest, typical * PAUSE_PACE_FACTOR);
+			series.pace = paces.map((minutes) => (minutes === null || minutes > limit ? null : round(minutes, 2)));
+		}
 	}
 	if (has('elevation')) series.elevation = pick('elevation', options.unit === 'mi' ? 1 / 0.3048 : 1);
 	if (has('heartRate')) series.heartRate = pick('heartRate');

@@ -419,7 +419,14 @@ export const WorkoutUploadViewSchema = v.object({
 	created_datetime: v.string(),
 	expires_datetime: v.string(),
 	/** The workout the file became (`imported`) or the copy the member already had (`duplicate`). */
-	workout: v.optional(v.object({ id: v.number(), name: v.string() })),
+	workout: v.optional(
+		v.object({
+			id: v.number(),
+			name: v.string(),
+			/** What the member should know about the file's data, such as times it did not really have. */
+			notice: v.optional(v.string()),
+		}),
+	),
 	/** Why the file was refused: the status and error the one-request import would have answered. */
 	refusal: v.optional(v.object({ status: v.number(), error: v.string(), message: v.string() })),
 	_links: v.object({ self: HalLinks, workout: v.optional(HalLinks) }),

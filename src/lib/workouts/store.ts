@@ -221,7 +221,7 @@ export async function saveWorkout(body: WorkoutLogBody): Promise<SaveOutcome> {
 // —— Uploading device files ——
 
 export type UploadOutcome =
-	| { kind: 'imported'; workoutId: number; name: string }
+	| { kind: 'imported'; workoutId: number; name: string; notice?: string }
 	| { kind: 'duplicate'; workoutId: number }
 	| { kind: 'failed'; message: string }
 	| { kind: 'network' };
@@ -316,7 +316,12 @@ async function outcomeOfUpload(url: string): Promise<UploadOutcome> {
 			return uploadOutcomeOf(error.status, error.data);
 		}
 		if (view.status === 'imported' && view.workout)
-			return { kind: 'imported', workoutId: view.workout.id, name: view.workout.name };
+			return {
+				kind: 'imported',
+				workoutId: view.workout.id,
+				name: view.workout.name,
+				...(view.workout.notice ? { notice: view.workout.notice } : {}),
+			};
 		if (view.status === 'duplicate' && view.workout) return { kind: 'duplicate', workoutId: view.workout.id };
 		if (view.status === 'refused' && view.refusal)
 			return uploadOutcomeOf(view.refusal.status, { message: view.refusal.message });

@@ -173,6 +173,30 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		expect(await storedWorkouts()).toBe(1);
 	});
 
+	test('a file whose clock was never set is kept with its track, dated by the file, and the result says so', async () => {
+		// Mojstrovka.gpx: every point says 1901-12-13T20:45:52Z; the file says it was written 2010-12-14T06:17:04Z.
+		const file = fixture('gpx/Mojstrovka.gpx');
+		const created = await create(file.length, { filename: 'Mojstrovka.gpx' });
+		expect((await patch(created.url, 0, file)).status).toBe(204);
+		const view = await callApi(app, 'GET', created.url, { token: alice.token });
+		expect(view.json.status).toBe('imported');
+		expect(view.json.workout.notice).toMatch(/no real times .* duration, pace and splits are unknown/);
+		const workout = await callApi(app, 'GET', `/api/v7.1/workout/${view.json.workout.id}/`, {
+			token: alice.token,
+		});
+		expect(workout.json.start_datetime.slice(0, 10)).toBe('2010-12-14');
+		expect(workout.json.aggregates.distance_total).toBeCloseTo(2697.6, 0);
+		expect(workout.json.aggregates.elapsed_time_total).toBe(0);
+
+		// A file with real times carries no such notice.
+		const real = fixture('fit/garmin-edge-820-bike.fit');
+		const other = await create(real.length, { filename: 'edge.fit' });
+		expect((await patch(other.url, 0, real)).status).toBe(204);
+		const imported = await callApi(app, 'GET', other.url, { token: alice.token });
+		expect(imported.json.status).toBe('imported');
+		expect(imported.json.workout.notice).toBeUndefined();
+	});
+
 	test('a small file sent whole with its creation (creation-with-upload) is imported by that request', async () => {
 		const file = fixture('fit/garmin-edge-820-bike.fit');
 		const created = await tus('POST', '/api/workout_uploads/', {

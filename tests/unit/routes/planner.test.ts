@@ -146,7 +146,9 @@ describe('route planner model', () => {
 		expect(parsed.points.every((p) => p.travel_mode === 'WALKING')).toBe(true);
 		expect(parseNotesString(parsed.notes).map((cue) => [cue.instructions, cue.distance])).toEqual([
 			['Walk north.', 0],
-			['Turn right.', 140],
+			// The second gap's start is a point passed straight through; the route arrives once, at its end.
+			['Continue.', 140],
+			['You have arrived at your destination.', 280],
 		]);
 		expect(parsed.markers).toEqual([{ ...B, text: 'Water fountain', icon_id: 2016 }]);
 		expect(parsed.segments).toHaveLength(2);

@@ -96,6 +96,34 @@ describe('GPX reader', () => {
 	});
 });
 
+describe('a recording whose clock was not set', () => {
+	it('keeps the track of Mojstrovka.gpx, leaves out its 1901 times and dates it by the file', () => {
+		// Every point says 1901-12-13T20:45:52Z, the earliest 32-bit Unix time; the file was written 2010-12-14.
+		const w = readWorkoutFileSync(loadFixture('gpx/Mojstrovka.gpx'));
+		expect(w.points).toHaveLength(184);
+		expect(w.points.every((point) => point.time === undefined && point.lat !== undefined)).toBe(true);
+		expect(w.startTime).toBe(Date.parse('2010-12-14T06:17:04Z'));
+		expect(w.warnings.join(' ')).toMatch(/times in this file are not real .*1901-12-13.*dated 2010-12-14/);
+		const summary = summariseWorkout(w);
+		expect(summary.distance_m).toBeCloseTo(2697.6, 0);
+		expect(summary.elapsed_s).toBe(0);
+	});
+
+	it('leaves the date unknown when the file does not say when it was written', () => {
+		const doc = `<?xml version="1.0"?><gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+<trkpt lat="46" lon="14"><time>1901-12-13T20:45:52Z</time></trkpt>
+<trkpt lat="46.001" lon="14"><time>1901-12-13T20:45:52Z</time></trkpt></trkseg></trk></gpx>`;
+		const w = readWorkoutFileSync(encode(doc));
+		expect(w.startTime).toBeUndefined();
+		expect(w.warnings.join(' ')).toMatch(/its date, duration, pace and splits are unknown/);
+	});
+
+	it('leaves real times alone', () => {
+		const w = readWorkoutFileSync(loadFixture('gpx/gpx1.1_with_all_fields.gpx'));
+		expect(w.warnings.join(' ')).not.toMatch(/not real/);
+	});
+});
+
 describe('TCX reader', () => {
 	it('reads activity, laps, heart rate, cadence, watts and speed', () => {
 		const doc = `<?xml version="1.0" encoding="UTF-8"?>
@@ -132,7 +160,9 @@ describe('TCX reader', () => {
 		expect(w.laps).toEqual([
 			{
 				startTime: Date.UTC(2021, 2, 4, 10),
+				// The timer's time as the lap says; elapsed runs to the next lap's start.
 				timerS: 60,
+				elapsedS: 60,
 				distanceM: 500,
 				calories: 12,
 				avgHeartRate: 130,
@@ -143,6 +173,7 @@ describe('TCX reader', () => {
 			{
 				startTime: Date.UTC(2021, 2, 4, 10, 1),
 				timerS: 30,
+				elapsedS: 30,
 				distanceM: 250,
 				calories: 6,
 				firstPoint: 2,
@@ -152,6 +183,58 @@ describe('TCX reader', () => {
 		// A new lap's Track continues the segment; the second Track inside a lap is a pause.
 		expect(w.segmentStarts).toEqual([0, 3]);
 		expect(w.deviceTotals).toEqual({ timerS: 90, distanceM: 750, calories: 18, maxHeartRate: 140 });
+	});
+
+	it('gives every lap of a real run its time, and heart rate read from its points where the lap has none', () => {
+		// running_activity_2: eleven laps with TotalTimeSeconds, and no heart rate anywhere.
+		const run = readWorkoutFileSync(loadFixture('tcx/running_activity_2.tcx.gz'));
+		expect(run.laps.map((lap) => lap.timerS)).toEqual([
+			276, 299, 258, 273, 362, 250, 298, 373, 1204, 1476, 190,
+		]);
+		expect(run.laps.every((lap) => lap.elapsedS !== undefined && lap.elapsedS >= (lap.timerS ?? 0))).toBe(
+			true,
+		);
+		// Lap 1 starts 15:00:26 and lap 2 at 15:05:05.
+		expect(run.laps[0].elapsedS).toBe(279);
+		expect(run.laps.some((lap) => lap.avgHeartRate !== undefined)).toBe(false);
+
+		// walking_activity_1 writes heart rate on its laps: those stay as written.
+		const walk = readWorkoutFileSync(loadFixture('tcx/walking_activity_1.tcx'));
+		expect(walk.laps.length).toBeGreaterThan(0);
+		for (const lap of walk.laps) {
+			expect(lap.timerS).toBeGreaterThan(0);
+			expect(lap.avgHeartRate).toBeGreaterThan(40);
+			expect(lap.maxHeartRate).toBeGreaterThanOrEqual(lap.avgHeartRate as number);
+		}
+		// Every lap of the other real activities has a time; heart rate wherever its points have one.
+		for (const file of [
+			'tcx/cross-country-skiing_activity_1.tcx',
+			'tcx/sup_activity_2.tcx',
+			'tcx/swim_activity_1.tcx.gz',
+			'tcx/multiple_running_activities.tcx.gz',
+		]) {
+			const workout = readWorkoutFileSync(loadFixture(file));
+			for (const lap of workout.laps) {
+				expect(lap.timerS, file).toBeGreaterThanOrEqual(0);
+				expect(lap.elapsedS, file).toBeGreaterThanOrEqual(0);
+				const withRate = workout.points.slice(lap.firstPoint, lap.endPoint).some((point) => point.heartRate);
+				if (withRate) expect(lap.avgHeartRate, file).toBeGreaterThan(0);
+			}
+		}
+	});
+
+	it('reads a lap heart rate from its points when the lap gives none, leaving the device totals alone', () => {
+		const doc = `<?xml version="1.0" encoding="UTF-8"?>
+<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">
+<Activities><Activity Sport="Running"><Id>2021-03-04T10:00:00Z</Id>
+<Lap StartTime="2021-03-04T10:00:00Z"><TotalTimeSeconds>20</TotalTimeSeconds><Track>
+<Trackpoint><Time>2021-03-04T10:00:00Z</Time><HeartRateBpm><Value>120</Value></HeartRateBpm></Trackpoint>
+<Trackpoint><Time>2021-03-04T10:00:10Z</Time><HeartRateBpm><Value>130</Value></HeartRateBpm></Trackpoint>
+<Trackpoint><Time>2021-03-04T10:00:25Z</Time><HeartRateBpm><Value>141</Value></HeartRateBpm></Trackpoint>
+</Track></Lap></Activity></Activities></TrainingCenterDatabase>`;
+		const w = readWorkoutFileSync(encode(doc));
+		expect(w.laps[0]).toMatchObject({ timerS: 20, elapsedS: 25, avgHeartRate: 130.3, maxHeartRate: 141 });
+		expect(w.deviceTotals).toEqual({ timerS: 20 });
 	});
 
 	it('reads only the first of several activities and says so', () => {

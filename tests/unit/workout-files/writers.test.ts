@@ -117,7 +117,9 @@ describe('FIT writer (Garmin SDK encoder)', () => {
 	});
 
 	it('refuses times FIT cannot hold', () => {
-		const w = readWorkoutFileSync(loadFixture('gpx/Mojstrovka.gpx'));
+		// 1985: after the GPS epoch, so the times are read, but before FIT's own epoch (1989-12-31).
+		const text = new TextDecoder().decode(loadFixture('gpx/Mojstrovka.gpx')).replaceAll('1901-', '1985-');
+		const w = readWorkoutFileSync(new TextEncoder().encode(text));
 		expect(() => writeFit(w)).toThrow(/before 1990/);
 	});
 

@@ -153,6 +153,23 @@ describe('chart series', () => {
 		expect(ride.distance.at(-1)).toBeCloseTo(2400 / 1609.344, 2);
 	});
 
+	test('the pace line spans the paces moved at: a stop is left out rather than stretching the axis', () => {
+		// 5 min/km for 20 minutes, a 3-minute stop at a crossing (a crawl of 0.1 m/s), then 5 min/km again.
+		const samples = runNorth([
+			{ seconds: 1200, mps: 1000 / 300 },
+			{ seconds: 180, mps: 0.1 },
+			{ seconds: 1200, mps: 1000 / 300 },
+		]);
+		const { metrics } = analyseSamples(samples, { startMs: START, activityType: 16, unit: 'km' });
+		const pace = chartSeries(samples, metrics.cumulativeDistanceM, { unit: 'km', speed: false }).pace ?? [];
+		const drawn = pace.filter((minutes): minutes is number => minutes !== null);
+		expect(Math.min(...drawn)).toBeCloseTo(5, 1);
+		// The axis runs to the slowest pace drawn: within twice the moving pace, never to 30 min/km.
+		expect(Math.max(...drawn)).toBeLessThanOrEqual(10);
+		// The stop itself is a gap in the line.
+		expect(pace.some((minutes) => minutes === null)).toBe(true);
+	});
+
 	test('a long recording is thinned, keeping its last sample', () => {
 		const samples = runNorth([{ seconds: 20_000, mps: 3 }], 1);
 		const { metrics } = analyseSamples(samples, { startMs: START, activityType: 16, unit: 'km' });

@@ -6,14 +6,8 @@ import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../core/errors';
 import { encodePolyline } from '../../routing/polyline';
 import type { BestEffort, Split } from '../../workout-files/metrics';
-import {
-	analyseSamples,
-	chartSeries,
-	fileActivityType,
-	type HeartRateZone,
-	showsSpeed,
-	timeInZones,
-} from '../analysis';
+import { showsSpeed } from '../activity-groups';
+import { analyseSamples, chartSeries, fileActivityType, type HeartRateZone, timeInZones } from '../analysis';
 import { type PackedChartSeries, packChartSeries } from '../chart-series';
 import { canEdit } from '../policy';
 import { activityTypeGroup } from './activity-types';
@@ -121,11 +115,14 @@ async function buildView(
 	const path = positioned
 		.filter((_, i) => i % pathStep === 0 || i === positioned.length - 1)
 		.map((sample): [number, number] => [sample.lat as number, sample.lng as number]);
+	// A recording without real times (every sample at the start; see unknown-times.ts) has no splits or best
+	// efforts to show: they would all read 0:00.
+	const timed = samples.some((sample) => sample.offsetMs > 0);
 	return {
 		recorded: true,
 		elevationGainM: analysis.metrics.elevationGainM,
-		splits: analysis.splits,
-		bestEfforts: analysis.metrics.bestEfforts,
+		splits: timed ? analysis.splits : [],
+		bestEfforts: timed ? analysis.metrics.bestEfforts : [],
 		charts: packChartSeries(
 			chartSeries(samples, analysis.metrics.cumulativeDistanceM, { unit, speed: showsSpeed(group) }),
 		),

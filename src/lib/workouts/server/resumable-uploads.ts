@@ -25,6 +25,7 @@ import {
 	WorkoutUploadMetadataSchema,
 	type WorkoutUploadView,
 } from '../contract';
+import { hasUnknownTimes, UNKNOWN_TIMES_NOTICE } from '../unknown-times';
 import { type CreateOutcome, importWorkoutFile } from './service';
 import { workouts, workoutUploads } from './tables';
 
@@ -434,7 +435,14 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 	const href = `${WORKOUT_UPLOADS_PATH}${row.id}`;
 	const [workout] = row.workoutId
 		? await deps.db
-				.select({ id: workouts.id, name: workouts.name })
+				.select({
+					id: workouts.id,
+					name: workouts.name,
+					origin: workouts.origin,
+					sampleCount: workouts.sampleCount,
+					distanceTotal: workouts.distanceTotal,
+					elapsedTimeTotal: workouts.elapsedTimeTotal,
+				})
 				.from(workouts)
 				.where(eq(workouts.id, row.workoutId))
 		: [];
@@ -446,7 +454,15 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 		file_name: row.fileName,
 		created_datetime: formatApiDateTime(row.createdAt),
 		expires_datetime: formatApiDateTime(row.expiresAt),
-		...(workout ? { workout: { id: workout.id, name: workout.name } } : {}),
+		...(workout
+			? {
+					workout: {
+						id: workout.id,
+						name: workout.name,
+						...(hasUnknownTimes(workout) ? { notice: UNKNOWN_TIMES_NOTICE } : {}),
+					},
+				}
+			: {}),
 		...(row.refusal ? { refusal: row.refusal } : {}),
 		_links: {
 			self: [{ href, id: row.id }],
