@@ -8,6 +8,8 @@ test('an operator creates, corrects, edits and ends a challenge; a member finds 
 	baseURL,
 	browser,
 }, testInfo) => {
+	// A whole journey: two sign-ins, five forms and two accessibility checks.
+	test.setTimeout(60_000);
 	await logIn(page.request, baseURL as string, DEMO_ADMIN_LOGIN);
 	const name = `Autumn Ten ${testInfo.project.name} ${Date.now()}`;
 	await page.goto('/admin/');
