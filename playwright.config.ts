@@ -93,7 +93,8 @@ export default defineConfig({
 		? [['list'], ['html', { open: 'never', outputFolder: 'test-results/e2e-report' }]]
 		: 'list',
 	outputDir: 'test-results/e2e',
-	timeout: 30_000,
+	// A minute a test: long journeys took 30–35 s on a busy two-core machine, where a hung test still ends.
+	timeout: 60_000,
 	expect: { timeout: 5_000 },
 	use: {
 		baseURL,
