@@ -58,6 +58,7 @@ const DESKTOP_ONLY_JOURNEYS = [
 	'locations',
 	'premium',
 	'privacy',
+	'page-problems',
 	'server',
 	'social-feed',
 	'social-friends',

@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { drawnFill, expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
 
 /**
  * A new member joins this month's running challenge, logs a run that counts, sees their progress,
@@ -40,6 +40,7 @@ test('a member joins a challenge, logs a run that counts, climbs the board and l
 	await page.getByTestId('join-challenge').click();
 	await expect(page.getByTestId('challenge-flash')).toHaveText('You joined this challenge.');
 	await expect(page.getByTestId('my-progress')).toHaveText('0 km');
+	expect(await drawnFill(page.getByTestId('challenge-bar'))).toBeLessThan(0.05);
 	await expectNoSeriousA11yIssues(page);
 
 	// A long run logged by hand counts: more than a quarter of the 100 km goal earns the first award.
@@ -56,6 +57,9 @@ test('a member joins a challenge, logs a run that counts, climbs the board and l
 	await page.goto(challengePath);
 	await expect(page.getByTestId('my-progress')).not.toHaveText('0 km');
 	await expect(page.getByTestId('my-progress')).toHaveText(/^\d+(\.\d)? km$/);
+	// The bar shows the share of the 100 km the page states, not a full bar.
+	const kilometres = Number.parseFloat((await page.getByTestId('my-progress').textContent()) ?? '');
+	expect(await drawnFill(page.getByTestId('challenge-bar'))).toBeCloseTo(kilometres / 100, 1);
 	await expect(page.getByTestId('my-rank')).toHaveText(/^#\d+$/);
 	await expect(page.getByTestId('my-awards').locator('[data-earned="true"]').first()).toContainText('25%');
 	await expect(page.getByTestId('board-me')).toContainText('Cleo');
@@ -80,6 +84,7 @@ test('a member joins a challenge, logs a run that counts, climbs the board and l
 	await expect(page.getByRole('banner')).toHaveCount(0);
 	await expect(page.getByRole('contentinfo')).toHaveCount(0);
 	await expect(page.getByTestId('my-progress')).not.toHaveText('0 km');
+	expect(await drawnFill(page.getByTestId('challenge-bar'))).toBeCloseTo(kilometres / 100, 1);
 
 	// The year's own page draws the member's 2025 against the 1,000 km goal.
 	await page.goto('/challenges/yvty2025');

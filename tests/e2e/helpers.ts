@@ -4,8 +4,10 @@ import {
 	type Browser,
 	type BrowserContext,
 	expect,
+	type Locator,
 	type Page,
 } from '@playwright/test';
+import sharp from 'sharp';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../src/lib/auth/hint';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
@@ -44,6 +46,26 @@ export async function expectNoSeriousA11yIssues(page: Page): Promise<void> {
 			(violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
 		);
 	expect(serious).toEqual([]);
+}
+
+/**
+ * The share of a progress bar that is drawn filled, read from its pixels along the middle row: what a
+ * member sees, whatever the markup says. The fill is the product's brand colour, #0b5cad.
+ */
+export async function drawnFill(bar: Locator): Promise<number> {
+	const { data, info } = await sharp(await bar.screenshot({ animations: 'disabled' }))
+		.raw()
+		.toBuffer({ resolveWithObject: true });
+	const row = Math.floor(info.height / 2);
+	// The rounded ends and the border are neither fill nor track; count only the inner columns.
+	const inset = Math.ceil(info.height / 2);
+	let filled = 0;
+	for (let x = inset; x < info.width - inset; x++) {
+		const at = (row * info.width + x) * info.channels;
+		const [r, g, b] = [data[at], data[at + 1], data[at + 2]];
+		if (Math.abs(r - 0x0b) < 24 && Math.abs(g - 0x5c) < 24 && Math.abs(b - 0xad) < 24) filled++;
+	}
+	return filled / Math.max(1, info.width - 2 * inset);
 }
 
 /** Fails the test if the page asks anything of a host other than the server under test. */

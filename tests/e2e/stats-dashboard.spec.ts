@@ -1,7 +1,7 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { GROUP_COLOURS } from '../../src/lib/stats/groups';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
+import { drawnFill, expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
 
 /**
  * The demo member comes back to see what they did: the dashboard calendar and its list, stats
@@ -156,11 +156,15 @@ test('the demo member reads the calendar, filters stats, sees lifetime totals an
 		.getByTestId('goal')
 		.filter({ hasText: `${goalGroup.label}: 1 workout a week` })
 		.first();
-	await expect(goal.getByTestId('goal-progress')).toContainText('of 1 workout this week');
+	await expect(goal.getByTestId('goal-progress')).toContainText('0 workouts of 1 workout this week');
+	// Drawn as said: an empty bar before the week's workout, a full one after.
+	await expect(goal.getByRole('progressbar')).toHaveJSProperty('value', 0);
+	expect(await drawnFill(goal.getByRole('progressbar'))).toBeLessThan(0.05);
 	await logWorkout(`${goalGroup.label} for the goal`, goalActivity);
 	await page.reload();
 	await expect(goal.getByTestId('goal-progress')).toContainText('done');
-	await expect(goal.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+	await expect(goal.getByRole('progressbar')).toHaveJSProperty('value', 100);
+	expect(await drawnFill(goal.getByRole('progressbar'))).toBeGreaterThan(0.95);
 
 	// Another goal, stopped: it moves to the stopped goals.
 	await page.getByTestId('goal-create-link').click();
