@@ -169,6 +169,7 @@ test('a new member is onboarded through personalization and sees where they are 
 test('ending another sign-in from "Where you\'re logged in" removes it and signs that browser out', async ({
 	browser,
 	baseURL,
+	pageProblems,
 }, testInfo) => {
 	const email = `devices-${testInfo.project.name}-${Date.now()}@example.test`;
 	const password = 'Amber-Lighthouse-Fern-38';
@@ -203,6 +204,7 @@ test('ending another sign-in from "Where you\'re logged in" removes it and signs
 		await expect(phoneRow).not.toContainText('This device');
 
 		// A failure is said, and the row stays.
+		pageProblems.expectFailedRequest(/^\/api\/auth\/sessions\//);
 		await page.route('**/api/auth/sessions/*', (route) =>
 			route.request().method() === 'DELETE'
 				? route.fulfill({ status: 503, json: { error: 'unavailable', message: 'Service unavailable' } })

@@ -10,7 +10,8 @@
  *   answer from its own server.
  * A 4xx answer to the page's own fetch is the product talking (a wrong password, a session that
  * ended) and is judged by what the page then shows, not here. A test that provokes a console error
- * on purpose lists it with `pageProblems.expectConsoleError(pattern)`.
+ * on purpose lists it with `pageProblems.expectConsoleError(pattern)`, and one that makes a request
+ * fail (a stubbed 5xx) lists its path with `pageProblems.expectFailedRequest(pattern)`.
  */
 import type { Browser, BrowserContext, ConsoleMessage, Page, Request, Response } from '@playwright/test';
 import { test as base, expect } from '@playwright/test';
@@ -25,6 +26,8 @@ const FAILED_LOAD_ECHO = /^Failed to load resource: /;
 export type PageProblems = {
 	/** Allows console errors matching the pattern for the rest of the test. */
 	expectConsoleError(pattern: RegExp): void;
+	/** Allows failed answers (a 5xx the test stubs, say) to requests whose path matches, for the rest of the test. */
+	expectFailedRequest(pathPattern: RegExp): void;
 	/** Hands over what has been found so far and forgets it, for a test that asserts on it itself. */
 	drain(): string[];
 };
@@ -42,6 +45,7 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 		async ({ context, browser, baseURL }, use) => {
 			const found: string[] = [];
 			const allowed: RegExp[] = [];
+			const allowedFailures: RegExp[] = [];
 			const origins = new Set<string>(baseURL ? [new URL(baseURL).origin] : []);
 			const where = (page: Page) => {
 				const url = page.url();
@@ -65,12 +69,15 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 					if (!sameOrigin(response.url(), origins)) return;
 					const status = response.status();
 					const asset = ASSET_TYPES.has(request.resourceType());
+					const pathname = new URL(response.url()).pathname;
+					if (allowedFailures.some((pattern) => pattern.test(pathname))) return;
 					if ((asset && status >= 400) || status >= 500) {
 						found.push(`${status} for ${request.resourceType()} ${new URL(response.url()).pathname}${where(page)}`);
 					}
 				});
 				page.on('requestfailed', (request: Request) => {
 					if (!sameOrigin(request.url(), origins) || !ASSET_TYPES.has(request.resourceType())) return;
+					if (allowedFailures.some((pattern) => pattern.test(new URL(request.url()).pathname))) return;
 					const reason = request.failure()?.errorText ?? 'failed';
 					// A navigation or a removed element cancels loads in flight; nothing is left undrawn.
 					if (reason === 'net::ERR_ABORTED') return;
@@ -103,6 +110,7 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 			try {
 				await use({
 					expectConsoleError: (pattern) => allowed.push(pattern),
+					expectFailedRequest: (pattern) => allowedFailures.push(pattern),
 					drain: () => found.splice(0),
 				});
 			} finally {

@@ -87,6 +87,7 @@ test('the demo member draws a route that follows roads, edits it and saves it', 
 test('a routing failure keeps the straight line, says so, and the draft is offered back', async ({
 	page,
 	baseURL,
+	pageProblems,
 }) => {
 	test.setTimeout(60_000);
 	const warnings: string[] = [];
@@ -94,6 +95,7 @@ test('a routing failure keeps the straight line, says so, and the draft is offer
 		if (message.type() === 'warning') warnings.push(message.text());
 	});
 	await openPlanner(page, baseURL as string);
+	pageProblems.expectFailedRequest(/^\/api\/routing\/route$/);
 	await page.route('**/api/routing/route', (route) =>
 		route.fulfill({
 			status: 503,

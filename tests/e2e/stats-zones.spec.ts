@@ -10,6 +10,7 @@ import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } fro
 test('the stats page shows time in heart-rate zones per week to MVP members only, as the filters say', async ({
 	page,
 	baseURL,
+	pageProblems,
 }, testInfo) => {
 	test.setTimeout(90_000);
 	await forbidExternalRequests(page, baseURL as string);
@@ -101,6 +102,7 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 
 	// A week start that cannot be saved says so, and the view still follows the pick.
 	const weekStart = page.getByRole('combobox', { name: 'Weeks start on' });
+	pageProblems.expectFailedRequest(/^\/api\/v7\.1\/user\/\d+\/$/);
 	await page.route('**/api/v7.1/user/*/', (route) =>
 		route.request().method() === 'PUT'
 			? route.fulfill({
