@@ -2,6 +2,7 @@ import L from 'leaflet';
 import type { MapTileLayer } from '../../lib/core/map-types';
 import { getRolloutVariant, type Rollout } from '../../lib/site/rollouts';
 import { $rollouts, loadBootup } from '../../lib/site/store';
+import { addStreetDetailNote } from './street-detail-note';
 
 /** Leaflet writes attributions as HTML; ours are plain text from configuration. */
 export function escapeHtml(text: string): string {
@@ -66,6 +67,8 @@ export function rasterLayer(layer: MapTileLayer): L.TileLayer {
 export function addBaseLayer(map: L.Map, layer: MapTileLayer, rollouts?: readonly Rollout[]): () => void {
 	let shown: L.Layer | null = null;
 	let removed = false;
+	// Only the built-in map knows where its street detail ends.
+	const removeNote = BUILT_IN_RASTER.test(layer.url) ? addStreetDetailNote(map) : () => {};
 	const showRaster = () => {
 		if (removed) return;
 		const tiles = rasterLayer(layer).addTo(map);
@@ -97,6 +100,7 @@ export function addBaseLayer(map: L.Map, layer: MapTileLayer, rollouts?: readonl
 			.then(show);
 	return () => {
 		removed = true;
+		removeNote();
 		shown?.remove();
 	};
 }

@@ -2,7 +2,17 @@ import * as v from 'valibot';
 import { BUILT_IN_TILES_MAX_ZOOM } from '../core/map-types.ts';
 
 /** The layers of a vector tile, in the order the raster style draws them. */
-export const MAP_LAYERS = ['landcover', 'water', 'building', 'waterway', 'railway', 'road', 'place'] as const;
+export const MAP_LAYERS = [
+	'earth',
+	'landcover',
+	'water',
+	'building',
+	'waterway',
+	'boundary',
+	'railway',
+	'road',
+	'place',
+] as const;
 export type MapLayer = (typeof MAP_LAYERS)[number];
 
 /** What every feature of the base map carries: its layer, its class within it and maybe a name. */

@@ -40,9 +40,23 @@ export const AREA_STYLES: readonly { kind: string; fill: MapColour; minZoom: num
 	{ kind: 'park', fill: 'park', minZoom: 10 },
 ];
 
-export const WATERWAY_STYLES: readonly { kind: string; minZoom: number; base: number }[] = [
-	{ kind: 'river', minZoom: 8, base: 2.4 },
-	{ kind: 'stream', minZoom: 13, base: 1 },
+export const WATERWAY_STYLES: readonly { kind: string; minZoom: number; maxZoom: number; base: number }[] = [
+	// The world layer's large rivers (1:50 m): too coarse to sit beside streets, so only at small scales.
+	{ kind: 'major_river', minZoom: 4, maxZoom: 9, base: 4.2 },
+	{ kind: 'river', minZoom: 8, maxZoom: 99, base: 2.4 },
+	{ kind: 'stream', minZoom: 13, maxZoom: 99, base: 1 },
+];
+
+/** Borders of the world layer: states dashed under countries. Widths in pixels. */
+export const BOUNDARY_STYLES: readonly {
+	kind: string;
+	minZoom: number;
+	width: number;
+	colour: MapColour;
+	dash?: readonly [number, number];
+}[] = [
+	{ kind: 'state', minZoom: 4, width: 0.8, colour: 'boundary', dash: [4, 3] },
+	{ kind: 'country', minZoom: 0, width: 1.3, colour: 'boundary' },
 ];
 
 export const BUILDING_MIN_ZOOM = 14;
@@ -84,6 +98,10 @@ export type PlaceLabelStyle = {
 
 /** Place names, most important first. */
 export const PLACE_LABELS: readonly PlaceLabelStyle[] = [
+	{ kind: 'country', from: 2, to: 6, size: 13, bold: true, colour: 'label_soft' },
+	{ kind: 'metropolis', from: 4, to: 15, size: 15, bold: true, colour: 'label' },
+	{ kind: 'state', from: 5, to: 8, size: 12, bold: false, colour: 'label_soft' },
+	{ kind: 'large_city', from: 6, to: 15, size: 14, bold: true, colour: 'label' },
 	{ kind: 'city', from: 8, to: 15, size: 16, bold: true, colour: 'label' },
 	{ kind: 'town', from: 10, to: 16, size: 14, bold: true, colour: 'label' },
 	{ kind: 'village', from: 12, to: 16, size: 13, bold: false, colour: 'label' },

@@ -23,6 +23,7 @@ const NAMES = [
 	'path',
 	'track',
 	'rail',
+	'boundary',
 	'label',
 	'label_soft',
 	'halo',

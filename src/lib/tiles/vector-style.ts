@@ -6,6 +6,7 @@ import type {
 import type { MapLayer } from './contract.ts';
 import {
 	AREA_STYLES,
+	BOUNDARY_STYLES,
 	BUILDING_EDGE_MIN_ZOOM,
 	BUILDING_MIN_ZOOM,
 	CASING_MIN_ZOOM,
@@ -72,8 +73,10 @@ function fontsIn(fonts: readonly string[], variant?: 'Bold' | 'Italic'): string[
 
 export function buildVectorStyle(options: VectorStyleOptions): StyleSpecification {
 	const c = options.palette;
+	// The sea underneath, the world layer's land over it, then the regions' detail.
 	const layers: LayerSpecification[] = [
-		{ id: 'land', type: 'background', paint: { 'background-color': c.land } },
+		{ id: 'sea', type: 'background', paint: { 'background-color': c.water } },
+		{ id: 'earth', type: 'fill', ...layerOf('earth'), paint: { 'fill-color': c.land } },
 	];
 
 	for (const area of AREA_STYLES) {
@@ -93,11 +96,27 @@ export function buildVectorStyle(options: VectorStyleOptions): StyleSpecificatio
 			type: 'line',
 			...layerOf('waterway'),
 			minzoom: zoom(waterway.minZoom),
+			maxzoom: zoom(Math.min(waterway.maxZoom + 1, 24)),
 			filter: ofKind(waterway.kind),
 			layout: { 'line-cap': 'round', 'line-join': 'round' },
 			paint: {
 				'line-color': c.water,
 				'line-width': widthByZoom(waterway.minZoom, (z) => roadWidth(waterway.base, z)),
+			},
+		});
+	}
+	for (const boundary of BOUNDARY_STYLES) {
+		layers.push({
+			id: `boundary-${boundary.kind}`,
+			type: 'line',
+			...layerOf('boundary'),
+			minzoom: zoom(boundary.minZoom),
+			filter: ofKind(boundary.kind),
+			layout: { 'line-join': 'round' },
+			paint: {
+				'line-color': c[boundary.colour],
+				'line-width': boundary.width,
+				...(boundary.dash ? { 'line-dasharray': [...boundary.dash] } : {}),
 			},
 		});
 	}

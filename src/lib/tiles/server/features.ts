@@ -2,7 +2,7 @@ import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
 import { createNodeTable, findNodeIndex, type OsmMember, type OsmSink } from '../../routing/osm/model.ts';
 import { readOsmInto, readOsmXmlTextInto } from '../../routing/osm/read.ts';
 import type { Tags } from '../../routing/tags.ts';
-import type { MapFeatureProperties, MapLayer } from '../contract.ts';
+import { MAP_LAYERS, type MapFeatureProperties, type MapLayer } from '../contract.ts';
 
 // What a base map draws from an extract, read in a pass of its own so the routing import keeps only
 // what routing needs. Every feature carries its layer, its class and, where it has one, its name.
@@ -202,17 +202,8 @@ export function createMapFeatureCollector(): OsmSink & {
 					properties: propertiesOf(relation.style, relation.tags, false),
 				});
 			}
-			// Areas first, then lines, then names, so later features draw over earlier ones.
-			const order: Record<MapLayer, number> = {
-				landcover: 0,
-				water: 1,
-				building: 2,
-				waterway: 3,
-				railway: 4,
-				road: 5,
-				place: 6,
-			};
-			features.sort((a, b) => order[a.properties.layer] - order[b.properties.layer]);
+			// In the layers' drawing order (areas, then lines, then names), so later features draw over earlier ones.
+			features.sort((a, b) => MAP_LAYERS.indexOf(a.properties.layer) - MAP_LAYERS.indexOf(b.properties.layer));
 			return { type: 'FeatureCollection', features: [...features, ...places] };
 		},
 	};

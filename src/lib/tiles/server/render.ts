@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { MapFeatureProperties } from '../contract.ts';
 import {
 	AREA_STYLES,
+	BOUNDARY_STYLES,
 	BUILDING_EDGE_MIN_ZOOM,
 	BUILDING_MIN_ZOOM,
 	CASING_MIN_ZOOM,
@@ -28,7 +29,7 @@ export const EXTENT = 4096;
 /** Tile units per output pixel of a 256-pixel tile. */
 const U = EXTENT / 256;
 /** Bump when the drawing changes, so tiles cached on disk are drawn again. */
-export const STYLE_VERSION = 3;
+export const STYLE_VERSION = 4;
 
 // Fonts every Debian machine with fontconfig has (fonts-dejavu-core is one of its dependencies).
 const FONT = 'DejaVu Sans, Liberation Sans, sans-serif';
@@ -192,18 +193,21 @@ function placeLabel(feature: LegacyFeature, z: number, space: LabelSpace): strin
 }
 
 /**
- * The SVG of one tile. `covered` are the parts of the tile (in tile units) inside a bundled region:
- * land is drawn there, the rest in the lighter no-data colour.
+ * The SVG of one tile. With the world layer (`ground` is 'world') the sea is the background and its
+ * `earth` features are the land; without it, `ground` are the parts of the tile (in tile units) inside
+ * a loaded region: land is drawn there, the rest in the lighter no-data colour.
  */
-export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[], scale: 1 | 2): string {
+export function drawTileSvg(features: LegacyFeature[], z: number, ground: Rect[] | 'world', scale: 1 | 2): string {
 	const size = 256 * scale;
 	const parts: string[] = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${EXTENT} ${EXTENT}">`,
-		`<rect width="${EXTENT}" height="${EXTENT}" fill="${C.no_data}"/>`,
-		...covered.map(
-			(r) => `<rect x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" fill="${C.land}"/>`,
-		),
 	];
+	if (ground === 'world') parts.push(`<rect width="${EXTENT}" height="${EXTENT}" fill="${C.water}"/>`);
+	else {
+		parts.push(`<rect width="${EXTENT}" height="${EXTENT}" fill="${C.no_data}"/>`);
+		for (const r of ground)
+			parts.push(`<rect x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" fill="${C.land}"/>`);
+	}
 	const byLayer = new Map<string, LegacyFeature[]>();
 	for (const feature of features) {
 		const layer = props(feature).layer;
@@ -214,6 +218,8 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	const layer = (name: string) => byLayer.get(name) ?? [];
 	const joined = (list: LegacyFeature[]) => list.map(pathData).join('');
 
+	const earth = joined(layer('earth'));
+	if (earth) parts.push(`<path d="${earth}" fill="${C.land}" fill-rule="evenodd"/>`);
 	for (const [kind, fill, minZoom] of AREAS) {
 		if (z < minZoom) continue;
 		const d = joined(layer('landcover').filter((f) => props(f).kind === kind));
@@ -222,14 +228,24 @@ export function drawTileSvg(features: LegacyFeature[], z: number, covered: Rect[
 	const water = joined(layer('water'));
 	if (water) parts.push(`<path d="${water}" fill="${C.water}" fill-rule="evenodd"/>`);
 	const waterways = layer('waterway');
-	for (const { kind, minZoom, base } of WATERWAY_STYLES) {
-		if (z < minZoom) continue;
+	for (const { kind, minZoom, maxZoom, base } of WATERWAY_STYLES) {
+		if (z < minZoom || z > maxZoom) continue;
 		const d = joined(waterways.filter((f) => props(f).kind === kind));
 		if (d) {
 			parts.push(
 				`<path d="${d}" fill="none" stroke="${C.water}" stroke-width="${(roadWidth(base, z) * U).toFixed(1)}" stroke-linecap="round" stroke-linejoin="round"/>`,
 			);
 		}
+	}
+	const boundaries = layer('boundary');
+	for (const { kind, minZoom, width, colour, dash } of BOUNDARY_STYLES) {
+		if (z < minZoom) continue;
+		const d = joined(boundaries.filter((f) => props(f).kind === kind));
+		if (!d) continue;
+		const pattern = dash ? ` stroke-dasharray="${dash.map((n) => n * width * U).join(' ')}"` : '';
+		parts.push(
+			`<path d="${d}" fill="none" stroke="${C[colour]}" stroke-width="${(width * U).toFixed(1)}" stroke-linejoin="round"${pattern}/>`,
+		);
 	}
 	if (z >= BUILDING_MIN_ZOOM) {
 		const d = joined(layer('building'));

@@ -17,6 +17,7 @@ import {
 import { boundsIntersect, lonLatToTile, tileBounds } from '../tile-math.ts';
 import { readMapFeatures } from './features.ts';
 import { MAP_PALETTE } from './palette.ts';
+import { readWorldFeatures, WORLD_VERSION } from './world.ts';
 import { drawNoDataSvg, drawTileSvg, EXTENT, rasterise, STYLE_VERSION } from './render.ts';
 
 /** Bump when the features read from an extract change, so cached feature sets are read again. */
@@ -32,7 +33,7 @@ export interface Tile {
 	body: Buffer;
 	etag: string;
 	contentType: string;
-	/** False for the tile that says there is no map data here. */
+	/** Whether a loaded region's street detail reaches this tile (false: the world layer alone, or nothing). */
 	covered: boolean;
 }
 
@@ -127,10 +128,13 @@ export class TileService {
 	private readonly noData = new Map<string, Promise<Tile>>();
 	private readonly tileDir: string | null;
 
+	private readonly world: TileRegion | null;
+
 	constructor(
 		readonly regions: TileRegion[],
-		options: { cacheDir?: string | null; dataKey?: string } = {},
+		options: { cacheDir?: string | null; dataKey?: string; world?: TileRegion | null } = {},
 	) {
+		this.world = options.world ?? null;
 		const style = createHash('sha256')
 			.update(`${STYLE_VERSION}:${JSON.stringify(MAP_PALETTE)}:${options.dataKey ?? ''}`)
 			.digest('hex')
@@ -148,7 +152,7 @@ export class TileService {
 		const { z, x, y, scale, format } = request;
 		const bounds = tileBounds(z, x, y);
 		const regions = this.regions.filter((region) => boundsIntersect(region.bounds, bounds));
-		if (regions.length === 0) return this.getNoDataTile(format, scale);
+		if (regions.length === 0 && !this.world) return this.getNoDataTile(format, scale);
 		const key = `${z}/${x}/${y}${scale === 2 ? '@2x' : ''}.${format}`;
 		const remembered = this.memory.get(key);
 		if (remembered) return remembered;
@@ -162,13 +166,17 @@ export class TileService {
 
 	private async produce(key: string, request: TileRequest, regions: TileRegion[]): Promise<Tile> {
 		const contentType = CONTENT_TYPES[request.format];
+		const covered = regions.length > 0;
 		const path = this.tileDir ? join(this.tileDir, key) : null;
 		if (path) {
 			const body = await readFile(path).catch(() => null);
-			if (body) return this.remember(key, { body, etag: makeEtag(body), contentType, covered: true });
+			if (body) return this.remember(key, { body, etag: makeEtag(body), contentType, covered });
 		}
 		const { z, x, y } = request;
 		const features: LegacyFeature[] = [];
+		// The world first: the regions' streets and names are drawn over it.
+		const world = this.world?.index.getTile(z, x, y);
+		if (world) features.push(...world.features);
 		for (const region of regions) {
 			const tile = region.index.getTile(z, x, y);
 			if (tile) features.push(...tile.features);
@@ -176,9 +184,11 @@ export class TileService {
 		const body =
 			request.format === 'pbf'
 				? encodeVectorTile(features)
-				: await rasterise(drawTileSvg(features, z, coveredRects(regions, z, x, y), request.scale));
+				: await rasterise(
+						drawTileSvg(features, z, this.world ? 'world' : coveredRects(regions, z, x, y), request.scale),
+					);
 		if (path) await writeAtomically(path, body);
-		return this.remember(key, { body, etag: makeEtag(body), contentType, covered: true });
+		return this.remember(key, { body, etag: makeEtag(body), contentType, covered });
 	}
 
 	private remember(key: string, tile: Tile): Tile {
@@ -258,6 +268,30 @@ export interface LoadTilesOptions {
 	cacheDir?: string;
 	only?: string[];
 	log?: (message: string) => void;
+	/** The Natural Earth world under the regions (default on). */
+	world?: boolean;
+}
+
+/** Indexes the world layer: the land, borders and names every map shows outside the regions. */
+export function loadWorld(log: (message: string) => void = () => {}): TileRegion {
+	const started = performance.now();
+	const collection = readWorldFeatures();
+	const world = {
+		name: 'world',
+		bounds: [-180, -85.06, 180, 85.06] as Bounds,
+		index: new GeoJSONVT(collection, {
+			maxZoom: MAX_ZOOM,
+			// Whole-world tiles down to zoom 3 at start; deeper ones are cut when first asked for.
+			indexMaxZoom: 3,
+			tolerance: 3,
+			extent: EXTENT,
+			buffer: 96,
+		}),
+	};
+	log(
+		`tiles: world layer (${collection.features.length} features) indexed in ${(performance.now() - started).toFixed(0)} ms`,
+	);
+	return world;
 }
 
 /** Loads every bundled extract's features (from the cache when it can) and indexes them for tiles. */
@@ -278,5 +312,10 @@ export async function loadTileService(options: LoadTilesOptions = {}): Promise<T
 			`tiles: ${name} ${fromCache ? 'loaded from cache' : 'read'} and indexed in ${(performance.now() - started).toFixed(0)} ms`,
 		);
 	}
-	return new TileService(regions, { cacheDir, dataKey: `${FEATURE_VERSION}:${hashes.join(',')}` });
+	const world = options.world === false ? null : loadWorld(log);
+	return new TileService(regions, {
+		cacheDir,
+		dataKey: `${FEATURE_VERSION}:${hashes.join(',')}:${world ? `world${WORLD_VERSION}` : 'no-world'}`,
+		world,
+	});
 }
