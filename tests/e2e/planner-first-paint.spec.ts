@@ -26,7 +26,8 @@ async function firstPaintThenMap(
 	});
 	const asked: string[] = [];
 	const onRequest = (request: { url: () => string }) => {
-		if (request.url().includes('/tiles/')) asked.push(request.url());
+		// Tile images only: the map also asks once where regions are loaded (/tiles/regions.json).
+		if (/\/tiles\/\d+\/\d+\/\d+/.test(request.url())) asked.push(request.url());
 	};
 	page.on('request', onRequest);
 	await page.goto(address);

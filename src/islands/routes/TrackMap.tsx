@@ -78,7 +78,14 @@ export default function TrackMap({
 			else ring.setLatLng([point.lat, point.lng]).addTo(created);
 			setMarked(point !== null);
 		});
+		// The settled zoom, on the element: what a test (or a stylesheet) can wait on after a zoom.
+		const host = element.current;
+		const markZoom = () => {
+			host.dataset.zoom = String(created.getZoom());
+		};
+		created.on('zoomend', markZoom);
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
+		markZoom();
 		// Placed only once the first view is set: during it, layers are not yet projected.
 		const undecorate = decorate?.(created);
 		setLeaflet(created);

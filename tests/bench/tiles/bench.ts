@@ -1,8 +1,9 @@
 /**
  * Base map tiles through the real server (launcher → tile app), on loopback, one request at a time
  * as a map's first paint would feel them: cold (never drawn: no file, nothing in memory) and warm
- * (served again). Zooms 12–17, a 3 × 3 block of tiles around central Harrisburg and Andorra la Vella.
- * Goals: cold p95 ≤ 300 ms, warm p95 ≤ 20 ms. Figures only; nothing passes or fails on speed.
+ * (served again). Zooms 12–17, a 3 × 3 block of tiles around central Harrisburg and Andorra la Vella,
+ * where streets lie on the world layer; and zooms 4–12 around Split and Los Angeles, the world layer
+ * alone. Goals: cold p95 ≤ 300 ms, warm p95 ≤ 20 ms. Figures only; nothing passes or fails on speed.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,11 @@ const CENTRES = [
 	{ name: 'Harrisburg', lon: -76.84, lat: 40.27 },
 	{ name: 'Andorra', lon: 1.5218, lat: 42.5063 },
 ];
+/** Outside every region: coast, borders and names only. */
+const WORLD_CENTRES = [
+	{ name: 'Split', lon: 16.44, lat: 43.51 },
+	{ name: 'Los Angeles', lon: -118.25, lat: 34.05 },
+];
 
 // Kept between runs (git-ignored) so the feature sets are read once; drawn tiles are removed below.
 const dataDir = path.join(root, 'data/bench-tiles');
@@ -29,10 +35,10 @@ try {
 	// First run: nothing cached yet.
 }
 
-function listTiles(extension: string): string[] {
+function listTiles(extension: string, centres = CENTRES, zooms: [number, number] = [12, 17]): string[] {
 	const urls: string[] = [];
-	for (const centre of CENTRES) {
-		for (let z = 12; z <= 17; z++) {
+	for (const centre of centres) {
+		for (let z = zooms[0]; z <= zooms[1]; z++) {
 			const at = lonLatToTile(centre.lon, centre.lat, z);
 			for (let dy = -1; dy <= 1; dy++) {
 				for (let dx = -1; dx <= 1; dx++) {
@@ -64,14 +70,20 @@ try {
 	await waitUntilUp(`${BASE}/tiles/regions.json`, server);
 	// One tile outside every region, so first-request work (JIT, sharp's start) is not counted.
 	await time(`${BASE}/tiles/3/0/0.png`);
-	for (const extension of ['png', 'pbf']) {
-		const urls = listTiles(extension);
-		const cold: number[] = [];
-		for (const url of urls) cold.push(await time(url));
-		const warm: number[] = [];
-		for (let round = 0; round < WARM_ROUNDS; round++) for (const url of urls) warm.push(await time(url));
-		console.log(`${extension} cold  ${summarise(cold)}   (goal p95 ≤ 300 ms)`);
-		console.log(`${extension} warm  ${summarise(warm)}   (goal p95 ≤ 20 ms)`);
+	const sets = [
+		{ label: 'regions', urls: (extension: string) => listTiles(extension) },
+		{ label: 'world  ', urls: (extension: string) => listTiles(extension, WORLD_CENTRES, [4, 12]) },
+	];
+	for (const { label, urls: urlsOf } of sets) {
+		for (const extension of ['png', 'pbf']) {
+			const urls = urlsOf(extension);
+			const cold: number[] = [];
+			for (const url of urls) cold.push(await time(url));
+			const warm: number[] = [];
+			for (let round = 0; round < WARM_ROUNDS; round++) for (const url of urls) warm.push(await time(url));
+			console.log(`${label} ${extension} cold  ${summarise(cold)}   (goal p95 ≤ 300 ms)`);
+			console.log(`${label} ${extension} warm  ${summarise(warm)}   (goal p95 ≤ 20 ms)`);
+		}
 	}
 	const perZoom: string[] = [];
 	for (let z = 12; z <= 17; z++) {
