@@ -59,7 +59,12 @@ export async function loadApiModules(
 	// the cache. Routing requests wait for it; nothing else does.
 	const engine = config.routingUrl
 		? null
-		: loadEngine({ cacheDir: `${config.dataDir}/routing-cache`, log: (message) => logger.info(message) });
+		: loadEngine({
+				cacheDir: `${config.dataDir}/routing-cache`,
+				elevationUrl: config.elevationUrl,
+				fetchedDemDir: `${config.dataDir}/dem`,
+				log: (message) => logger.info(message),
+			});
 	engine?.catch((error) => logger.error({ err: error }, 'routing regions failed to load'));
 	// The built-in base map is read and indexed in the background too, only when a map uses it.
 	const servesTiles = [config.tiles.url, ...config.mapLayers.map((layer) => layer.url)].some((url) =>

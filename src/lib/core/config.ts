@@ -115,6 +115,16 @@ const EnvSchema = v.object({
 	),
 	MAIL_FROM: v.optional(v.string(), 'Mapstride <no-reply@mapstride.localhost>'),
 	ROUTING_URL: v.optional(urlString('ROUTING_URL')),
+	ELEVATION_URL: v.optional(
+		v.pipe(
+			v.string(),
+			v.maxLength(500),
+			v.regex(
+				/^https?:\/\/[^\s"'<>]+\{tile\}[^\s"'<>]*$/,
+				'ELEVATION_URL must be an http(s) URL template with {tile} (and maybe {tile_dir}), e.g. https://host/skadi/{tile_dir}/{tile}.hgt.gz',
+			),
+		),
+	),
 	OPEN_METEO_ARCHIVE_URL: v.optional(urlString('OPEN_METEO_ARCHIVE_URL')),
 	GARMIN_CLIENT_ID: v.optional(
 		v.pipe(v.string(), v.regex(/^[\w-]{1,200}$/, 'GARMIN_CLIENT_ID must be a client id')),
@@ -184,6 +194,8 @@ export type Config = {
 	smtpUrl: string | undefined;
 	mailFrom: string;
 	routingUrl: string | undefined;
+	/** SRTM tiles in the skadi layout, fetched when first needed (ELEVATION_URL). */
+	elevationUrl: string | undefined;
 	/**
 	 * Where past weather comes from; unset, workouts show none. Open-Meteo's historical API
 	 * (https://archive-api.open-meteo.com/v1/archive, or a self-hosted copy) is the one adapter.
@@ -253,6 +265,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		smtpUrl: e.SMTP_URL,
 		mailFrom: e.MAIL_FROM,
 		routingUrl: e.ROUTING_URL,
+		elevationUrl: e.ELEVATION_URL,
 		weather: e.OPEN_METEO_ARCHIVE_URL ? { provider: 'open-meteo', url: e.OPEN_METEO_ARCHIVE_URL } : null,
 		garmin:
 			e.GARMIN_CLIENT_ID && e.GARMIN_CLIENT_SECRET

@@ -32,20 +32,36 @@ export function parseHgt(bytes: Uint8Array): HgtTile {
 	return { size, data };
 }
 
-/** Reads heights from the .hgt / .hgt.zip tiles of one folder, loading each tile on first use. */
+/**
+ * Reads heights from the .hgt / .hgt.zip tiles of some folders, loading each tile on first use. With
+ * `onMissing`, a tile no folder has is asked for (an elevation source fetches it in the background
+ * and calls `forget` once it is stored); until then its points have no height, never a guessed one.
+ */
 export class ElevationSource {
 	private readonly tiles = new Map<string, HgtTile | null>();
 
 	private readonly folders: string[];
 
-	constructor(folders: string[]) {
+	constructor(
+		folders: string[],
+		private readonly onMissing?: (tile: string) => void,
+	) {
 		this.folders = folders;
+	}
+
+	/** Drops what is remembered of a tile, so the next point in it reads the folders again. */
+	forget(tile: string): void {
+		this.tiles.delete(tile);
 	}
 
 	/** Whether a tile covers the point (loading it if needed). */
 	getTile(lat: number, lon: number): HgtTile | null {
 		const name = getTileName(lat, lon);
-		if (this.tiles.has(name)) return this.tiles.get(name) ?? null;
+		if (this.tiles.has(name)) {
+			const known = this.tiles.get(name) ?? null;
+			if (!known) this.onMissing?.(name);
+			return known;
+		}
 		let tile: HgtTile | null = null;
 		for (const folder of this.folders) {
 			const plain = join(folder, `${name}.hgt`);
@@ -59,6 +75,7 @@ export class ElevationSource {
 			if (tile) break;
 		}
 		this.tiles.set(name, tile);
+		if (!tile) this.onMissing?.(name);
 		return tile;
 	}
 

@@ -3,6 +3,7 @@ import { createReadStream, existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CACHE_VERSION, readRegionCache, writeRegionCache } from '../cache.ts';
 import { ElevationSource } from '../elevation.ts';
+import { ElevationFetcher } from './elevation-fetch.ts';
 import { RoutingEngine } from '../engine.ts';
 import { loadCities } from '../geocode.ts';
 import { readOsmFile } from '../osm/read.ts';
@@ -20,6 +21,10 @@ export interface LoadEngineOptions {
 	only?: string[];
 	/** Folders of SRTM tiles besides regionsDir. */
 	demDirs?: string[];
+	/** Fetch missing SRTM tiles from this source (ELEVATION_URL) into `fetchedDemDir`. */
+	elevationUrl?: string;
+	/** Where fetched tiles are kept; default DATA_DIR/dem. */
+	fetchedDemDir?: string;
 	log?: (message: string) => void;
 	/** Load the world cities for place search right after the regions (≈ 1 s once) instead of on first search. */
 	warmPlaces?: boolean;
@@ -82,6 +87,26 @@ export function listExtracts(regionsDir: string): string[] {
 		: [];
 }
 
+/** The bundled tiles, and with an elevation source every other tile once it has been fetched. */
+export function createElevationSource(
+	regionsDir: string,
+	options: LoadEngineOptions,
+	log: (message: string) => void,
+): ElevationSource {
+	const folders = [regionsDir, ...(options.demDirs ?? [])];
+	if (!options.elevationUrl) return new ElevationSource(folders);
+	const fetchedDir =
+		options.fetchedDemDir ?? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'dem');
+	const fetcher = new ElevationFetcher({
+		template: options.elevationUrl,
+		folder: fetchedDir,
+		log,
+		onStored: (tile) => source.forget(tile),
+	});
+	const source = new ElevationSource([...folders, fetchedDir], (tile) => fetcher.request(tile));
+	return source;
+}
+
 /** Loads the bundled regions (and their elevation tiles) into an engine; call once at server start. */
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<RoutingEngine> {
 	const regionsDir = options.regionsDir ?? join(process.cwd(), 'data-regions');
@@ -97,10 +122,7 @@ export async function loadEngine(options: LoadEngineOptions = {}): Promise<Routi
 		regions.push(region);
 	}
 	if (options.warmPlaces) loadCities();
-	const engine = new RoutingEngine({
-		regions,
-		elevation: new ElevationSource([regionsDir, ...(options.demDirs ?? [])]),
-	});
+	const engine = new RoutingEngine({ regions, elevation: createElevationSource(regionsDir, options, log) });
 	const warmed = warmEngine(engine, options.warmRoutes ?? 100);
 	log(`routing: warmed up with ${warmed.routes} routes in ${warmed.ms.toFixed(0)} ms`);
 	return engine;
