@@ -45,6 +45,17 @@ test.describe('pages of the shell', () => {
 		expect(external).toEqual([]);
 	});
 
+	test('/favicon.ico answers with the icon, for browsers and tools that ask for it by that name', async ({
+		request,
+	}) => {
+		const response = await request.get('/favicon.ico');
+		expect(response.status()).toBe(200);
+		expect(response.headers()['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+		// An ICO file: reserved 0, type 1 (icon), then how many images it holds.
+		const head = (await response.body()).subarray(0, 6);
+		expect([head.readUInt16LE(0), head.readUInt16LE(2), head.readUInt16LE(4)]).toEqual([0, 1, 3]);
+	});
+
 	test('fonts are self-hosted Plus Jakarta Sans and Barlow', async ({ page }) => {
 		await open(page, '/');
 		await page.evaluate(() => document.fonts.ready);
