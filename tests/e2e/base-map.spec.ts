@@ -98,7 +98,9 @@ test('far from the bundled regions the map draws the world layer, not an empty g
 	// Land or sea with borders and names on it: the map's own colours, never the grey of no data.
 	for (const src of outside.slice(0, 3)) {
 		const tile = await decode(page, src);
-		expect(Math.min(difference(tile.dominant, MAP_PALETTE.land), difference(tile.dominant, MAP_PALETTE.water))).toBeLessThanOrEqual(3);
+		expect(
+			Math.min(difference(tile.dominant, MAP_PALETTE.land), difference(tile.dominant, MAP_PALETTE.water)),
+		).toBeLessThanOrEqual(3);
 		expect(tile.distinct).toBeGreaterThan(3);
 	}
 	// Zoomed out this far no street is expected, so the map makes no note of missing streets.

@@ -72,7 +72,9 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 					const pathname = new URL(response.url()).pathname;
 					if (allowedFailures.some((pattern) => pattern.test(pathname))) return;
 					if ((asset && status >= 400) || status >= 500) {
-						found.push(`${status} for ${request.resourceType()} ${new URL(response.url()).pathname}${where(page)}`);
+						found.push(
+							`${status} for ${request.resourceType()} ${new URL(response.url()).pathname}${where(page)}`,
+						);
 					}
 				});
 				page.on('requestfailed', (request: Request) => {
@@ -81,7 +83,9 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 					const reason = request.failure()?.errorText ?? 'failed';
 					// A navigation or a removed element cancels loads in flight; nothing is left undrawn.
 					if (reason === 'net::ERR_ABORTED') return;
-					found.push(`${reason} for ${request.resourceType()} ${new URL(request.url()).pathname}${where(page)}`);
+					found.push(
+						`${reason} for ${request.resourceType()} ${new URL(request.url()).pathname}${where(page)}`,
+					);
 				});
 			};
 			const watchContext = async (watched: BrowserContext) => {
@@ -89,7 +93,8 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 				// console message; the page's own violation event does reach it, through console.error.
 				await watched.addInitScript(() => {
 					document.addEventListener('securitypolicyviolation', (event) => {
-						const what = event.blockedURI && event.blockedURI !== 'inline' ? event.blockedURI : 'an inline one';
+						const what =
+							event.blockedURI && event.blockedURI !== 'inline' ? event.blockedURI : 'an inline one';
 						console.error(`Refused by the Content-Security-Policy (${event.violatedDirective}): ${what}`);
 					});
 				});
@@ -116,7 +121,9 @@ export const test = base.extend<{ pageProblems: PageProblems }>({
 			} finally {
 				browser.newContext = newContext;
 			}
-			expect(found, 'the pages this test opened logged errors or failed to load their own assets').toEqual([]);
+			expect(found, 'the pages this test opened logged errors or failed to load their own assets').toEqual(
+				[],
+			);
 		},
 		{ auto: true },
 	],

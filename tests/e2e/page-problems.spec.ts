@@ -10,8 +10,12 @@ test('the page watch reports a refused inline style, a missing asset and an unca
 	pageProblems,
 }) => {
 	await page.goto('/');
-	await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<span style="color: red">inline</span>'));
-	await expect.poll(() => pageProblems.drain().join('\n')).toMatch(/console error on \/: Refused by the Content-Security-Policy \(style-src-attr\): an inline one/);
+	await page.evaluate(() =>
+		document.body.insertAdjacentHTML('beforeend', '<span style="color: red">inline</span>'),
+	);
+	await expect
+		.poll(() => pageProblems.drain().join('\n'))
+		.toMatch(/console error on \/: Refused by the Content-Security-Policy \(style-src-attr\): an inline one/);
 
 	await page.evaluate(() => {
 		const image = document.createElement('img');
@@ -19,14 +23,18 @@ test('the page watch reports a refused inline style, a missing asset and an unca
 		image.alt = '';
 		document.body.append(image);
 	});
-	await expect.poll(() => pageProblems.drain().join('\n')).toMatch(/^404 for image \/no-such-picture\.png on \/$/);
+	await expect
+		.poll(() => pageProblems.drain().join('\n'))
+		.toMatch(/^404 for image \/no-such-picture\.png on \/$/);
 
 	await page.evaluate(() => {
 		setTimeout(() => {
 			throw new Error('nobody caught this');
 		});
 	});
-	await expect.poll(() => pageProblems.drain().join('\n')).toMatch(/uncaught error on \/: Error: nobody caught this/);
+	await expect
+		.poll(() => pageProblems.drain().join('\n'))
+		.toMatch(/uncaught error on \/: Error: nobody caught this/);
 
 	// A 4xx answer to the page's own fetch is the product talking, judged by what the page shows.
 	await page.evaluate(() => fetch('/api/v7.1/user/self/').then((response) => response.status));

@@ -64,7 +64,10 @@ async function zoomOutForContext(map: Locator) {
 	for (let now = await zoom(); now > 8; now = await zoom()) {
 		await zoomOut.click();
 		// Leaflet drops a press made while it still animates the last one; press again then.
-		await expect.poll(zoom, { timeout: 2_000 }).toBeLessThan(now).catch(() => {});
+		await expect
+			.poll(zoom, { timeout: 2_000 })
+			.toBeLessThan(now)
+			.catch(() => {});
 	}
 	expect(await zoom()).toBe(8);
 }
@@ -84,10 +87,16 @@ for (const which of ['croatia', 'california'] as const) {
 		const map = await openImported(page, token, which);
 		const tiles = map.locator('img.leaflet-tile');
 		await expect.poll(() => tiles.count(), { timeout: 15_000 }).toBeGreaterThan(3);
-		await expect(map.locator('img.leaflet-tile:not(.leaflet-tile-loaded)')).toHaveCount(0, { timeout: 20_000 });
-		await expect(map.getByTestId('street-detail-note')).toHaveText(/^Street detail is not loaded for this area/);
+		await expect(map.locator('img.leaflet-tile:not(.leaflet-tile-loaded)')).toHaveCount(0, {
+			timeout: 20_000,
+		});
+		await expect(map.getByTestId('street-detail-note')).toHaveText(
+			/^Street detail is not loaded for this area/,
+		);
 		await zoomOutForContext(map);
-		await expect(map.locator('img.leaflet-tile:not(.leaflet-tile-loaded)')).toHaveCount(0, { timeout: 20_000 });
+		await expect(map.locator('img.leaflet-tile:not(.leaflet-tile-loaded)')).toHaveCount(0, {
+			timeout: 20_000,
+		});
 		// Coast, borders and names around the line, as stored; no note about streets at this scale.
 		await expect(map.getByTestId('street-detail-note')).toBeHidden();
 		await expect(map).toHaveScreenshot(`${which}-raster.png`, { maxDiffPixelRatio: 0.01, timeout: 20_000 });
@@ -102,7 +111,9 @@ test('a workout in Croatia draws on the world layer on the vector map too', asyn
 	const map = await openImported(page, token, 'croatia');
 	await expect(map.locator('canvas.maplibregl-canvas')).toBeVisible({ timeout: 15_000 });
 	await expect(map.locator('img.leaflet-tile')).toHaveCount(0);
-	await expect(map.getByTestId('street-detail-note')).toHaveText(/^Street detail is not loaded for this area/);
+	await expect(map.getByTestId('street-detail-note')).toHaveText(
+		/^Street detail is not loaded for this area/,
+	);
 	await zoomOutForContext(map);
 	await expect(map.getByTestId('street-detail-note')).toBeHidden();
 	await expect(map).toHaveScreenshot('croatia-vector.png', { maxDiffPixelRatio: 0.02, timeout: 30_000 });

@@ -4,7 +4,8 @@ import './street-detail-note.scss';
 
 /** From this zoom a member expects streets; outside every loaded region the map says why there are none. */
 export const STREET_DETAIL_MIN_ZOOM = 11;
-export const STREET_DETAIL_NOTE = 'Street detail is not loaded for this area: the map shows land, water, borders and places.';
+export const STREET_DETAIL_NOTE =
+	'Street detail is not loaded for this area: the map shows land, water, borders and places.';
 
 let regionsRequest: Promise<Bounds[]> | null = null;
 
@@ -43,6 +44,11 @@ export function addStreetDetailNote(map: L.Map): () => void {
 		note.textContent = outside ? STREET_DETAIL_NOTE : '';
 	};
 	let removed = false;
+	// A map taken off the page (its island unmounted) before the answer came has no view to judge.
+	const onUnload = () => {
+		removed = true;
+	};
+	map.once('unload', onUnload);
 	void loadedRegions().then((bounds) => {
 		if (removed) return;
 		regions = bounds.map(([west, south, east, north]) => L.latLngBounds([south, west], [north, east]));
@@ -51,6 +57,7 @@ export function addStreetDetailNote(map: L.Map): () => void {
 	map.on('moveend', update);
 	return () => {
 		removed = true;
+		map.off('unload', onUnload);
 		map.off('moveend', update);
 		control.remove();
 	};

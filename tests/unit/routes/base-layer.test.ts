@@ -133,7 +133,9 @@ describe('adding the base layer to a Leaflet map', () => {
 		expect(layers).toHaveLength(1);
 		expect(layers[0]).toBeInstanceOf(L.TileLayer);
 		// The only request is the street detail note's question of where regions are loaded.
-		expect(fetch.mock.calls.map(([url]) => String(url)).filter((url) => url !== '/tiles/regions.json')).toEqual([]);
+		expect(
+			fetch.mock.calls.map(([url]) => String(url)).filter((url) => url !== '/tiles/regions.json'),
+		).toEqual([]);
 		map.remove();
 	});
 });

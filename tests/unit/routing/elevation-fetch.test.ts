@@ -41,7 +41,11 @@ function emptyFolder(): string {
 /** A source reading no bundled tile, fetching into a fresh folder. */
 function fetchingSource() {
 	const fetched = emptyFolder();
-	const source = createElevationSource(emptyFolder(), { elevationUrl: template, fetchedDemDir: fetched }, () => {});
+	const source = createElevationSource(
+		emptyFolder(),
+		{ elevationUrl: template, fetchedDemDir: fetched },
+		() => {},
+	);
 	return { source, fetched };
 }
 
@@ -66,7 +70,9 @@ afterAll(async () => {
 
 describe('heights from an elevation source', () => {
 	it('fills the skadi layout', () => {
-		expect(tileUrl('https://h/skadi/{tile_dir}/{tile}.hgt.gz', 'S09W078')).toBe('https://h/skadi/S09/S09W078.hgt.gz');
+		expect(tileUrl('https://h/skadi/{tile_dir}/{tile}.hgt.gz', 'S09W078')).toBe(
+			'https://h/skadi/S09/S09W078.hgt.gz',
+		);
 	});
 
 	it('has no height until the tile is fetched, then the height the tile holds, kept on disk', async () => {
@@ -92,8 +98,10 @@ describe('heights from an elevation source', () => {
 	])('keeps no tile that %s, says why, and asks again only later', async (_, lat, reason) => {
 		const messages: string[] = [];
 		const fetched = emptyFolder();
-		const source = createElevationSource(emptyFolder(), { elevationUrl: template, fetchedDemDir: fetched }, (m) =>
-			messages.push(m),
+		const source = createElevationSource(
+			emptyFolder(),
+			{ elevationUrl: template, fetchedDemDir: fetched },
+			(m) => messages.push(m),
 		);
 		const path = `/skadi/N${lat}/N${lat}E001.hgt.gz`;
 		expect(source.getHeight(lat + 0.5, 1.5)).toBeNull();

@@ -3,7 +3,13 @@ import { PbfReader } from 'pbf';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MAP_PALETTE } from '../../../src/lib/tiles/server/palette.ts';
-import { indexFeatures, loadWorld, measureBounds, TileService, type TileRegion } from '../../../src/lib/tiles/server/service.ts';
+import {
+	indexFeatures,
+	loadWorld,
+	measureBounds,
+	type TileRegion,
+	TileService,
+} from '../../../src/lib/tiles/server/service.ts';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
 import { MARKET_STREET, readTown } from './town.ts';
 
@@ -78,7 +84,9 @@ describe('the world layer', () => {
 		expect(Object.keys(europe.layers)).toEqual(expect.arrayContaining(['earth', 'boundary', 'place']));
 		expect(namesIn(europe, 'country')).toContain('Croatia');
 		expect(namesIn(europe, 'large_city')).toContain('Zagreb');
-		const california = decode((await service.getTile({ ...tileAt(-119, 36, 5), scale: 1, format: 'pbf' })).body);
+		const california = decode(
+			(await service.getTile({ ...tileAt(-119, 36, 5), scale: 1, format: 'pbf' })).body,
+		);
 		expect(namesIn(california, 'state')).toContain('California');
 		expect(namesIn(california, 'metropolis')).toContain('Los Angeles');
 	});
@@ -87,7 +95,11 @@ describe('the world layer', () => {
 		const collection = await readTown();
 		const town = indexFeatures('town', { bounds: measureBounds(collection), collection });
 		const withTown = new TileService([town], { world });
-		const tile = await withTown.getTile({ ...tileAt(MARKET_STREET.lon, MARKET_STREET.lat, 16), scale: 1, format: 'png' });
+		const tile = await withTown.getTile({
+			...tileAt(MARKET_STREET.lon, MARKET_STREET.lat, 16),
+			scale: 1,
+			format: 'png',
+		});
 		expect(tile.covered).toBe(true);
 		const shares = await colourShares(tile.body);
 		expect(shares.road).toBeGreaterThan(0.005);

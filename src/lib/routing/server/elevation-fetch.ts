@@ -116,7 +116,9 @@ export class ElevationFetcher {
 			const wait = Math.min(LAST_RETRY_MS, (this.retryAt.get(tile)?.wait ?? FIRST_RETRY_MS / 2) * 2);
 			this.retryAt.set(tile, { at: Date.now() + wait, wait });
 			const reason = error instanceof Error ? error.message : String(error);
-			log(`elevation: ${tile} could not be fetched (${reason}); asked again in ${Math.round(wait / 60_000)} min`);
+			log(
+				`elevation: ${tile} could not be fetched (${reason}); asked again in ${Math.round(wait / 60_000)} min`,
+			);
 		}
 	}
 }

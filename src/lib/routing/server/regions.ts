@@ -3,12 +3,12 @@ import { createReadStream, existsSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CACHE_VERSION, readRegionCache, writeRegionCache } from '../cache.ts';
 import { ElevationSource } from '../elevation.ts';
-import { ElevationFetcher } from './elevation-fetch.ts';
 import { RoutingEngine } from '../engine.ts';
 import { loadCities } from '../geocode.ts';
 import { readOsmFile } from '../osm/read.ts';
 import { buildRegion, type Region } from '../region.ts';
 import { MODES } from '../tags.ts';
+import { ElevationFetcher } from './elevation-fetch.ts';
 
 const EXTRACT = /\.(osm\.pbf|osm\.gz|osm)$/;
 

@@ -203,7 +203,9 @@ export function createMapFeatureCollector(): OsmSink & {
 				});
 			}
 			// In the layers' drawing order (areas, then lines, then names), so later features draw over earlier ones.
-			features.sort((a, b) => MAP_LAYERS.indexOf(a.properties.layer) - MAP_LAYERS.indexOf(b.properties.layer));
+			features.sort(
+				(a, b) => MAP_LAYERS.indexOf(a.properties.layer) - MAP_LAYERS.indexOf(b.properties.layer),
+			);
 			return { type: 'FeatureCollection', features: [...features, ...places] };
 		},
 	};

@@ -197,7 +197,12 @@ function placeLabel(feature: LegacyFeature, z: number, space: LabelSpace): strin
  * `earth` features are the land; without it, `ground` are the parts of the tile (in tile units) inside
  * a loaded region: land is drawn there, the rest in the lighter no-data colour.
  */
-export function drawTileSvg(features: LegacyFeature[], z: number, ground: Rect[] | 'world', scale: 1 | 2): string {
+export function drawTileSvg(
+	features: LegacyFeature[],
+	z: number,
+	ground: Rect[] | 'world',
+	scale: 1 | 2,
+): string {
 	const size = 256 * scale;
 	const parts: string[] = [
 		`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${EXTENT} ${EXTENT}">`,

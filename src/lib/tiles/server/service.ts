@@ -17,8 +17,8 @@ import {
 import { boundsIntersect, lonLatToTile, tileBounds } from '../tile-math.ts';
 import { readMapFeatures } from './features.ts';
 import { MAP_PALETTE } from './palette.ts';
-import { readWorldFeatures, WORLD_VERSION } from './world.ts';
 import { drawNoDataSvg, drawTileSvg, EXTENT, rasterise, STYLE_VERSION } from './render.ts';
+import { readWorldFeatures, WORLD_VERSION } from './world.ts';
 
 /** Bump when the features read from an extract change, so cached feature sets are read again. */
 export const FEATURE_VERSION = 1;

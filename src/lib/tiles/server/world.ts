@@ -69,7 +69,11 @@ function splitLines(geometry: Geometry, properties: MapFeatureProperties): World
 			: geometry.type === 'LineString'
 				? [geometry.coordinates]
 				: [];
-	return lines.map((coordinates) => ({ type: 'Feature', properties, geometry: { type: 'LineString', coordinates } }));
+	return lines.map((coordinates) => ({
+		type: 'Feature',
+		properties,
+		geometry: { type: 'LineString', coordinates },
+	}));
 }
 
 function point(coordinates: Position, properties: MapFeatureProperties): WorldFeature {
