@@ -206,6 +206,22 @@ test.describe('city search widget', () => {
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText('Routes in Harrisburg, PA');
 	});
 
+	test('Enter on a typed name opens the first suggestion, as choosing it and pressing Go does', async ({
+		page,
+	}) => {
+		await open(page, '/us/');
+		const input = page.getByRole('combobox', { name: 'Search Any City or State' });
+		await input.click();
+		await expect(page.locator('[data-city-search]')).toHaveAttribute('data-hydrated', 'true');
+		await input.pressSequentially('Harrisburg', { delay: 20 });
+		const first = page.getByRole('option').first();
+		await expect(first).toBeVisible({ timeout: 15_000 });
+		const label = (await first.textContent()) ?? '';
+		await input.press('Enter');
+		await page.waitForURL(/\/[a-z]{2}\/[a-z-]+\/[a-z-]+\/$/);
+		await expect(page.getByRole('heading', { level: 1 })).toContainText(`Routes in ${label.split(',')[0]}`);
+	});
+
 	test("shows 'No results found', Escape closes then clears, and clear resets", async ({ page }) => {
 		await open(page, '/us/pa/');
 		const input = page.getByRole('combobox', { name: 'Search Any City or State' });

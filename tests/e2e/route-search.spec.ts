@@ -242,3 +242,33 @@ test('at 375 px the results map sits above the cards and nothing overflows @smal
 	}));
 	expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.width);
 });
+
+test('a place typed into "Near" while the page is still loading keeps every key, and typing goes on', async ({
+	page,
+}) => {
+	await logInToSearch(page);
+	// The search island's script is held back, as on a slow connection, while the member types.
+	let release: () => void = () => {};
+	const held = new Promise<void>((resolve) => {
+		release = resolve;
+	});
+	await page.route(/\/_astro\/RouteSearch\.[\w-]+\.js$/, async (route) => {
+		await held;
+		await route.continue();
+	});
+	await page.goto('/routes/search/', { waitUntil: 'commit' });
+	const plain = page.getByRole('textbox', { name: 'Near (city)' });
+	await plain.click();
+	await page.keyboard.type('Harr', { delay: 30 });
+	release();
+	// The widget takes over with what was typed and the caret; the next keys go on from there.
+	const near = page.getByRole('combobox', { name: 'Near (city)' });
+	await expect(near).toHaveValue('Harr');
+	await expect(near).toBeFocused();
+	await page.keyboard.type('isburg', { delay: 30 });
+	await expect(near).toHaveValue('Harrisburg');
+	await expect(page.getByRole('option', { name: 'Harrisburg, PA, US' })).toBeVisible({ timeout: 15_000 });
+	// Enter takes the best match, as a search box does.
+	await page.keyboard.press('Enter');
+	await expect(near).toHaveValue(/^Harrisburg, /);
+});

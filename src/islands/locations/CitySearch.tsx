@@ -29,7 +29,8 @@ type Status = 'empty' | 'short' | 'loading' | 'suggestions' | 'no-results' | 'er
 /**
  * "Search Any City or State": a WAI-ARIA 1.2 combobox with a list popup. Searches from 3
  * characters, 300 ms after typing stops; arrows move through the options, Enter picks one,
- * Escape closes the list and then clears. Go is enabled only once a place is chosen.
+ * Escape closes the list and then clears. Go is enabled only once a place is chosen; Enter on a
+ * typed name with suggestions shown takes the first.
  */
 export default function CitySearch({
 	id,
@@ -112,12 +113,12 @@ export default function CitySearch({
 		inputRef.current?.focus();
 	}
 
-	async function go() {
-		if (!chosen) return;
-		if (onChoose) return onChoose(chosen);
+	async function go(target: LocationSuggestion | null = chosen) {
+		if (!target) return;
+		if (onChoose) return onChoose(target);
 		setGoing(true);
 		try {
-			const place = await locateSuggestion(chosen);
+			const place = await locateSuggestion(target);
 			window.location.assign(place.path);
 		} catch {
 			setGoing(false);
@@ -146,6 +147,11 @@ export default function CitySearch({
 				} else if (chosen) {
 					event.preventDefault();
 					void go();
+				} else if (count && status === 'suggestions') {
+					// Enter on a typed name takes the best match, as a search box does.
+					event.preventDefault();
+					choose(suggestions[0]);
+					if (!onChoose) void go(suggestions[0]);
 				}
 				break;
 			case 'Escape':

@@ -120,12 +120,23 @@ export default function RouteSearch(props: RouteSearchProps) {
 	const shown = useRef({ filters: props.filters, place: props.place });
 
 	// The city widget needs script, so the server renders a plain field in its place; what was
-	// typed there meanwhile moves into the widget.
-	useEffect(() => {
-		const typed = nearRef.current?.querySelector('input')?.value.trim() ?? '';
-		if (typed !== props.filters.place) setTypedEarly(typed);
+	// typed there meanwhile moves into the widget, with the focus and caret. A layout effect, so the
+	// swap happens in the same task as hydration: no key can land in the old field after it is read.
+	const typingInPlainField = useRef(false);
+	useLayoutEffect(() => {
+		const field = nearRef.current?.querySelector('input');
+		const typed = field?.value ?? '';
+		typingInPlainField.current = field != null && field === document.activeElement;
+		if (typed.trim() !== props.filters.place) setTypedEarly(typed);
 		setHydrated(true);
 	}, [props.filters.place]);
+	useLayoutEffect(() => {
+		if (!hydrated || !typingInPlainField.current) return;
+		typingInPlainField.current = false;
+		const widget = nearRef.current?.querySelector('input');
+		widget?.focus();
+		widget?.setSelectionRange(widget.value.length, widget.value.length);
+	}, [hydrated]);
 
 	// In the same commit as the new results, so nothing can take the focus in between.
 	useLayoutEffect(() => {
