@@ -6,6 +6,7 @@
  * alone. Goals: cold p95 ≤ 300 ms, warm p95 ≤ 20 ms. Figures only; nothing passes or fails on speed.
  */
 import { readdirSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
 import { startServer, waitUntilUp } from '../server.ts';
@@ -93,6 +94,7 @@ try {
 		);
 	}
 	console.log(`png @2x cold, one Harrisburg tile per zoom: ${perZoom.join(', ')}`);
+	console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} (1, 5, 15 min)`);
 } finally {
 	server.kill('SIGTERM');
 }

