@@ -153,6 +153,12 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/activity_feed/',
 		'/people/friends/',
 		'/people/friends/find/?q=ana',
+		'/workouts/dashboard/',
+		'/workouts/dashboard/lifetime/',
+		'/workout/stats/',
+		'/mobile/workout/stats',
+		'/workout/create/',
+		'/workout/import/',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
 			await expectNoOverflow(page, path);

@@ -94,7 +94,11 @@ try {
 		);
 	}
 	console.log(`png @2x cold, one Harrisburg tile per zoom: ${perZoom.join(', ')}`);
-	console.log(`load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} (1, 5, 15 min)`);
+	console.log(
+		`load average ${loadavg()
+			.map((value) => value.toFixed(2))
+			.join(' ')} (1, 5, 15 min)`,
+	);
 } finally {
 	server.kill('SIGTERM');
 }
