@@ -5,7 +5,7 @@ import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { readMapPalette } from '../../src/lib/tiles/palette';
 import { expect, type Page, test } from './fixtures';
-import { forbidExternalRequests } from './helpers';
+import { forbidExternalRequests, VECTOR_MAP_MEMBER as ROLLOUT_MEMBER } from './helpers';
 
 /**
  * The alternate map engine: a member in the "alternate maps type" rollout (playwright.config.ts lists this one
@@ -13,19 +13,6 @@ import { forbidExternalRequests } from './helpers';
  * waterways and places, and the planner works on it as on raster tiles; a member outside the rollout never
  * loads MapLibre at all.
  */
-
-const ROLLOUT_MEMBER = {
-	first_name: 'Vera',
-	last_name: 'Vector',
-	// Its username, `alternatemaps`, is the one the test server's ROLLOUTS setting names.
-	email: 'alternate.maps@mapstride.example',
-	password: 'Maple-Vector-Trail-2026',
-	birthdate: '1990-02-02',
-	gender: 'F',
-	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-	// Agreed at signup, as the signup form does, so logging in goes straight to the planner.
-	consents: { terms_of_use: true, privacy_policy: true },
-};
 
 /** Signs the rollout member up; a test run beside this one may have done it already. */
 async function signUpRolloutMember(page: Page, baseURL: string) {

@@ -210,3 +210,18 @@ export async function deliveredMail(to: string, subject: string): Promise<string
 		.not.toBe('');
 	return text;
 }
+
+/**
+ * The member playwright.config.ts puts in the vector map rollout: its username is `alternatemaps`.
+ * Agreed at signup, as the signup form does, so logging in goes straight on.
+ */
+export const VECTOR_MAP_MEMBER = {
+	first_name: 'Vera',
+	last_name: 'Vector',
+	email: 'alternate.maps@mapstride.example',
+	password: 'Maple-Vector-Trail-2026',
+	birthdate: '1990-02-02',
+	gender: 'F',
+	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+	consents: { terms_of_use: true, privacy_policy: true },
+};

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, test } from './fixtures';
-import { forbidExternalRequests, logIn } from './helpers';
+import { forbidExternalRequests, logIn, VECTOR_MAP_MEMBER } from './helpers';
 
 /**
  * Workouts far from every loaded region draw on the world layer: coast, borders and place names
@@ -14,24 +14,12 @@ const WORKOUTS = {
 	california: { file: 'fit/garmin-fenix-5-walk.fit', mimeType: 'application/octet-stream' },
 } as const;
 
-/** Its username, `alternatemaps`, is the member playwright.config.ts puts in the vector map rollout. */
-const VECTOR_MEMBER = {
-	first_name: 'Vera',
-	last_name: 'Vector',
-	email: 'alternate.maps@mapstride.example',
-	password: 'Maple-Vector-Trail-2026',
-	birthdate: '1990-02-02',
-	gender: 'F',
-	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-	consents: { terms_of_use: true, privacy_policy: true },
-};
-
 function stamp(): string {
 	return `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 }
 
 /** Signs a member up (one run beside this one may have done it already) and signs them in. */
-async function signIn(page: Page, baseURL: string, member: typeof VECTOR_MEMBER): Promise<string> {
+async function signIn(page: Page, baseURL: string, member: typeof VECTOR_MAP_MEMBER): Promise<string> {
 	const origin = new URL(baseURL).origin;
 	const signup = await page.request.post('/api/auth/signup', { data: member, headers: { origin } });
 	expect([201, 400, 409]).toContain(signup.status());
@@ -79,7 +67,7 @@ for (const which of ['croatia', 'california'] as const) {
 	}) => {
 		const external = await forbidExternalRequests(page, baseURL as string);
 		const token = await signIn(page, baseURL as string, {
-			...VECTOR_MEMBER,
+			...VECTOR_MAP_MEMBER,
 			first_name: 'World',
 			last_name: 'Walker',
 			email: `world.${stamp()}@mapstride.example`,
@@ -107,7 +95,7 @@ for (const which of ['croatia', 'california'] as const) {
 test('a workout in Croatia draws on the world layer on the vector map too', async ({ page, baseURL }) => {
 	// Signing in through the page's own request context gives the page the member's session cookie,
 	// from which it learns the member's rollouts.
-	const token = await signIn(page, baseURL as string, VECTOR_MEMBER);
+	const token = await signIn(page, baseURL as string, VECTOR_MAP_MEMBER);
 	const map = await openImported(page, token, 'croatia');
 	await expect(map.locator('canvas.maplibregl-canvas')).toBeVisible({ timeout: 15_000 });
 	await expect(map.locator('img.leaflet-tile')).toHaveCount(0);
