@@ -8,6 +8,7 @@ import { createChallengesApi } from '../challenges/server/api';
 import { createConnectedAppsApi } from '../connected-apps/server/api';
 import { createDeviceCloudsApi } from '../connected-apps/server/device-api';
 import { deviceJobs, deviceSchedules } from '../connected-apps/server/device-sync';
+import { createReplaceable } from '../core/replaceable';
 import { createGearApi } from '../gear/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
@@ -17,7 +18,10 @@ import { createLoyaltyApi } from '../loyalty/server/api';
 import { createMailApi } from '../mail/server/api';
 import { createPrivacyApi } from '../privacy/server/api';
 import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
+import { getRegionFolders } from '../regions/server/catalogue';
+import { watchRegionFolders } from '../regions/server/watch';
 import { createRoutesApi } from '../routes/server/api';
+import type { RoutingEngine } from '../routing/engine';
 import { createRoutingApi } from '../routing/server/api';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
@@ -26,7 +30,7 @@ import { createStatsApi } from '../stats/server/api';
 import { createSupportApi } from '../support/server/api';
 import { createSurveysApi } from '../surveys/server/api';
 import { createTilesApp } from '../tiles/server/api';
-import { loadTileService } from '../tiles/server/service';
+import { loadTileService, type TileService } from '../tiles/server/service';
 import { createWeatherApi } from '../weather/server/api';
 import { createWorkoutsApi } from '../workouts/server/api';
 import { createWorkoutDetailApi } from '../workouts/server/detail-api';
@@ -56,24 +60,47 @@ export async function loadApiModules(
 ): Promise<{ routes: SubApp[]; tiles: SubApp; close: () => Promise<void> }> {
 	const { config, logger } = deps;
 	// Regions load in the background: a first start builds the graphs (seconds), later starts read
-	// the cache. Routing requests wait for it; nothing else does.
+	// the cache. Routing requests wait for it; nothing else does. Regions added or removed with
+	// `npm run regions` while the server runs are loaded again, and the new engine and base map
+	// take over once they have loaded (unchanged regions are kept in memory, not read again).
+	const regionFolders = getRegionFolders(config.dataDir);
+	const onLoadError = (what: string) => (error: unknown) =>
+		logger.error({ err: error }, `${what} failed to load`);
+	const loadRouting = (previous: RoutingEngine | null) =>
+		loadEngine({
+			regionsDir: regionFolders,
+			cacheDir: `${config.dataDir}/routing-cache`,
+			elevationUrl: config.elevationUrl,
+			fetchedDemDir: `${config.dataDir}/dem`,
+			log: (message) => logger.info(message),
+			previous,
+			warmRoutes: previous ? 20 : undefined,
+		});
 	const engine = config.routingUrl
 		? null
-		: loadEngine({
-				cacheDir: `${config.dataDir}/routing-cache`,
-				elevationUrl: config.elevationUrl,
-				fetchedDemDir: `${config.dataDir}/dem`,
-				log: (message) => logger.info(message),
-			});
-	engine?.catch((error) => logger.error({ err: error }, 'routing regions failed to load'));
+		: createReplaceable(loadRouting(null), onLoadError('routing regions'));
+	engine?.get().catch(onLoadError('routing regions'));
 	// The built-in base map is read and indexed in the background too, only when a map uses it.
 	const servesTiles = [config.tiles.url, ...config.mapLayers.map((layer) => layer.url)].some((url) =>
 		url.startsWith('/tiles/'),
 	);
-	const tileService = servesTiles
-		? loadTileService({ cacheDir: `${config.dataDir}/tile-cache`, log: (message) => logger.info(message) })
-		: null;
-	tileService?.catch((error) => logger.error({ err: error }, 'map tiles failed to load'));
+	const loadTiles = (previous: TileService | null) =>
+		loadTileService({
+			regionsDir: regionFolders,
+			cacheDir: `${config.dataDir}/tile-cache`,
+			log: (message) => logger.info(message),
+			previous,
+		});
+	const tileService = servesTiles ? createReplaceable(loadTiles(null), onLoadError('map tiles')) : null;
+	tileService?.get().catch(onLoadError('map tiles'));
+	const watcher =
+		engine || tileService
+			? watchRegionFolders(regionFolders, () => {
+					logger.info('regions: the extracts changed; loading the regions again');
+					if (engine) void engine.replace(engine.get().then(loadRouting, () => loadRouting(null)));
+					if (tileService) void tileService.replace(tileService.get().then(loadTiles, () => loadTiles(null)));
+				})
+			: null;
 	// Uploads abandoned while the server was down (or a process died mid-write) leave the disk now.
 	sweepWorkoutUploads(deps).catch((error) => logger.warn({ err: error }, 'upload sweep failed'));
 	const routes: SubApp[] = [
@@ -82,7 +109,7 @@ export async function loadApiModules(
 		createLocationPrivacyApi(),
 		createRoutesApi(),
 		siteApi,
-		createRoutingApi({ engine, routingUrl: config.routingUrl ?? null }),
+		createRoutingApi({ engine: engine ? engine.get : null, routingUrl: config.routingUrl ?? null }),
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),
@@ -103,5 +130,9 @@ export async function loadApiModules(
 		createLoyaltyApi(),
 		createMailApi(),
 	];
-	return { routes, tiles: createTilesApp(tileService), close: async () => {} };
+	return {
+		routes,
+		tiles: createTilesApp(tileService ? tileService.get : null),
+		close: async () => watcher?.stop(),
+	};
 }

@@ -42,7 +42,7 @@ function emptyFolder(): string {
 function fetchingSource() {
 	const fetched = emptyFolder();
 	const source = createElevationSource(
-		emptyFolder(),
+		[emptyFolder()],
 		{ elevationUrl: template, fetchedDemDir: fetched },
 		() => {},
 	);
@@ -85,7 +85,7 @@ describe('heights from an elevation source', () => {
 		expect(height).toBeLessThan(1150);
 		// Another server start reads the kept tile without asking the source.
 		const before = asked.length;
-		const again = createElevationSource(emptyFolder(), { demDirs: [fetched] }, () => {});
+		const again = createElevationSource([emptyFolder()], { demDirs: [fetched] }, () => {});
 		expect(again.getHeight(ANDORRA_LA_VELLA.lat, ANDORRA_LA_VELLA.lon)).toBe(height);
 		expect(asked.length).toBe(before);
 	});
@@ -99,7 +99,7 @@ describe('heights from an elevation source', () => {
 		const messages: string[] = [];
 		const fetched = emptyFolder();
 		const source = createElevationSource(
-			emptyFolder(),
+			[emptyFolder()],
 			{ elevationUrl: template, fetchedDemDir: fetched },
 			(m) => messages.push(m),
 		);

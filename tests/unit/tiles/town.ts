@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { measureBounds } from '../../../src/lib/tiles/server/feature-sets.ts';
 import { readMapFeaturesFromXml } from '../../../src/lib/tiles/server/features.ts';
-import { indexFeatures, measureBounds, TileService } from '../../../src/lib/tiles/server/service.ts';
+import { indexFeatures, TileService } from '../../../src/lib/tiles/server/service.ts';
 
 /** The hand-written town of tests/fixtures/tiles: a street, a footway, a park, a river, a building, a lake. */
 export const TOWN_XML = readFileSync(new URL('../../fixtures/tiles/small-town.osm', import.meta.url), 'utf8');

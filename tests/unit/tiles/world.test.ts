@@ -2,11 +2,11 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { measureBounds } from '../../../src/lib/tiles/server/feature-sets.ts';
 import { MAP_PALETTE } from '../../../src/lib/tiles/server/palette.ts';
 import {
 	indexFeatures,
 	loadWorld,
-	measureBounds,
 	type TileRegion,
 	TileService,
 } from '../../../src/lib/tiles/server/service.ts';

@@ -201,34 +201,57 @@ function decodeBlock(data: Uint8Array, sink: OsmSink): void {
 	}
 }
 
-/** Streams an .osm.pbf file into the sink. */
-export async function readPbfFile(path: string, sink: OsmSink): Promise<void> {
+/** How far a reader has got through its file, for progress on a terminal. */
+export type OnBytesRead = (bytesRead: number, totalBytes: number) => void;
+
+/** Reads exactly `length` bytes at `position`, or says the file ends too soon. */
+async function readExactly(
+	file: Awaited<ReturnType<typeof open>>,
+	length: number,
+	position: number,
+	size: number,
+): Promise<Buffer> {
+	const bytes = Buffer.alloc(length);
+	const { bytesRead } = await file.read(bytes, 0, length, position);
+	if (bytesRead < length) {
+		throw new Error(
+			`it ends at byte ${size.toLocaleString('en')} in the middle of a block that runs to byte ${(position + length).toLocaleString('en')}: the file is truncated (an interrupted download?)`,
+		);
+	}
+	return bytes;
+}
+
+/** Streams an .osm.pbf file into the sink; a file that is not one, or is cut short, is refused with the reason. */
+export async function readPbfFile(path: string, sink: OsmSink, onBytes?: OnBytesRead): Promise<void> {
 	const file = await open(path, 'r');
 	try {
 		const size = (await file.stat()).size;
 		let position = 0;
-		const lengthBytes = Buffer.alloc(4);
+		let blobs = 0;
 		while (position < size) {
-			await file.read(lengthBytes, 0, 4, position);
-			const headerLength = lengthBytes.readUInt32BE(0);
-			if (headerLength > 64 * 1024)
-				throw new Error(`Bad PBF blob header length ${headerLength} at ${position}`);
+			const headerLength = (await readExactly(file, 4, position, size)).readUInt32BE(0);
+			if (headerLength === 0 || headerLength > 64 * 1024)
+				throw new Error(`not an OSM PBF file (bad blob header length ${headerLength} at byte ${position})`);
 			position += 4;
-			const headerBytes = Buffer.alloc(headerLength);
-			await file.read(headerBytes, 0, headerLength, position);
+			const headerBytes = await readExactly(file, headerLength, position, size);
 			position += headerLength;
 			const header = new PbfReader(headerBytes).readFields(readBlobHeader, { type: '', datasize: 0 });
+			// Every PBF extract opens with its OSMHeader block; anything else is some other file.
+			if (blobs === 0 && header.type !== 'OSMHeader')
+				throw new Error('not an OSM PBF file (it does not start with an OSMHeader block)');
 			if (header.datasize > 32 * 1024 * 1024)
 				throw new Error(`PBF blob too large (${header.datasize} bytes)`);
-			const blobBytes = Buffer.alloc(header.datasize);
-			await file.read(blobBytes, 0, header.datasize, position);
+			const blobBytes = await readExactly(file, header.datasize, position, size);
 			position += header.datasize;
+			blobs++;
+			onBytes?.(position, size);
 			if (header.type !== 'OSMData') continue;
 			const blob = new PbfReader(blobBytes).readFields(readBlob, { raw: null, zlib: null, other: false });
 			const data = blob.raw ?? (blob.zlib ? inflateSync(blob.zlib) : null);
 			if (!data) throw new Error('PBF blob uses an unsupported compression (only raw and zlib are read)');
 			decodeBlock(data, sink);
 		}
+		if (blobs === 0) throw new Error('the file is empty');
 	} finally {
 		await file.close();
 	}

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SaxesParser } from 'saxes';
@@ -20,6 +20,7 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 		tags: Tags | null;
 	} | null = null;
 	let failure: Error | null = null;
+	let sawRoot = false;
 	parser.on('doctype', () => {
 		failure ??= new Error('OSM XML with a DOCTYPE is refused');
 	});
@@ -28,6 +29,12 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 	});
 	parser.on('opentag', (tag) => {
 		const attributes = tag.attributes as Record<string, string>;
+		if (!sawRoot) {
+			sawRoot = true;
+			// An HTML page or any other XML saved under an extract's name is refused, not read as empty.
+			if (tag.name !== 'osm')
+				failure ??= new Error(`not OSM XML (its root element is <${tag.name}>, not <osm>)`);
+		}
 		if (tag.name === 'node') {
 			current = {
 				kind: 'node',
@@ -81,11 +88,24 @@ export async function readOsmXmlStream(input: Readable, sink: OsmSink): Promise<
 	}
 	parser.close();
 	if (failure) throw failure;
+	if (!sawRoot) throw new Error('not OSM XML (no <osm> element)');
 }
 
 /** Streams an .osm or .osm.gz file into the sink. */
-export async function readOsmXmlFile(path: string, sink: OsmSink): Promise<void> {
+export async function readOsmXmlFile(
+	path: string,
+	sink: OsmSink,
+	onBytes?: (bytesRead: number, totalBytes: number) => void,
+): Promise<void> {
 	const file = createReadStream(path);
+	if (onBytes) {
+		const totalBytes = statSync(path).size;
+		let bytesRead = 0;
+		file.on('data', (chunk) => {
+			bytesRead += chunk.length;
+			onBytes(bytesRead, totalBytes);
+		});
+	}
 	const input = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
 	file.on('error', (error) => input.destroy(error));
 	await readOsmXmlStream(input, sink);

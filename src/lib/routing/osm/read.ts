@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import { createOsmCollector, type OsmData, type OsmSink } from './model.ts';
-import { readPbfFile } from './read-pbf.ts';
+import { type OnBytesRead, readPbfFile } from './read-pbf.ts';
 import { readOsmXmlFile, readOsmXmlStream } from './read-xml.ts';
 
 /** Streams an .osm.pbf, .osm or .osm.gz extract into any sink (routing and map tiles keep different things). */
-export async function readOsmInto(path: string, sink: OsmSink): Promise<void> {
-	if (path.endsWith('.pbf')) await readPbfFile(path, sink);
+export async function readOsmInto(path: string, sink: OsmSink, onBytes?: OnBytesRead): Promise<void> {
+	if (path.endsWith('.pbf')) await readPbfFile(path, sink, onBytes);
 	else if (path.endsWith('.osm') || path.endsWith('.osm.gz') || path.endsWith('.xml')) {
-		await readOsmXmlFile(path, sink);
+		await readOsmXmlFile(path, sink, onBytes);
 	} else throw new Error(`Unknown extract format: ${path} (expected .osm.pbf, .osm or .osm.gz)`);
 }
 

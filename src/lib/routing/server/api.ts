@@ -26,8 +26,11 @@ import { planRoundTrips } from '../round-trip.ts';
 import { searchHomeFor } from './search-home.ts';
 
 export interface RoutingApiOptions {
-	/** The in-process engine; may be a promise while regions load at boot. */
-	engine?: RoutingEngine | Promise<RoutingEngine> | null;
+	/**
+	 * The in-process engine; a promise while regions load at boot, or a getter of the current one when
+	 * added or removed regions replace it while the server runs.
+	 */
+	engine?: RoutingEngine | Promise<RoutingEngine> | (() => Promise<RoutingEngine>) | null;
 	/** Valhalla-compatible server to forward routing requests to (ROUTING_URL); wins over the engine. */
 	routingUrl?: string | null;
 	/** Upstream timeout in ms (default 10,000). */
@@ -124,7 +127,7 @@ export function createRoutingApi(options: RoutingApiOptions): Hono {
 	const getEngine = async (): Promise<RoutingEngine | null> => {
 		if (!options.engine) return null;
 		try {
-			return await options.engine;
+			return await (typeof options.engine === 'function' ? options.engine() : options.engine);
 		} catch (error) {
 			loadFailure = (error as Error).message;
 			return null;

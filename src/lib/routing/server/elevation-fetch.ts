@@ -75,11 +75,6 @@ export class ElevationFetcher {
 		this.pump();
 	}
 
-	/** Resolves once nothing is queued or in flight (for tests and orderly shutdown). */
-	async settled(): Promise<void> {
-		while (this.busy.size > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-	}
-
 	private pump(): void {
 		while (this.running < PARALLEL_FETCHES && this.queue.length > 0) {
 			const tile = this.queue.shift() as string;
@@ -93,22 +88,9 @@ export class ElevationFetcher {
 	}
 
 	private async fetchTile(tile: string): Promise<void> {
-		const url = tileUrl(this.options.template, tile);
 		const log = this.options.log ?? (() => {});
 		try {
-			const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-			if (!response.ok) throw new Error(`the source answered ${response.status}`);
-			const declared = Number(response.headers.get('content-length') ?? 0);
-			if (declared > MAX_TILE_BYTES) throw new Error(`${declared} bytes is too large for a tile`);
-			const hgt = checkTileBytes(new Uint8Array(await response.arrayBuffer()));
-			const path = join(this.options.folder, `${tile}.hgt`);
-			const temporary = `${path}.${process.pid}.tmp`;
-			try {
-				writeFileSync(temporary, hgt);
-				renameSync(temporary, path);
-			} finally {
-				rmSync(temporary, { force: true });
-			}
+			await fetchElevationTile(this.options.template, tile, this.options.folder);
 			this.retryAt.delete(tile);
 			log(`elevation: ${tile} fetched and kept`);
 			this.options.onStored?.(tile);
@@ -120,5 +102,23 @@ export class ElevationFetcher {
 				`elevation: ${tile} could not be fetched (${reason}); asked again in ${Math.round(wait / 60_000)} min`,
 			);
 		}
+	}
+}
+
+/** Fetches one tile from the source, checks it and keeps it in `folder`; throws saying what went wrong. */
+export async function fetchElevationTile(template: string, tile: string, folder: string): Promise<void> {
+	const response = await fetch(tileUrl(template, tile), { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+	if (!response.ok) throw new Error(`the source answered ${response.status}`);
+	const declared = Number(response.headers.get('content-length') ?? 0);
+	if (declared > MAX_TILE_BYTES) throw new Error(`${declared} bytes is too large for a tile`);
+	const hgt = checkTileBytes(new Uint8Array(await response.arrayBuffer()));
+	mkdirSync(folder, { recursive: true });
+	const path = join(folder, `${tile}.hgt`);
+	const temporary = `${path}.${process.pid}.tmp`;
+	try {
+		writeFileSync(temporary, hgt);
+		renameSync(temporary, path);
+	} finally {
+		rmSync(temporary, { force: true });
 	}
 }

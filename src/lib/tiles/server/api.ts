@@ -9,11 +9,13 @@ export const TILE_CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate
 
 /**
  * `/tiles/{z}/{x}/{y}.png` (and `@2x.png`, `.pbf`, `.mvt`) and `/tiles/regions.json`, served
- * outside /api so the default TILE_URL is a plain path. `service` is null when the map uses
- * another tile service: every tile path then answers 404.
+ * outside /api so the default TILE_URL is a plain path. `source` is null when the map uses
+ * another tile service: every tile path then answers 404. A getter serves whichever service is
+ * current when added or removed regions replace it while the server runs.
  */
-export function createTilesApp(service: Promise<TileService> | null): Hono {
+export function createTilesApp(source: Promise<TileService> | (() => Promise<TileService>) | null): Hono {
 	const app = new Hono();
+	const getService = source === null ? null : typeof source === 'function' ? source : () => source;
 	app.use(async (c, next) => {
 		await next();
 		c.header('X-Content-Type-Options', 'nosniff');
@@ -22,9 +24,9 @@ export function createTilesApp(service: Promise<TileService> | null): Hono {
 	});
 
 	app.get('/tiles/regions.json', async (c) => {
-		if (!service)
+		if (!getService)
 			return c.json({ error: 'not_found', message: 'This server uses another tile service' }, 404);
-		const tiles = await service;
+		const tiles = await getService();
 		const body: TileRegionsResponse = {
 			attribution: OSM_ATTRIBUTION,
 			minZoom: MIN_ZOOM,
@@ -36,7 +38,7 @@ export function createTilesApp(service: Promise<TileService> | null): Hono {
 	});
 
 	app.get('/tiles/*', async (c) => {
-		if (!service)
+		if (!getService)
 			return c.json({ error: 'not_found', message: 'This server uses another tile service' }, 404);
 		const match = TILE_PATH.exec(c.req.path);
 		if (!match) {
@@ -61,7 +63,7 @@ export function createTilesApp(service: Promise<TileService> | null): Hono {
 				400,
 			);
 		}
-		const tile = await (await service).getTile(parsed.output);
+		const tile = await (await getService()).getTile(parsed.output);
 		c.header('Cache-Control', TILE_CACHE_CONTROL);
 		c.header('ETag', tile.etag);
 		if (c.req.header('if-none-match') === tile.etag) return c.body(null, 304);

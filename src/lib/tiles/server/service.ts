@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FeatureCollection, Geometry, Position } from 'geojson';
 import GeoJSONVT, { type LegacyFeature } from 'geojson-vt';
 import { LRUCache } from 'lru-cache';
 import vtpbf from 'vt-pbf';
-import { getRegionName, hashFile, listExtracts } from '../../routing/server/regions.ts';
+import { getRegionName, getRegionsDirs, hashFile, listExtractPaths } from '../../routing/server/regions.ts';
 import {
 	type Bounds,
 	MAP_LAYERS,
@@ -15,13 +14,10 @@ import {
 	type TileRequest,
 } from '../contract.ts';
 import { boundsIntersect, lonLatToTile, tileBounds } from '../tile-math.ts';
-import { readMapFeatures } from './features.ts';
+import { FEATURE_VERSION, type FeatureSet, getFeatureSetPath, loadFeatureSet } from './feature-sets.ts';
 import { MAP_PALETTE } from './palette.ts';
 import { drawNoDataSvg, drawTileSvg, EXTENT, rasterise, STYLE_VERSION } from './render.ts';
 import { readWorldFeatures, WORLD_VERSION } from './world.ts';
-
-/** Bump when the features read from an extract change, so cached feature sets are read again. */
-export const FEATURE_VERSION = 1;
 
 export interface TileRegion {
 	name: string;
@@ -37,38 +33,7 @@ export interface Tile {
 	covered: boolean;
 }
 
-interface FeatureSet {
-	version: number;
-	bounds: Bounds;
-	collection: FeatureCollection<Geometry, MapFeatureProperties>;
-}
-
 const CONTENT_TYPES = { png: 'image/png', pbf: 'application/vnd.mapbox-vector-tile' } as const;
-
-/**
- * Where a feature set has data: the box holding all but the outermost 0.5 % of its points on each
- * side, since a few long rivers, railways or boundaries run far beyond the extract's own area.
- */
-export function measureBounds(collection: FeatureCollection<Geometry, MapFeatureProperties>): Bounds {
-	const lons: number[] = [];
-	const lats: number[] = [];
-	const visit = (value: unknown): void => {
-		const position = value as Position;
-		if (typeof position[0] === 'number') {
-			lons.push(position[0]);
-			lats.push(position[1] as number);
-		} else for (const item of value as unknown[]) visit(item);
-	};
-	for (const feature of collection.features) {
-		if (feature.geometry.type !== 'GeometryCollection') visit(feature.geometry.coordinates);
-	}
-	if (lons.length === 0) return [0, 0, 0, 0];
-	const sortedLons = Float64Array.from(lons).sort();
-	const sortedLats = Float64Array.from(lats).sort();
-	const low = Math.floor((lons.length - 1) * 0.005);
-	const high = Math.ceil((lons.length - 1) * 0.995);
-	return [sortedLons[low], sortedLats[low], sortedLons[high], sortedLats[high]];
-}
 
 /** Builds the tile index of a feature set (≈ a second for a small country, on the first tile request after boot). */
 export function indexFeatures(name: string, set: Pick<FeatureSet, 'bounds' | 'collection'>): TileRegion {
@@ -85,36 +50,6 @@ export function indexFeatures(name: string, set: Pick<FeatureSet, 'bounds' | 'co
 	};
 }
 
-/** Reads an extract's feature set from the cache, or reads the extract and caches the set. */
-export async function loadFeatureSet(
-	extractPath: string,
-	cacheDir: string,
-	log: (message: string) => void = () => {},
-): Promise<{ name: string; hash: string; set: FeatureSet; fromCache: boolean }> {
-	const hash = (await hashFile(extractPath)).slice(0, 16);
-	const name = getRegionName(extractPath);
-	const path = join(cacheDir, `${name}-${hash}-f${FEATURE_VERSION}.json`);
-	try {
-		const set = JSON.parse(readFileSync(path, 'utf8')) as FeatureSet;
-		if (set.version === FEATURE_VERSION) return { name, hash, set, fromCache: true };
-	} catch {
-		// Missing or unreadable: read the extract again.
-	}
-	log(`tiles: reading map features of ${name} from ${extractPath} (first start; cached afterwards)`);
-	const collection = await readMapFeatures(extractPath);
-	const set: FeatureSet = { version: FEATURE_VERSION, bounds: measureBounds(collection), collection };
-	mkdirSync(cacheDir, { recursive: true });
-	const temporary = `${path}.${process.pid}.tmp`;
-	writeFileSync(temporary, JSON.stringify(set));
-	renameSync(temporary, path);
-	for (const file of readdirSync(cacheDir)) {
-		if (file.startsWith(`${name}-`) && file.endsWith('.json') && join(cacheDir, file) !== path) {
-			rmSync(join(cacheDir, file), { force: true });
-		}
-	}
-	return { name, hash, set, fromCache: false };
-}
-
 /**
  * Serves the base map of the bundled regions: vector tiles cut on demand, raster tiles drawn from
  * them, both kept on disk (under a key naming the style and the data) and the hottest in memory.
@@ -128,7 +63,7 @@ export class TileService {
 	private readonly noData = new Map<string, Promise<Tile>>();
 	private readonly tileDir: string | null;
 
-	private readonly world: TileRegion | null;
+	readonly world: TileRegion | null;
 
 	constructor(
 		readonly regions: TileRegion[],
@@ -263,14 +198,20 @@ async function writeAtomically(path: string, body: Buffer): Promise<void> {
 }
 
 export interface LoadTilesOptions {
-	regionsDir?: string;
+	/** Folders of extracts (as for the routing engine); default ./data-regions. */
+	regionsDir?: string | string[];
 	/** Feature sets and drawn tiles; default DATA_DIR/tile-cache. */
 	cacheDir?: string;
 	only?: string[];
 	log?: (message: string) => void;
 	/** The Natural Earth world under the regions (default on). */
 	world?: boolean;
+	/** The service this one replaces: its world and the regions whose extract has not changed are kept. */
+	previous?: TileService | null;
 }
+
+/** The feature set each indexed region came from, so a reload can tell an unchanged region. */
+const featureSetOf = new WeakMap<TileRegion, string>();
 
 /** Indexes the world layer: the land, borders and names every map shows outside the regions. */
 export function loadWorld(log: (message: string) => void = () => {}): TileRegion {
@@ -296,23 +237,32 @@ export function loadWorld(log: (message: string) => void = () => {}): TileRegion
 
 /** Loads every bundled extract's features (from the cache when it can) and indexes them for tiles. */
 export async function loadTileService(options: LoadTilesOptions = {}): Promise<TileService> {
-	const regionsDir = options.regionsDir ?? join(process.cwd(), 'data-regions');
 	const cacheDir =
 		options.cacheDir ?? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'tile-cache');
 	const log = options.log ?? (() => {});
-	const files = listExtracts(regionsDir).filter((file) => !options.only || options.only.includes(file));
 	const regions: TileRegion[] = [];
 	const hashes: string[] = [];
-	for (const file of files) {
+	for (const path of listExtractPaths(getRegionsDirs(options.regionsDir), options.only)) {
 		const started = performance.now();
-		const { name, hash, set, fromCache } = await loadFeatureSet(join(regionsDir, file), cacheDir, log);
-		regions.push(indexFeatures(name, set));
+		const name = getRegionName(path);
+		const hash = (await hashFile(path)).slice(0, 16);
+		const setPath = getFeatureSetPath(cacheDir, name, hash);
+		const kept = options.previous?.regions.find((region) => featureSetOf.get(region) === setPath);
+		if (kept) {
+			regions.push(kept);
+			hashes.push(hash);
+			continue;
+		}
+		const { set, fromCache } = await loadFeatureSet(path, cacheDir, log, hash);
+		const region = indexFeatures(name, set);
+		featureSetOf.set(region, setPath);
+		regions.push(region);
 		hashes.push(hash);
 		log(
 			`tiles: ${name} ${fromCache ? 'loaded from cache' : 'read'} and indexed in ${(performance.now() - started).toFixed(0)} ms`,
 		);
 	}
-	const world = options.world === false ? null : loadWorld(log);
+	const world = options.world === false ? null : (options.previous?.world ?? loadWorld(log));
 	return new TileService(regions, {
 		cacheDir,
 		dataKey: `${FEATURE_VERSION}:${hashes.join(',')}:${world ? `world${WORLD_VERSION}` : 'no-world'}`,
