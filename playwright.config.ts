@@ -51,6 +51,7 @@ const DESKTOP_ONLY_JOURNEYS = [
 	'challenge-age-grade-teams',
 	'challenges',
 	'connected-apps',
+	'dead-links',
 	'device-sync',
 	'first-run',
 	'hotel-pages',

@@ -85,7 +85,11 @@ test('a member changes their password, keeps this session and ends the others', 
 	const login = await other.request.post('/api/auth/login', { data: { email, password: PASSWORD } });
 	expect(login.status()).toBe(200);
 
+	// The password sits with the account's settings; Contact only points there.
 	await open(page, '/account/contact');
+	await expect(page.getByRole('region', { name: 'Change your password' })).toHaveCount(0);
+	await page.getByRole('link', { name: 'Settings', exact: true }).last().click();
+	await page.waitForURL('**/account/settings');
 	const form = page.getByRole('region', { name: 'Change your password' });
 	await expectNoSeriousA11yIssues(page);
 	await form.getByLabel(/^Current password/).fill('not-my-password-at-all');
@@ -104,7 +108,7 @@ test('a member changes their password, keeps this session and ends the others', 
 	await expect(form.getByRole('status')).toContainText('your other session was logged out');
 
 	// This browser is still signed in; the other one is not.
-	await open(page, '/account/contact');
+	await open(page, '/account/settings');
 	await expect(page.getByRole('heading', { name: 'Change your password' })).toBeVisible();
 	expect((await other.request.get('/api/auth/refresh-token')).status()).toBe(401);
 	await elsewhere.close();

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import yauzl from 'yauzl';
 import { type APIRequestContext, expect, type Page, test } from './fixtures';
 import { expectNoSeriousA11yIssues, logIn, setGeo } from './helpers';
@@ -77,28 +78,29 @@ function unzip(bytes: Buffer): Promise<Map<string, string>> {
 	});
 }
 
-/** Asks for the export on the manage page, waits for the worker, and opens the mailed archive. */
+/**
+ * Asks for the export on the manage page, waits for the page to offer the download (it reloads
+ * itself while the archive is built), downloads it there, and checks the mailed link gives the same.
+ */
 async function exportFromManagePage(page: Page, me: { email: string; id: number }) {
 	await page.getByTestId('export-password').fill(PASSWORD);
 	await page.getByTestId('export-request').click();
-	await expect(page.getByTestId('export-row').first()).toBeVisible();
-	// Built by the background worker: the page shows its progress until it is ready.
-	await expect
-		.poll(
-			async () => {
-				await page.reload({ waitUntil: 'commit' });
-				return page.getByTestId('export-row').first().textContent();
-			},
-			{ timeout: 20_000, intervals: [500, 1000] },
-		)
-		.toContain('Ready');
-	const link = await exportLink(me.email);
-	const download = await page.request.get(link);
-	expect(download.status()).toBe(200);
-	expect(download.headers()['content-type']).toBe('application/zip');
-	const entries = await unzip(await download.body());
+	await expect(page.getByTestId('export-progress')).toBeVisible();
+	const onPage = page.getByTestId('export-download');
+	await expect(onPage).toBeVisible({ timeout: 20_000 });
+	await expect(page.getByTestId('export-progress')).toHaveCount(0);
+	const downloading = page.waitForEvent('download');
+	await onPage.click();
+	const download = await downloading;
+	expect(download.suggestedFilename()).toMatch(/^mapstride-data-\d{4}-\d{2}-\d{2}\.zip$/);
+	const entries = await unzip(await readFile(await download.path()));
 	expect(JSON.parse(entries.get('profile.json') as string).id).toBe(me.id);
-	return { link, entries };
+	const link = await exportLink(me.email);
+	const mailed = await page.request.get(link);
+	expect(mailed.status()).toBe(200);
+	expect(mailed.headers()['content-type']).toBe('application/zip');
+	expect(JSON.parse((await unzip(await mailed.body())).get('profile.json') as string).id).toBe(me.id);
+	return { link, pageLink: (await onPage.getAttribute('href')) as string, entries };
 }
 
 async function editConsents(page: Page, base: string, changes: Record<string, boolean>) {
@@ -156,18 +158,19 @@ test('a US member in California answers, edits, declines, exports and deletes', 
 	await page.getByTestId('export-password').fill('not-my-password');
 	await page.getByTestId('export-request').click();
 	await expect(page.getByRole('alert')).toContainText('That password is not right.');
-	const { link, entries } = await exportFromManagePage(page, me);
+	const { link, pageLink, entries } = await exportFromManagePage(page, me);
 	const consents = JSON.parse(entries.get('consents.json') as string);
 	expect(consents.current.find((c: { key: string }) => c.key === 'sale_share').granted).toBe(false);
 	expect([...entries.values()].join('\n')).not.toContain(other.email);
 	await expect(page.getByTestId('access-log')).toContainText('Data export');
-	// Another member's session cannot use the link.
+	// Another member's session can use neither the mailed link nor the page's.
 	const stranger = await page.context().browser()?.newContext({ baseURL });
 	await logIn(stranger?.request as APIRequestContext, baseURL as string, {
 		email: other.email,
 		password: PASSWORD,
 	});
 	expect((await stranger?.request.get(link))?.status()).toBe(404);
+	expect((await stranger?.request.get(pageLink))?.status()).toBe(404);
 	await stranger?.close();
 
 	// Deleting the account: the link and the login stop working.

@@ -236,71 +236,74 @@ export default function AccountSettings({ tab, countries }: Props) {
 		const feetInches = heightInFeetAndInches(user.height);
 		const weightShown = displayWeight(user.weight, imperial ? 'imperial' : 'metric');
 		return (
-			<form className="auth-form" onSubmit={submitSettings} noValidate>
-				{statusLine}
-				<TimeZoneField
-					value={draft.time_zone}
-					onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
-					error={errors.time_zone}
-				/>
-				<SelectField
-					label="Language"
-					name="preferred_language"
-					value={draft.preferred_language}
-					onChange={set('preferred_language')}
-					choices={LANGUAGE_CHOICES}
-					error={errors.preferred_language}
-				/>
-				{imperial ? (
-					<div className="field__row">
-						{input('height_ft', 'Height (feet)', { type: 'number' })}
-						{input('height_in', 'Height (inches)', { type: 'number' })}
-					</div>
-				) : (
-					input('height', 'Height (cm)', { type: 'number' })
-				)}
-				{input('weight', imperial ? 'Weight (lb)' : 'Weight (kg)', { type: 'number' })}
-				<p className="form-note">
-					{feetInches && imperial ? `Height ${feetInches.feet} ft ${feetInches.inches} in. ` : ''}
-					{weightShown ? `Weight ${weightShown.value} ${weightShown.unit}. ` : ''}
-					{bodyMassIndex
-						? `BMI ${bodyMassIndex.value} (${bodyMassIndex.category}).`
-						: 'Add height and weight to see your BMI.'}
-				</p>
-				<button className="primary" type="submit">
-					Save settings
-				</button>
-				{zones && (
-					<table>
-						<caption>Heart-rate zones (beats per minute)</caption>
-						<thead>
-							<tr>
-								<th scope="col">Zone</th>
-								<th scope="col">From</th>
-								<th scope="col">To</th>
-							</tr>
-						</thead>
-						<tbody>
-							{zones._embedded.heart_rate_zones[0]?.zones.map((zone) => (
-								<tr key={zone.name}>
-									<th scope="row">{zone.name}</th>
-									<td>{zone.start}</td>
-									<td>{zone.end}</td>
-								</tr>
-							))}
-						</tbody>
-					</table>
-				)}
-				<fieldset>
-					<legend>Email from us</legend>
-					<button type="button" className="secondary" onClick={() => setPromotions(true)}>
-						Send me news and offers
-					</button>{' '}
-					<button type="button" className="secondary" onClick={() => setPromotions(false)}>
-						No news or offers
+			<>
+				<form className="auth-form" onSubmit={submitSettings} noValidate>
+					{statusLine}
+					<TimeZoneField
+						value={draft.time_zone}
+						onChange={(zone) => setDraft((current) => ({ ...current, time_zone: zone }))}
+						error={errors.time_zone}
+					/>
+					<SelectField
+						label="Language"
+						name="preferred_language"
+						value={draft.preferred_language}
+						onChange={set('preferred_language')}
+						choices={LANGUAGE_CHOICES}
+						error={errors.preferred_language}
+					/>
+					{imperial ? (
+						<div className="field__row">
+							{input('height_ft', 'Height (feet)', { type: 'number' })}
+							{input('height_in', 'Height (inches)', { type: 'number' })}
+						</div>
+					) : (
+						input('height', 'Height (cm)', { type: 'number' })
+					)}
+					{input('weight', imperial ? 'Weight (lb)' : 'Weight (kg)', { type: 'number' })}
+					<p className="form-note">
+						{feetInches && imperial ? `Height ${feetInches.feet} ft ${feetInches.inches} in. ` : ''}
+						{weightShown ? `Weight ${weightShown.value} ${weightShown.unit}. ` : ''}
+						{bodyMassIndex
+							? `BMI ${bodyMassIndex.value} (${bodyMassIndex.category}).`
+							: 'Add height and weight to see your BMI.'}
+					</p>
+					<button className="primary" type="submit">
+						Save settings
 					</button>
-				</fieldset>
-			</form>
+					{zones && (
+						<table>
+							<caption>Heart-rate zones (beats per minute)</caption>
+							<thead>
+								<tr>
+									<th scope="col">Zone</th>
+									<th scope="col">From</th>
+									<th scope="col">To</th>
+								</tr>
+							</thead>
+							<tbody>
+								{zones._embedded.heart_rate_zones[0]?.zones.map((zone) => (
+									<tr key={zone.name}>
+										<th scope="row">{zone.name}</th>
+										<td>{zone.start}</td>
+										<td>{zone.end}</td>
+									</tr>
+								))}
+							</tbody>
+						</table>
+					)}
+					<fieldset>
+						<legend>Email from us</legend>
+						<button type="button" className="secondary" onClick={() => setPromotions(true)}>
+							Send me news and offers
+						</button>{' '}
+						<button type="button" className="secondary" onClick={() => setPromotions(false)}>
+							No news or offers
+						</button>
+					</fieldset>
+				</form>
+				<ChangePasswordForm user={user} />
+			</>
 		);
 	}
 
@@ -388,8 +391,10 @@ export default function AccountSettings({ tab, countries }: Props) {
 		<div className="auth-form">
 			<SessionList />
 			<EmailConfirmation user={user} />
-			<p>To change your email address, contact support.</p>
-			<ChangePasswordForm user={user} />
+			<p>
+				To change your email address, contact support. To change your password, go to{' '}
+				<a href="/account/settings">Settings</a>.
+			</p>
 			<p>
 				<a href="/account/delete">Delete my account</a>
 			</p>

@@ -1,24 +1,27 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, errorCode, errorData } from '../../lib/api/client';
 import { safeNextPath } from '../../lib/auth/contract';
-import { FormAlert, PasswordField } from './ui';
+import { DeadLink, type DeadLinkReason, deadLinkReason } from './DeadLink';
+import { PasswordField } from './ui';
 import './forms.scss';
 
-type Status = 'loading' | 'ready' | 'invalid' | 'success';
+type Status = 'loading' | 'ready' | 'success' | DeadLinkReason;
 
-export default function ResetPasswordForm(props: { token: string }) {
-	const [status, setStatus] = useState<Status>('loading');
+/** `token` is null when the address holds no token of the shape we mail: it cannot be one of ours. */
+export default function ResetPasswordForm(props: { token: string | null }) {
+	const [status, setStatus] = useState<Status>(props.token === null ? 'invalid_token' : 'loading');
 	const [password, setPassword] = useState('');
 	const [error, setError] = useState('');
 	const [busy, setBusy] = useState(false);
 	const [redirect, setRedirect] = useState('/auth/login');
-	const path = `/auth/password/reset/${encodeURIComponent(props.token)}`;
+	const path = `/auth/password/reset/${encodeURIComponent(props.token ?? '')}`;
 
 	useEffect(() => {
+		if (props.token === null) return;
 		api(path, { noRefresh: true })
 			.then(() => setStatus('ready'))
-			.catch(() => setStatus('invalid'));
-	}, [path]);
+			.catch((failure) => setStatus(deadLinkReason(errorCode(failure)) ?? 'invalid_token'));
+	}, [path, props.token]);
 
 	async function submit(event: FormEvent) {
 		event.preventDefault();
@@ -34,7 +37,8 @@ export default function ResetPasswordForm(props: { token: string }) {
 			setRedirect(safeNextPath(answer.redirect_uri, '/auth/login'));
 			setStatus('success');
 		} catch (failure) {
-			if (errorCode(failure) === 'invalid_token') setStatus('invalid');
+			const reason = deadLinkReason(errorCode(failure));
+			if (reason) setStatus(reason);
 			else setError(errorData(failure).message ?? 'Something went wrong. Please try again.');
 		} finally {
 			setBusy(false);
@@ -42,12 +46,7 @@ export default function ResetPasswordForm(props: { token: string }) {
 	}
 
 	if (status === 'loading') return <p role="status">Checking your link…</p>;
-	if (status === 'invalid')
-		return (
-			<FormAlert>
-				This link is invalid or has expired. <a href="/auth/forgot_password/">Ask for a new one</a>.
-			</FormAlert>
-		);
+	if (status !== 'ready' && status !== 'success') return <DeadLink kind="password_reset" reason={status} />;
 	if (status === 'success')
 		return (
 			<p className="form-note" role="status">

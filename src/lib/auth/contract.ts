@@ -124,6 +124,11 @@ export const PasswordResetRequestSchema = v.object({
 	redirect_uri: authText('redirect_uri', 2000),
 });
 
+/** A new email-confirmation link, asked for by address from a link that no longer works. */
+export const VerificationRequestSchema = v.object({
+	email: authText('Email', EMAIL_MAX_LENGTH),
+});
+
 export const PasswordResetSchema = v.object({
 	password: v.optional(v.string()),
 	recaptchaToken: authText('recaptchaToken', 4000),

@@ -605,7 +605,7 @@ describe('password reset', () => {
 			body: { password: 'Another-Fresh-Phrase-9' },
 		});
 		expect(again.status).toBe(400);
-		expect(again.json.error).toBe('invalid_token');
+		expect(again.json.error).toBe('used_token');
 	});
 
 	test('refuses an open redirect', async () => {
@@ -627,17 +627,19 @@ describe('password reset', () => {
 		await callApi(app, 'POST', '/api/auth/password-reset', { body: { email: 'ada@example.test' } });
 		const newer = (await latestMail(deps, 'ada@example.test')).token;
 		expect(newer).not.toBe(older);
-		expect((await callApi(app, 'GET', `/api/auth/password/reset/${older}`)).status).toBe(400);
+		const replaced = await callApi(app, 'GET', `/api/auth/password/reset/${older}`);
+		expect(replaced.status).toBe(400);
+		expect(replaced.json.error).toBe('used_token');
 		expect((await callApi(app, 'GET', `/api/auth/password/reset/${newer}`)).status).toBe(200);
 		advance(61 * 60);
 		const late = await callApi(app, 'POST', `/api/auth/password/reset/${newer}`, {
 			body: { password: 'Green-Violin-Harbour-7' },
 		});
 		expect(late.status).toBe(400);
-		expect(late.json.error).toBe('invalid_token');
-		expect(
-			(await callApi(app, 'GET', '/api/auth/password/reset/not-a-real-token-at-all-000000')).status,
-		).toBe(400);
+		expect(late.json.error).toBe('expired_token');
+		const unknown = await callApi(app, 'GET', '/api/auth/password/reset/not-a-real-token-at-all-000000');
+		expect(unknown.status).toBe(400);
+		expect(unknown.json.error).toBe('invalid_token');
 	});
 });
 
@@ -651,7 +653,7 @@ describe('email confirmation', () => {
 		expect(self.json.email_verified).toBe(true);
 		const again = await callApi(app, 'POST', `/api/auth/email/confirm/${token}`);
 		expect(again.status).toBe(400);
-		expect(again.json.error).toBe('invalid_token');
+		expect(again.json.error).toBe('used_token');
 	});
 });
 

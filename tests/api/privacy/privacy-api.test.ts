@@ -485,6 +485,9 @@ describe('data export', () => {
 		const other = await callApi(app, 'GET', '/api/consent/v1/access-log', { token: ivy.token });
 		expect(other.json.entries).toEqual([]);
 
+		// The privacy centre's own link carries no token: the signed-in owner alone may use it.
+		expect((await openExport(deps, hal.id, id, null)).filePath).toBe(archive.filePath);
+		await expect(openExport(deps, ivy.id, id, null)).rejects.toMatchObject({ code: 'not_found' });
 		// Someone else, a wrong token, or too late: the same "no such export".
 		await expect(openExport(deps, ivy.id, id, token)).rejects.toMatchObject({ code: 'not_found' });
 		await expect(openExport(deps, hal.id, id, `${token.slice(0, -2)}xx`)).rejects.toMatchObject({
@@ -492,6 +495,7 @@ describe('data export', () => {
 		});
 		advance(7 * 86_400 + 1);
 		await expect(openExport(deps, hal.id, id, token)).rejects.toMatchObject({ code: 'not_found' });
+		await expect(openExport(deps, hal.id, id, null)).rejects.toMatchObject({ code: 'not_found' });
 	});
 });
 

@@ -19,6 +19,7 @@ import {
 	PasswordResetRequestSchema,
 	PasswordResetSchema,
 	SignupBodySchema,
+	VerificationRequestSchema,
 	type Viewer,
 } from '../contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../hint';
@@ -34,6 +35,7 @@ import {
 	reauthenticate,
 	refreshSession,
 	requestPasswordReset,
+	requestVerificationMail,
 	resendVerificationMail,
 	resetPassword,
 	signup,
@@ -249,6 +251,14 @@ export function createAuthApi(): Hono<ApiEnv> {
 
 	app.post('/auth/email/resend', requireViewer, async (c) => {
 		return c.json(await resendVerificationMail(c.var.deps, c.var.viewer as Viewer));
+	});
+
+	app.post('/auth/email/request', validate('json', VerificationRequestSchema, toAuthError), async (c) => {
+		await requestVerificationMail(c.var.deps, c.req.valid('json'), requestContext(c));
+		return c.json({
+			status: 'sent',
+			message: 'If this address still needs confirming, a new link is on its way.',
+		});
 	});
 
 	app.get(

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { SelfUser } from '../../account/contract';
 import { presentPublicUser, presentSelfUser } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
@@ -337,20 +337,44 @@ async function issueToken(
 	return token;
 }
 
+/** Why an emailed link no longer works, as far as its holder may learn: nothing about the account. */
+export type LinkProblem = 'invalid_token' | 'used_token' | 'expired_token';
+
+const LINK_PROBLEMS: Record<LinkProblem, string> = {
+	invalid_token: 'This link is not valid. Ask for a new one.',
+	used_token: 'This link was already used, or a newer one replaced it. Ask for a new one.',
+	expired_token: 'This link has expired. Ask for a new one.',
+};
+
+const invalidLink = (problem: LinkProblem = 'invalid_token') =>
+	new AppError('bad_request', LINK_PROBLEMS[problem], { detail: problem });
+
+/** The token's row while it still works; otherwise refuses, saying whether it was used, expired or never ours. */
 async function findLiveToken(deps: Deps, token: string, purpose: string) {
-	if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return undefined;
+	if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw invalidLink();
 	const [row] = await deps.db
 		.select()
 		.from(oneTimeTokens)
-		.where(
-			and(
-				eq(oneTimeTokens.tokenHash, hashToken(token)),
-				eq(oneTimeTokens.purpose, purpose),
-				isNull(oneTimeTokens.usedAt),
-				gt(oneTimeTokens.expiresAt, deps.clock()),
-			),
-		);
+		.where(and(eq(oneTimeTokens.tokenHash, hashToken(token)), eq(oneTimeTokens.purpose, purpose)));
+	if (!row) throw invalidLink();
+	// Used first: a link that was used and then ran out was, above all, used.
+	if (row.usedAt) throw invalidLink('used_token');
+	if (row.expiresAt <= deps.clock()) throw invalidLink('expired_token');
 	return row;
+}
+
+/**
+ * Development only (the development mailbox offers it): lets a mailed link run out now, so what a
+ * member sees when opening an old link can be looked at without waiting an hour or a week.
+ */
+export async function expireLinkNow(deps: Deps, token: string): Promise<boolean> {
+	if (deps.config.env === 'production') return false;
+	const expired = await deps.db
+		.update(oneTimeTokens)
+		.set({ expiresAt: deps.clock() })
+		.where(eq(oneTimeTokens.tokenHash, hashToken(token)))
+		.returning({ id: oneTimeTokens.id });
+	return expired.length === 1;
 }
 
 /** Marks a token used, unless someone else just did: single use even under a race. */
@@ -363,20 +387,19 @@ async function consumeToken(deps: Deps, id: number): Promise<boolean> {
 	return used.length === 1;
 }
 
-const invalidLink = () =>
-	new AppError('bad_request', 'This link is invalid or has expired. Ask for a new one.', {
-		detail: 'invalid_token',
-	});
-
-export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<void> {
+async function composeVerificationMail(deps: Deps, row: UserRow): Promise<MailMessage> {
 	const token = await issueToken(deps, row.id, 'email_verify', VERIFY_TOKEN_SECONDS);
 	const link = `${deps.config.publicUrl}/verify_email/${token}`;
-	await queueMail(deps, {
+	return {
 		userId: row.id,
 		to: row.email,
 		subject: 'Confirm your email address',
 		text: `Hi ${row.firstName || row.username},\n\nConfirm your email address for Mapstride by opening this link:\n\n${link}\n\nThe link works once and for 7 days. If you did not sign up, ignore this message.\n`,
-	});
+	};
+}
+
+export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<void> {
+	await queueMail(deps, await composeVerificationMail(deps, row));
 }
 
 /** A few confirmation mails an hour per member: enough for a lost mail, too few to spam an inbox. */
@@ -395,9 +418,36 @@ export async function resendVerificationMail(
 	return { status: 'sent' };
 }
 
+/**
+ * A new confirmation link for whoever holds an address, asked for from a link that no longer works.
+ * Same answer, and the same work before it, whether or not the address is a member's or is already
+ * confirmed, like a password-reset request; the member's own hourly limit applies after the answer.
+ */
+export async function requestVerificationMail(
+	deps: Deps,
+	body: { email?: string },
+	context: RequestContext,
+): Promise<void> {
+	const emailProblem = checkEmailField(body.email);
+	if (emailProblem) refuse([emailProblem]);
+	await limitRequests(deps, addressKey('verify-request', context.ip), REQUESTS_PER_HOUR);
+	const email = body.email as string;
+	queueMailJob(deps, async () => {
+		const row = await findUserByEmailRow(deps, email);
+		if (!row || row.emailVerifiedAt) return null;
+		try {
+			await limitRequests(deps, addressKey('verify-mail', `user-${row.id}`), VERIFICATION_MAILS_PER_HOUR);
+		} catch (error) {
+			if (error instanceof AppError && error.code === 'rate_limited') return null;
+			throw error;
+		}
+		return composeVerificationMail(deps, row);
+	});
+}
+
 export async function confirmEmail(deps: Deps, token: string): Promise<{ userId: number }> {
 	const row = await findLiveToken(deps, token, 'email_verify');
-	if (!row || !(await consumeToken(deps, row.id))) throw invalidLink();
+	if (!(await consumeToken(deps, row.id))) throw invalidLink('used_token');
 	await deps.db
 		.update(users)
 		.set({ emailVerifiedAt: deps.clock() })
@@ -449,7 +499,6 @@ async function composeResetMail(
 
 export async function checkResetToken(deps: Deps, token: string): Promise<{ userId: number }> {
 	const row = await findLiveToken(deps, token, 'password_reset');
-	if (!row) throw invalidLink();
 	return { userId: row.userId };
 }
 
@@ -460,13 +509,12 @@ export async function resetPassword(
 	body: { password?: string },
 ): Promise<{ userId: number; redirectUri: string | null }> {
 	const row = await findLiveToken(deps, token, 'password_reset');
-	if (!row) throw invalidLink();
 	const user = await findUserRow(deps, row.userId);
 	if (!user) throw invalidLink();
 	const problem = checkPassword(body.password ?? '', [user.email, user.firstName, user.lastName]);
 	if (problem) refuse([passwordFailure('password', problem)]);
 	const passwordHash = await hashPassword(body.password as string);
-	if (!(await consumeToken(deps, row.id))) throw invalidLink();
+	if (!(await consumeToken(deps, row.id))) throw invalidLink('used_token');
 	await deps.db.update(users).set({ passwordHash, updatedAt: deps.clock() }).where(eq(users.id, user.id));
 	await revokeAllSessions(deps, user.id);
 	await clearAccountKeys(deps, user.email);

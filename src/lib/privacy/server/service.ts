@@ -657,22 +657,26 @@ export async function failExport(deps: Deps, exportId: number): Promise<void> {
 }
 
 /**
- * The archive behind a download link: only for the member it was made for, only with the token
- * the mail carried, only until it expires. Everything else is the same "no such export".
+ * The archive behind a download link: only for the member it was made for, only until it expires,
+ * and, for the mailed link, only with the token the mail carried. The privacy centre's own link
+ * carries no token (`null`): the signed-in member asking for their own export is enough there.
+ * Everything else is the same "no such export".
  */
 export async function openExport(
 	deps: Deps,
 	viewerId: number,
 	exportId: number,
-	token: string,
+	token: string | null,
 ): Promise<{ filePath: string; downloadName: string }> {
 	const notFound = new AppError('not_found', 'This download link does not work (it may have expired).');
 	const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, exportId));
 	if (!row || row.userId !== viewerId || row.status !== 'ready' || !row.tokenHash || !row.fileName)
 		throw notFound;
-	const given = Buffer.from(hashToken(token));
-	const stored = Buffer.from(row.tokenHash);
-	if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound;
+	if (token !== null) {
+		const given = Buffer.from(hashToken(token));
+		const stored = Buffer.from(row.tokenHash);
+		if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw notFound;
+	}
 	if (!row.expiresAt || row.expiresAt <= deps.clock()) throw notFound;
 	return {
 		filePath: path.join(exportFolder(deps.config), path.basename(row.fileName)),

@@ -8,11 +8,14 @@ import { loginPathFor } from '../../../lib/site/guards';
 
 export const prerender = false;
 
-/** The e-mailed download link: the archive, for the member it was made for, while the link lives. */
+/**
+ * The archive, for the member it was made for, while it lives: from the e-mailed link (with its
+ * token) or from the privacy centre's page (without one: being signed in as its owner is enough).
+ */
 export const GET: APIRoute = async ({ params, url, locals, redirect }) => {
 	if (!locals.viewer) return redirect(loginPathFor(url), 302);
 	const id = params.id ?? '';
-	const token = url.searchParams.get('token') ?? '';
+	const token = url.searchParams.get('token');
 	const notFound = () =>
 		new Response(
 			'This download link does not work (it may have expired). Ask for a new export in the privacy centre.',
@@ -21,7 +24,7 @@ export const GET: APIRoute = async ({ params, url, locals, redirect }) => {
 				headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
 			},
 		);
-	if (!/^\d{1,12}$/.test(id) || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return notFound();
+	if (!/^\d{1,12}$/.test(id) || (token !== null && !/^[A-Za-z0-9_-]{20,100}$/.test(token))) return notFound();
 	const { deps } = await getRuntime();
 	try {
 		const archive = await openExport(deps, locals.viewer.id, Number(id), token);

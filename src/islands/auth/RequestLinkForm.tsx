@@ -4,7 +4,27 @@ import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
 import { EmailField, FormAlert, useFormTakeover } from './ui';
 import './forms.scss';
 
-export default function ForgotPasswordForm() {
+/** The two links we mail: what asking for one calls, and what the member is told once it is asked for. */
+const KINDS = {
+	password_reset: {
+		path: '/auth/password-reset',
+		extra: { redirect_uri: '/auth/login' },
+		button: 'Send reset link',
+		sent: (email: string) =>
+			`If an account uses ${email}, we have sent it a link to reset the password. The link works for 60 minutes.`,
+	},
+	email_verify: {
+		path: '/auth/email/request',
+		extra: {},
+		button: 'Send a new confirmation link',
+		sent: (email: string) =>
+			`If ${email} belongs to an account whose address is not yet confirmed, we have sent it a new link. The link works for 7 days.`,
+	},
+} as const;
+
+/** Asks for a new emailed link by address; the answer never says whether the address is a member's. */
+export default function RequestLinkForm(props: { kind: keyof typeof KINDS }) {
+	const kind = KINDS[props.kind];
 	const [email, setEmail] = useState('');
 	const form = useRef<HTMLFormElement>(null);
 	const awake = useFormTakeover(form, { email: setEmail });
@@ -22,11 +42,7 @@ export default function ForgotPasswordForm() {
 		setAlert('');
 		setBusy(true);
 		try {
-			await api('/auth/password-reset', {
-				method: 'POST',
-				body: { email: value, redirect_uri: '/auth/login' },
-				noRefresh: true,
-			});
+			await api(kind.path, { method: 'POST', body: { email: value, ...kind.extra }, noRefresh: true });
 			setSent(true);
 		} catch (failure) {
 			const code = errorCode(failure);
@@ -43,8 +59,7 @@ export default function ForgotPasswordForm() {
 	if (sent)
 		return (
 			<p className="form-note" role="status">
-				If an account uses {email.trim()}, we have sent it a link to reset the password. The link works for 60
-				minutes.
+				{kind.sent(email.trim())}
 			</p>
 		);
 	return (
@@ -52,7 +67,7 @@ export default function ForgotPasswordForm() {
 			<FormAlert>{alert}</FormAlert>
 			<EmailField value={email} onChange={setEmail} error={error} />
 			<button className="primary" type="submit" disabled={busy || !awake}>
-				Send reset link
+				{kind.button}
 			</button>
 			<a href="/auth/login">Back to log in</a>
 		</form>
