@@ -60,6 +60,7 @@ const DESKTOP_ONLY_JOURNEYS = [
 	'premium',
 	'privacy',
 	'page-problems',
+	'regions',
 	'server',
 	'social-feed',
 	'social-friends',

@@ -13,6 +13,7 @@ const all = [
 	'auth',
 	'uploads',
 	'tiles',
+	'regions',
 	'planner',
 	'workouts',
 	'stats',
