@@ -41,7 +41,8 @@ if (!process.env.E2E_WEATHER_PORT) {
  * Journeys run at 375 px too where their issue asks for it (planner, routes, workouts, stats and
  * goals) and for the shell, accounts and search a phone visitor meets first. These others run on
  * desktop only: what they test does not change with the screen (HTTP answers, consents, payments,
- * feeds, challenges, analytics), and layout-375.spec.ts checks that each of their pages fits a phone.
+ * feeds, challenges, analytics, typing before hydration), and layout-375.spec.ts checks that each
+ * of their pages fits a phone.
  * Running them twice made the browser step the longest part of CI.
  */
 const DESKTOP_ONLY_JOURNEYS = [
@@ -66,6 +67,7 @@ const DESKTOP_ONLY_JOURNEYS = [
 	'social-friends',
 	'support',
 	'training-plans',
+	'typing-before-hydration',
 	'workout-upload-resume',
 ].map((name) => `**/${name}.spec.ts`);
 

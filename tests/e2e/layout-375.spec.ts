@@ -1,9 +1,10 @@
-import { DEMO_LOGIN } from '../../src/lib/db/seed';
+import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
 import { logIn, open } from './helpers';
 
 /**
- * Every page type at 375 px: nothing may be wider than the phone, so no page scrolls sideways.
+ * Every page type at 375 px: nothing may be wider than the phone, so no page scrolls sideways and
+ * nothing shown sticks out past its right edge.
  * Runs in the mobile-375 project only. A failure names the element that sticks out furthest.
  */
 const BLANK_TILE = Buffer.from(
@@ -19,7 +20,6 @@ async function findOverflow(page: Page): Promise<string | null> {
 		// with it; the layout viewport (clientWidth) stays the phone's width.
 		const width = Math.min(window.innerWidth, document.documentElement.clientWidth);
 		const scrollWidth = document.documentElement.scrollWidth;
-		if (scrollWidth <= width) return null;
 		// An element inside a box that clips or scrolls sideways cannot widen the page.
 		const clipped = (element: Element) => {
 			for (let node = element.parentElement; node && node !== document.body; node = node.parentElement) {
@@ -27,12 +27,16 @@ async function findOverflow(page: Page): Promise<string | null> {
 			}
 			return false;
 		};
+		// A fixed box past the edge does not widen the page, yet the member cannot reach what it cuts off.
 		let widest: { right: number; element: Element } | null = null;
 		for (const element of document.body.querySelectorAll('*')) {
-			const { right } = element.getBoundingClientRect();
-			if (right > width && !clipped(element) && (!widest || right > widest.right))
-				widest = { right, element };
+			const box = element.getBoundingClientRect();
+			// Not what a closed menu or a hidden box holds: laid out, but not shown.
+			const shown = box.width > 0 && box.height > 0 && element.checkVisibility({ visibilityProperty: true });
+			if (shown && box.right > width + 0.5 && !clipped(element) && (!widest || box.right > widest.right))
+				widest = { right: box.right, element };
 		}
+		if (scrollWidth <= width && !widest) return null;
 		const name = (element: Element) =>
 			`${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${[...element.classList]
 				.map((c) => `.${c}`)
@@ -46,7 +50,7 @@ async function findOverflow(page: Page): Promise<string | null> {
 			node = node.parentElement
 		)
 			path.unshift(name(node));
-		return `scrollWidth ${scrollWidth} > ${width}; widest: ${path.join(' > ')} (right edge ${Math.round(widest?.right ?? 0)} px)`;
+		return `scrollWidth ${scrollWidth}, viewport ${width}; widest: ${path.join(' > ')} (right edge ${Math.round(widest?.right ?? 0)} px)`;
 	});
 }
 
@@ -69,6 +73,30 @@ async function firstRouteLink(page: Page, listPath: string): Promise<string> {
 	expect(href).toMatch(/^\/routes\/view\/\d+/);
 	return (href as string).split('?')[0];
 }
+
+/** The demo member signed in in this page's context: their id, and a token for the API. */
+async function signInDemo(page: Page): Promise<{ id: number; token: string }> {
+	const login = await page.request.post('/api/auth/login', { data: DEMO_LOGIN });
+	expect(login.ok()).toBe(true);
+	const answer = await login.json();
+	return { id: answer.user.id, token: answer.access_token };
+}
+
+/** One of the demo member's seeded workouts: a run with a track, splits and charts. */
+async function demoWorkoutId(page: Page, demo: { id: number; token: string }): Promise<string> {
+	const listed = await page.request.get(`/api/v7.1/workout/?user=${demo.id}&limit=100`, {
+		headers: { authorization: `Bearer ${demo.token}` },
+	});
+	const workouts = (await listed.json())._embedded.workouts as {
+		name: string;
+		_links: { self: { id: string }[] };
+	}[];
+	const run = workouts.find((workout) => workout.name === 'Long run to Reservoir Park');
+	expect(run).toBeDefined();
+	return (run as (typeof workouts)[number])._links.self[0].id;
+}
+
+const routeId = async (page: Page) => (await firstRouteLink(page, '/routes/my_routes/')).split('/').at(-1);
 
 test.describe('visitor pages at 375 px @small-screen-layout', () => {
 	for (const path of [
@@ -102,6 +130,13 @@ test.describe('visitor pages at 375 px @small-screen-layout', () => {
 		'/train/landing/',
 		'/partner/freeletics',
 		'/mobile/marriott_routes?lat=40.2663&lng=-76.8861&name=Harrisburg%20Hotel',
+		'/mobile/marriott_routes/location_error',
+		'/mobile/privacy_center/help',
+		'/privacy_center/ineligible',
+		'/routes/climb_information/',
+		'/premium/promo',
+		'/email/unsubscribe',
+		'/developers',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
 			await expectNoOverflow(page, path);
@@ -159,8 +194,59 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		'/mobile/workout/stats',
 		'/workout/create/',
 		'/workout/import/',
+		'/dashboard/',
+		'/goals/',
+		'/goals/create/',
+		'/routes/create/',
+		'/routes/climb_information/',
+		'/account/',
+		'/privacy_center/consents/',
+		'/privacy_center/consents/decline',
+		'/privacy_center/ineligible',
+		'/mobile/privacy_center/manage',
+		'/mobile/privacy_center/consents/edit',
+		'/mobile/privacy_center/help',
+		'/premium/promo',
+		// The shell's signed-in header on pages a visitor sees too.
+		'/',
+		'/routes/',
+		'/us/pa/harrisburg/',
+		'/training-plans/',
+		'/training-plans/first-10k/',
+		'/support/',
+		'/legal/terms/',
+		'/mobile/challenges/yvty2025',
 	]) {
 		test(`${path} fits the screen`, async ({ page }) => {
+			await expectNoOverflow(page, path);
+		});
+	}
+
+	for (const [name, pathOf] of [
+		['the workout page', async (page, demo) => `/workout/${await demoWorkoutId(page, demo)}`],
+		['the workout edit page', async (page, demo) => `/workout/edit/${await demoWorkoutId(page, demo)}`],
+		['the workout copy page', async (page, demo) => `/workout/copy/${await demoWorkoutId(page, demo)}`],
+		['the workout cut page', async (page, demo) => `/workout/cut/${await demoWorkoutId(page, demo)}`],
+		['the goals page', async (_, demo) => `/profile/${demo.id}/goals/`],
+		['the goal create page', async (_, demo) => `/profile/${demo.id}/goals/create`],
+		['the profile dashboard', async (_, demo) => `/profile/${demo.id}/dashboard/`],
+		['the profile feed', async (_, demo) => `/profile/${demo.id}/activity_feed`],
+		['the route planner editing a route', async (page) => `/routes/edit/${await routeId(page)}`],
+		['the route planner copying a route', async (page) => `/routes/copy/${await routeId(page)}`],
+		[
+			'the hosted checkout',
+			async (page, demo) => {
+				const started = await page.request.post('/api/checkoutapi/paymentIntent', {
+					headers: { authorization: `Bearer ${demo.token}` },
+					data: { product_id: 'mvp-annual' },
+				});
+				expect(started.status()).toBe(201);
+				return `/checkout/en-us/MMF/${(await started.json()).id}`;
+			},
+		],
+	] as [string, (page: Page, demo: { id: number; token: string }) => Promise<string>][]) {
+		test(`${name} fits the screen`, async ({ page }) => {
+			const path = await pathOf(page, await signInDemo(page));
 			await expectNoOverflow(page, path);
 		});
 	}
@@ -174,6 +260,31 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 		const fold = page.viewportSize()?.height ?? 0;
 		// At least half the map shows before any scrolling.
 		expect(box && box.y + box.height / 2, `map top at ${box?.y} px, fold at ${fold} px`).toBeLessThan(fold);
+	});
+});
+
+test.describe('operator pages at 375 px @small-screen-layout', () => {
+	test.beforeEach(async ({ page, baseURL }) => {
+		await logIn(page.request, baseURL as string, DEMO_ADMIN_LOGIN);
+	});
+
+	for (const path of [
+		'/admin/',
+		'/admin/analytics',
+		'/admin/payments',
+		'/admin/support',
+		'/admin/challenges/',
+	]) {
+		test(`${path} fits the screen`, async ({ page }) => {
+			await expectNoOverflow(page, path);
+		});
+	}
+
+	test('a challenge in the operator pages fits the screen', async ({ page }) => {
+		await open(page, '/admin/challenges/');
+		const href = await page.locator('main a[href^="/admin/challenges/"]').first().getAttribute('href');
+		expect(href).toMatch(/^\/admin\/challenges\/\d+/);
+		await expectNoOverflow(page, href as string);
 	});
 });
 

@@ -2,7 +2,8 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
-import { EmailField, FormAlert, fieldErrors, PasswordField, useFormTakeover } from './ui';
+import { useFormTakeover } from '../form-takeover';
+import { EmailField, FormAlert, fieldErrors, PasswordField } from './ui';
 import './forms.scss';
 import { trackEvent } from '../../lib/analytics/queue';
 

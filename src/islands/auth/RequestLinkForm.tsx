@@ -1,7 +1,8 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { api, errorCode } from '../../lib/api/client';
 import { EMAIL_PATTERN, MESSAGES } from '../../lib/auth/contract';
-import { EmailField, FormAlert, useFormTakeover } from './ui';
+import { useFormTakeover } from '../form-takeover';
+import { EmailField, FormAlert } from './ui';
 import './forms.scss';
 
 /** The two links we mail: what asking for one calls, and what the member is told once it is asked for. */

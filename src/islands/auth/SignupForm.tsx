@@ -3,6 +3,7 @@ import { api, errorCode, errorData } from '../../lib/api/client';
 import { birthYears, MESSAGES, requiredMessage, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
 import { LEGAL_PATHS } from '../../lib/site/footer';
+import { useFormTakeover } from '../form-takeover';
 import {
 	countryChoices,
 	EmailField,
@@ -12,7 +13,6 @@ import {
 	GENDER_CHOICES,
 	PasswordField,
 	SelectField,
-	useFormTakeover,
 } from './ui';
 import './forms.scss';
 import { trackEvent } from '../../lib/analytics/queue';

@@ -10,6 +10,7 @@ import {
 	todayIn,
 } from '../../lib/workouts/log-form';
 import { estimateCalories, saveWorkout } from '../../lib/workouts/store';
+import { useFormTakeover } from '../form-takeover';
 import ActivityTypeSelect from './ActivityTypeSelect';
 import './workout-log.scss';
 import { trackEvent } from '../../lib/analytics/queue';
@@ -81,6 +82,26 @@ export default function WorkoutLog({
 	const [saving, setSaving] = useState(false);
 	const [saveError, setSaveError] = useState<{ message: string; fields: string[] } | null>(null);
 	const summaryRef = useRef<HTMLDivElement>(null);
+	const formRef = useRef<HTMLFormElement>(null);
+	// What was typed or chosen while the page was still plain HTML becomes the form's state.
+	const durationPart = (part: keyof typeof duration) => (text: string) =>
+		setDuration((before) => ({ ...before, [part]: text }));
+	useFormTakeover(formRef, {
+		'workout-date': setDate,
+		'workout-time': setTime,
+		'workout-hours': durationPart('hours'),
+		'workout-minutes': durationPart('minutes'),
+		'workout-seconds': durationPart('seconds'),
+		'workout-distance': setDistance,
+		'workout-calories': (text) => {
+			setCalories(text);
+			setCaloriesTyped(true);
+		},
+		'workout-name': setName,
+		'workout-notes': setNotes,
+		'workout-privacy': (level) => setPrivacy(Number(level)),
+		'workout-gear': setGearId,
+	});
 
 	const durationCheck = checkDuration(duration);
 	const errors = useMemo(() => {
@@ -178,7 +199,7 @@ export default function WorkoutLog({
 	});
 
 	return (
-		<form className="workout-log" onSubmit={submit} noValidate data-testid="workout-log">
+		<form ref={formRef} className="workout-log" onSubmit={submit} noValidate data-testid="workout-log">
 			<div ref={summaryRef} tabIndex={-1} className="workout-log__summary" aria-live="polite">
 				{listed.length > 0 && (
 					<div role="alert" className="workout-log__problems">
