@@ -116,6 +116,7 @@ function startServer(env: Record<string, string>): Server {
 		env: {
 			...inherited,
 			NODE_ENV: 'production',
+			BILLING_TEST_MODE: '1',
 			PUBLIC_URL: `http://127.0.0.1:${port}`,
 			SESSION_SECRET,
 			PORT: String(port),

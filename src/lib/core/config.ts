@@ -148,6 +148,7 @@ const EnvSchema = v.object({
 	STRIPE_WEBHOOK_SECRET: v.optional(
 		v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'STRIPE_WEBHOOK_SECRET must look like whsec_…')),
 	),
+	BILLING_TEST_MODE: v.optional(v.picklist(['0', '1'], 'BILLING_TEST_MODE must be 1 or 0'), '0'),
 	SESSION_SECRET: v.optional(
 		v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters')),
 		DEV_SECRET,
@@ -218,6 +219,11 @@ export type Config = {
 	 * built-in test processor, which charges no real card.
 	 */
 	stripe: { secretKey: string; webhookSecret: string; publishableKey: string } | null;
+	/**
+	 * BILLING_TEST_MODE=1: a production server may run on the built-in test processor (a test or
+	 * staging deployment); without it production refuses to start with no card processor.
+	 */
+	billingTestMode: boolean;
 	sessionSecret: string;
 	/** Only behind a proxy we run may X-Forwarded-For and geo headers be believed. */
 	trustedProxy: boolean;
@@ -284,6 +290,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 					publishableKey: e.STRIPE_PUBLISHABLE_KEY ?? '',
 				}
 			: null,
+		billingTestMode: e.BILLING_TEST_MODE === '1',
 		sessionSecret: e.SESSION_SECRET,
 		trustedProxy: e.TRUSTED_PROXY === 'true',
 		geoHeaders: { country: e.GEO_COUNTRY_HEADER.toLowerCase(), region: e.GEO_REGION_HEADER.toLowerCase() },
@@ -310,6 +317,11 @@ export function assertReadyForProduction(
 		refused.push('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY');
 	if (config.stripe && !config.stripe.publishableKey)
 		refused.push('STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY');
+	// The test processor takes card tokens the browser makes: anyone could become MVP for nothing.
+	if (!config.stripe && !config.billingTestMode)
+		refused.push(
+			'STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY must be set: the built-in test processor charges no card (set BILLING_TEST_MODE=1 for a test deployment that says so on every checkout)',
+		);
 	if (refused.length)
 		throw new ConfigError(`Refusing development defaults in production:\n  ${refused.join('\n  ')}`);
 }

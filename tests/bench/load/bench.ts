@@ -109,6 +109,8 @@ function startProduct(setup: Setup, databaseUrl: string | undefined): ChildProce
 		...inherited,
 		// As deployed: React renders with its production build, and no demo world is seeded.
 		NODE_ENV: 'production',
+		// The checkout is not what this benchmark measures; it runs on the test processor.
+		BILLING_TEST_MODE: '1',
 		PUBLIC_URL: base,
 		SESSION_SECRET: randomBytes(32).toString('hex'),
 		PORT: String(PORT),

@@ -24,12 +24,22 @@ describe('readConfig', () => {
 			NODE_ENV: 'production',
 			SESSION_SECRET: 's'.repeat(40),
 			PUBLIC_URL: 'https://mapstride.example',
+			BILLING_TEST_MODE: '1',
 		};
 		expect(refuse(ready)).not.toThrow();
+		// No card processor: the test one would make anyone MVP for nothing, unless the operator says it is a test.
+		const { BILLING_TEST_MODE: _, ...noProcessor } = ready;
+		expect(refuse(noProcessor)).toThrow(
+			/STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY must be set/,
+		);
+		expect(refuse({ ...noProcessor, BILLING_TEST_MODE: '0' })).toThrow(
+			/built-in test processor charges no card/,
+		);
+		expect(() => readConfig({ BILLING_TEST_MODE: 'yes' })).toThrow(/BILLING_TEST_MODE must be 1 or 0/);
 		expect(readConfig(ready).publicUrl).toBe('https://mapstride.example');
 
 		// Stripe needs its webhook secret and the publishable key the checkout's card form loads with.
-		const stripe = { ...ready, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+		const stripe = { ...noProcessor, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
 		expect(refuse(stripe)).toThrow(/STRIPE_PUBLISHABLE_KEY must be set with STRIPE_SECRET_KEY/);
 		expect(refuse({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' })).not.toThrow();
 		expect(readConfig({ ...stripe, STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' }).stripe).toEqual({
