@@ -34,6 +34,44 @@ export function slugify(text) {
 }
 
 const round5 = (x) => Math.round(x * 1e5) / 1e5;
+
+/**
+ * GeoNames lends one place's population to others, and a list that shows them reads wrong:
+ * - a namesake in the same state gets the census figure of the place it is named like, give or take
+ *   a person or two (Shiloh, Clearfield County, PA: 11,217, beside Shiloh, York County: 11,218), and
+ *   appears as the same town twice; only the first (most populous) is kept;
+ * - sections (PPLX) of one municipality share that area's figure (Wharton and Whitman, both parts of
+ *   Philadelphia, 49,732 each); none of them is kept, as the figure is not their own.
+ * `rows` are most populous first; returns them in the same order.
+ */
+export function withoutBorrowedPopulations(rows) {
+	const NAMESAKE_SLACK = 2;
+	const kept = [];
+	const byName = new Map();
+	const sections = new Map();
+	for (const row of rows) {
+		const { city, state } = row;
+		if (city.featureCode === 'PPLX' && city.muni) {
+			const key = `${state}/${city.muni}/${city.population}`;
+			sections.set(key, (sections.get(key) ?? 0) + 1);
+		}
+	}
+	for (const row of rows) {
+		const { city, state } = row;
+		if (
+			city.featureCode === 'PPLX' &&
+			city.muni &&
+			sections.get(`${state}/${city.muni}/${city.population}`) > 1
+		)
+			continue;
+		const nameKey = `${state}/${city.name.toLowerCase()}`;
+		const namesakes = byName.get(nameKey) ?? [];
+		if (namesakes.some((population) => Math.abs(population - city.population) <= NAMESAKE_SLACK)) continue;
+		byName.set(nameKey, [...namesakes, city.population]);
+		kept.push(row);
+	}
+	return kept;
+}
 const byCountry = new Map();
 for (const city of cities) {
 	const cc = city.country.toLowerCase();
@@ -103,7 +141,7 @@ for (const cc of COUNTRIES) {
 	rows.sort((a, b) => b.city.population - a.city.population || a.city.cityId - b.city.cityId);
 	const taken = new Set();
 	const out = [];
-	for (const { city, state } of rows) {
+	for (const { city, state } of withoutBorrowedPopulations(rows)) {
 		const base = slugify(city.name) || String(city.cityId);
 		let slug = base;
 		if (taken.has(`${state}/${slug}`)) slug = `${base}-${city.cityId}`;

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { astro } from 'astro/hono';
 import { Hono } from 'hono';
@@ -27,6 +28,14 @@ import { databaseUnavailablePage } from './lib/site/server/unavailable';
  */
 const app = new Hono();
 
+// A page that sets only its status (a private profile's 404) keeps Astro's "OK" as the reason
+// phrase, and the status line reads "404 OK"; every answer gets the phrase of its own code.
+app.use(async (c, next) => {
+	await next();
+	const reason = STATUS_CODES[c.res.status];
+	if (reason && c.res.statusText !== reason)
+		c.res = new Response(c.res.body, { status: c.res.status, statusText: reason, headers: c.res.headers });
+});
 app.use(applySecurityHeaders);
 app.use(compress());
 app.use(async (c, next) => {

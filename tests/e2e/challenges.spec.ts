@@ -97,6 +97,19 @@ test('a member joins a challenge, logs a run that counts, climbs the board and l
 	await expect(page.getByTestId('join-challenge')).toBeVisible();
 });
 
+test("the header's You VS The Year opens this year's challenge", async ({ page }) => {
+	const year = new Date().getUTCFullYear();
+	// From a pre-rendered page and an on-demand one alike.
+	for (const from of ['/', '/challenges/']) {
+		await page.goto(from);
+		const link = page.getByRole('banner').getByRole('link', { name: 'You VS The Year', includeHidden: true });
+		await page.goto((await link.first().getAttribute('href')) as string);
+		await expect(page).toHaveURL(new RegExp(`/challenges/yvty${year}$`));
+		await expect(page.getByTestId('challenge-name')).toHaveText(`You VS The Year ${year}`);
+		await expect(page.getByRole('heading', { name: `Your ${year}, day by day` })).toBeVisible();
+	}
+});
+
 test('You VS The Year 2025 shows the year and asks visitors to log in', async ({ page }) => {
 	await page.goto('/challenges/yvty2025');
 	await expect(page.getByTestId('challenge-name')).toHaveText('You VS The Year 2025');

@@ -34,6 +34,10 @@ test('every legal link in the footer opens its page', async ({ page }) => {
 		expect(href).toBe(link.href);
 		hrefs.push(href as string);
 	}
+	// Each legal page is named once in the footer, whatever it holds besides its links.
+	const footerText = (await footer.textContent()) ?? '';
+	for (const link of [...LEGAL_LINKS, PRIVACY_NOTICE_LINK])
+		expect(footerText.split(link.label).length - 1, link.label).toBe(1);
 	for (const href of hrefs) await expectLegalPage(page, href);
 	await expectNoSeriousA11yIssues(page);
 });

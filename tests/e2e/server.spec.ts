@@ -42,6 +42,7 @@ test.describe('not found', () => {
 		test(`${path} answers 404 with the not-found page`, async ({ request }) => {
 			const response = await request.get(path);
 			expect(response.status()).toBe(404);
+			expect(response.statusText()).toBe('Not Found');
 			expect(response.headers()['content-type']).toContain('text/html');
 		});
 	}
@@ -66,6 +67,8 @@ test.describe('unknown addresses under on-demand pages', () => {
 		test(`${path} answers 404 with the not-found page, never 500`, async ({ request }) => {
 			const response = await request.get(path, { maxRedirects: 0 });
 			expect(response.status()).toBe(404);
+			// The status line agrees with the code: "404 Not Found", never "404 OK".
+			expect(response.statusText()).toBe('Not Found');
 			expect(response.headers()['content-type']).toContain('text/html');
 			expect(await response.text()).toContain(SHELL_MESSAGES.notFoundTitle);
 		});

@@ -98,8 +98,9 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	await expect(quillStory.getByTestId('like')).toHaveText('Unlike');
 	await quillStory.getByTestId('like').click();
 	await expect(quillStory.getByTestId('like-count')).toHaveText('0 likes');
+	// Enter posts the comment, as in any chat box.
 	await quillStory.getByLabel(`Comment on Quill lunch run ${stamp}`).fill('<b>Strong</b> pace!');
-	await quillStory.getByRole('button', { name: 'Comment', exact: true }).click();
+	await quillStory.getByLabel(`Comment on Quill lunch run ${stamp}`).press('Enter');
 	const comment = quillStory.getByTestId('comment').filter({ hasText: 'pace!' });
 	// Typed markup stays text.
 	await expect(comment.locator('.comment__text')).toHaveText('<b>Strong</b> pace!');
@@ -135,11 +136,20 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	await expect(wren.page.getByText(/^Member Since \d{4}$/)).toBeVisible();
 	await expect(wren.page.getByRole('button', { name: 'Add Friend' })).toHaveCount(0);
 	await expectNoSeriousA11yIssues(wren.page);
-	// Quill shares workouts with nobody yet, so his profile offers no Calendar tab that would lead nowhere;
-	// Wren's own profile does, and it opens her dashboard.
+	// Quill shares workouts with nobody yet: his Calendar tab says so, rather than leading to a not-found page.
 	const tabs = wren.page.getByRole('navigation', { name: 'Profile' });
 	await expect(tabs.getByRole('link', { name: 'Activity Feed' })).toHaveAttribute('aria-current', 'page');
-	await expect(tabs.getByRole('link', { name: 'Calendar' })).toHaveCount(0);
+	const calendarAnswer = wren.page.waitForResponse((response) =>
+		response.url().endsWith(`/profile/${quill.member.id}/dashboard/`),
+	);
+	await tabs.getByRole('link', { name: 'Calendar' }).click();
+	expect((await calendarAnswer).status()).toBe(200);
+	await expect(wren.page.getByTestId('calendar-private')).toHaveText(
+		`Quill${stamp} Social keeps their workouts private, so their calendar is not shown.`,
+	);
+	await expect(tabs.getByRole('link', { name: 'Calendar' })).toHaveAttribute('aria-current', 'page');
+	await expectNoSeriousA11yIssues(wren.page);
+	// Wren's own profile has the tab too, and it opens her dashboard.
 	await wren.page.goto(`/profile/${wren.member.id}/activity_feed`);
 	await tabs.getByRole('link', { name: 'Calendar' }).click();
 	await expect(wren.page).toHaveURL(/\/dashboard\/$/);
@@ -150,6 +160,9 @@ test('two new members become friends and talk in the feed', async ({ browser, ba
 	const missingText = await wren.page.locator('main').textContent();
 	expect(hidden?.status()).toBe(404);
 	expect(missing?.status()).toBe(404);
+	// The status line agrees with the code: "404 Not Found", not "404 OK".
+	expect(hidden?.statusText()).toBe('Not Found');
+	expect(missing?.statusText()).toBe('Not Found');
 	expect(hiddenText).toContain(PRIVATE_PROFILE_MESSAGE);
 	expect(hiddenText).toBe(missingText);
 

@@ -1,4 +1,12 @@
-import { type FormEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import {
+	type FormEvent,
+	type KeyboardEvent,
+	useCallback,
+	useEffect,
+	useLayoutEffect,
+	useRef,
+	useState,
+} from 'react';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
 import type { GoalGroup } from '../../lib/goals/contract';
 import type { CommentView, StoryObjectType, StoryView } from '../../lib/social/contract';
@@ -251,6 +259,19 @@ export default function ActivityFeed(props: ActivityFeedProps) {
 	);
 }
 
+/**
+ * Enter posts a comment or reply, as in a chat box; Shift+Enter starts a new line. A key that
+ * finishes an input method's composition is left to it.
+ */
+function postOnEnter(event: KeyboardEvent<HTMLTextAreaElement>) {
+	if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+	const form = event.currentTarget.form;
+	if (!form) return;
+	event.preventDefault();
+	// The named submit button says what the post is (action=comment).
+	form.requestSubmit(form.querySelector<HTMLButtonElement>('button[type="submit"]'));
+}
+
 function Story({
 	item,
 	unit,
@@ -284,7 +305,7 @@ function Story({
 							{hidden(comment.id)}
 							<label>
 								<span className="visually-hidden">Reply to {comment.actor.title}</span>
-								<textarea name="text" rows={2} maxLength={1000} required />
+								<textarea name="text" rows={2} maxLength={1000} required onKeyDown={postOnEnter} />
 							</label>
 							<button type="submit" name="action" value="comment">
 								Post reply
@@ -388,7 +409,14 @@ function Story({
 					{hidden(story.id)}
 					<label>
 						<span className="visually-hidden">Comment on {story.title}</span>
-						<textarea name="text" rows={2} maxLength={1000} placeholder="Write a comment" required />
+						<textarea
+							name="text"
+							rows={2}
+							maxLength={1000}
+							placeholder="Write a comment"
+							required
+							onKeyDown={postOnEnter}
+						/>
 					</label>
 					<button type="submit" name="action" value="comment">
 						Comment

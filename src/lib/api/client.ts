@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from 'ofetch';
 import type { SelfUser } from '../account/contract';
+import { readSessionHint } from '../auth/hint';
 import {
 	$premiumStatus,
 	$refreshingToken,
@@ -14,7 +15,8 @@ import { loginPathFor } from '../site/guards';
 import { hideNotice, showNotice } from '../site/store';
 
 /**
- * The islands' one way to the API: sends the bearer token, retries once on a gateway error
+ * The islands' one way to the API: sends the bearer token (fetching one first when the member is
+ * signed in but the page has none yet), retries once on a gateway error
  * (502, 503 or 504), and on a 401 refreshes the token once — the shell's "Refreshing auth token" modal
  * shows meanwhile — then retries once. A failed refresh sends the member to log in again.
  */
@@ -47,10 +49,22 @@ export function refreshToken(options: { quiet?: boolean } = {}): Promise<boolean
 	return refreshing;
 }
 
+/** Whether the page holds a token that will still be good for the call about to be made. */
+function hasLiveToken(): boolean {
+	const current = $session.get();
+	return current !== null && current.expiresAt - Date.now() > 30_000;
+}
+
 /** The session for an island that needs one; null for a visitor. */
 export async function ensureSession() {
 	const current = $session.get();
-	if (current && current.expiresAt - Date.now() > 30_000) return current;
+	if (current && hasLiveToken()) return current;
+	// The readable hint cookie lives exactly as long as the session cookie: without it the visitor is
+	// signed out, which is an answer, not an error to ask the server for (and log as a 401).
+	if (!readSessionHint(document.cookie)) {
+		clearSession();
+		return null;
+	}
 	await refreshToken({ quiet: true });
 	return $session.get();
 }
@@ -71,6 +85,9 @@ export type ApiOptions = {
 };
 
 export async function api<T>(path: string, options: ApiOptions = {}): Promise<T> {
+	// A signed-in member's first call carries a token: fetched before it (quietly), not after a 401.
+	// With a live token the call starts at once, as before.
+	if (!options.noRefresh && !hasLiveToken()) await ensureSession();
 	const call = () => {
 		const token = $session.get()?.accessToken;
 		return ofetch<T>(path, {

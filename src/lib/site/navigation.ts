@@ -1,3 +1,6 @@
+/** Leads to this year's You VS The Year challenge (src/pages/challenges/yvty.ts). */
+export const YEAR_CHALLENGE_PATH = '/challenges/yvty';
+
 /** One link of the main navigation. */
 export type NavLink = { label: string; href: string; membersOnly?: boolean };
 export type NavSection = { id: string; label: string; links: NavLink[] };
@@ -37,7 +40,8 @@ export const MAIN_NAVIGATION: readonly NavSection[] = [
 		label: 'Challenges',
 		links: [
 			{ label: 'Find Challenges', href: '/challenges/' },
-			{ label: 'You VS The Year', href: '/challenges/yvty2025' },
+			// This year's challenge, whichever year it is: /challenges/yvty sends the browser on to it.
+			{ label: 'You VS The Year', href: YEAR_CHALLENGE_PATH },
 		],
 	},
 ];

@@ -78,7 +78,6 @@ const PAGE_TYPES: ReadonlyArray<readonly [pattern: string, label: string]> = [
 	['/routes/my_routes/bookmarks', 'My Route Bookmarks'],
 	['/routes/climb_information', 'Climb Information'],
 	['/challenges', 'Challenges'],
-	['/challenges/yvty2025', 'You VS The Year'],
 	['/challenges/:id', 'Challenge Details'],
 	['/challenges/:id/leaderboard', 'Challenge Leaderboard'],
 	['/mobile/challenges/:id', 'Mobile Challenge Details'],
@@ -116,6 +115,8 @@ export function getPageType(pathname: string): string {
 	// The train landing matches every path that starts with it.
 	if (path === '/train/landing' || path.startsWith('/train/landing/')) return 'Training Landing';
 	if (path === '/account' || path === '/account/') return 'Account Settings';
+	// Every year's challenge, and the address that leads to this year's.
+	if (/^\/challenges\/yvty(\d{4})?\/?$/.test(path)) return 'You VS The Year';
 	for (const [pattern, label] of PAGE_TYPES) {
 		if (matches(pattern, path)) return label;
 	}

@@ -345,7 +345,7 @@ describe('leaderboard', () => {
 
 describe('lists, awards and the demo challenges', () => {
 	test('the list sorts challenges into joinable, joined and past, and filters by sport', async () => {
-		expect(await seedDemoChallenges(made.deps)).toBe(4);
+		expect(await seedDemoChallenges(made.deps)).toBe(5);
 		expect(await seedDemoChallenges(made.deps)).toBe(0);
 		await join(alice);
 		const list = await callApi(made.app, 'GET', '/api/v2/challenges/?timezone=Europe/Paris', {
@@ -357,10 +357,15 @@ describe('lists, awards and the demo challenges', () => {
 			'run-2026-06',
 			'relay-2026-06',
 			'climb-2026-06',
+			// This year's You VS The Year, beside last year's among the past ones.
+			'yvty2026',
 		]);
 		expect(list.json.past.map((item: { slug: string }) => item.slug)).toEqual(['yvty2025']);
 		const rides = await callApi(made.app, 'GET', '/api/v2/challenges/?sport=ride');
-		expect(rides.json.joinable.map((item: { slug: string }) => item.slug)).toEqual(['climb-2026-06']);
+		expect(rides.json.joinable.map((item: { slug: string }) => item.slug)).toEqual([
+			'climb-2026-06',
+			'yvty2026',
+		]);
 		expect(rides.json.past.map((item: { slug: string }) => item.slug)).toEqual(['yvty2025']);
 		const other = await callApi(made.app, 'GET', `/api/v2/challenges/?user=${bob.id}`, {
 			token: alice.token,

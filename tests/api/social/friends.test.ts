@@ -1,4 +1,6 @@
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { users } from '../../../src/lib/auth/server/tables';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createSocialTestApp, type Member, type SocialApp } from './helpers';
@@ -146,8 +148,6 @@ describe('finding members', () => {
 		const found = await addMember(deps, 'zedfound');
 		const asked = await addMember(deps, 'zedasked');
 		const hidden = await addMember(deps, 'zedhidden');
-		const { users } = await import('../../../src/lib/auth/server/tables');
-		const { eq } = await import('drizzle-orm');
 		await deps.db.update(users).set({ profilePrivacy: 0 }).where(eq(users.id, hidden.id));
 		await callApi(app, 'POST', '/api/v7.1/friendship/', { token: me.token, body: { to_user: asked.id } });
 		const answer = await callApi(app, 'GET', '/api/v7.1/user/?q=zed', { token: me.token });
@@ -169,6 +169,7 @@ describe('finding members', () => {
 		await addFriendship(deps.db, me.id, friend.id, 'active');
 		await addFriendship(deps.db, theirFriend.id, friend.id, 'active');
 		await addFriendship(deps.db, asked.id, me.id, 'pending');
+		await deps.db.update(users).set({ profilePrivacy: 3 }).where(eq(users.id, theirFriend.id));
 		const answer = await callApi(
 			app,
 			'GET',
@@ -184,6 +185,50 @@ describe('finding members', () => {
 		expect(suggested).not.toContain(friend.id);
 		expect(suggested).not.toContain(asked.id);
 		expect(suggested.length).toBeLessThanOrEqual(10);
+	});
+
+	test('suggestions hold only profiles the viewer may open, and never operators', async () => {
+		const me = await addMember(deps, 'suggest-open-me');
+		const friend = await addMember(deps, 'suggest-open-friend');
+		const friendsOnly = await addMember(deps, 'suggest-open-friends-only');
+		const hidden = await addMember(deps, 'suggest-open-hidden');
+		const operator = await addMember(deps, 'suggest-open-operator');
+		const open = await addMember(deps, 'suggest-open-public');
+		const { addFriendship } = await import('../../../src/lib/social/server/service');
+		// All four are friends of a friend, so each would rank first if allowed at all.
+		await addFriendship(deps.db, me.id, friend.id, 'active');
+		for (const other of [friendsOnly, hidden, operator, open])
+			await addFriendship(deps.db, other.id, friend.id, 'active');
+		await deps.db
+			.update(users)
+			.set({ profilePrivacy: 3 })
+			.where(inArray(users.id, [operator.id, open.id]));
+		await deps.db.update(users).set({ profilePrivacy: 0 }).where(eq(users.id, hidden.id));
+		await deps.db.update(users).set({ isAdmin: true }).where(eq(users.id, operator.id));
+		const suggested: number[] = [];
+		for (let offset = 0; offset < 200; offset += 40) {
+			const page = ids(
+				await callApi(
+					app,
+					'GET',
+					`/api/v7.1/user/?suggested_friends_for=${me.id}&limit=40&offset=${offset}`,
+					{
+						token: me.token,
+					},
+				),
+			);
+			suggested.push(...page);
+			if (page.length < 40) break;
+		}
+		expect(suggested[0]).toBe(open.id);
+		expect(suggested).not.toContain(friendsOnly.id);
+		expect(suggested).not.toContain(hidden.id);
+		expect(suggested).not.toContain(operator.id);
+		// Every one of them opens for the viewer.
+		for (const id of suggested) {
+			const profile = await callApi(app, 'GET', `/api/v7.1/user/${id}/`, { token: me.token });
+			expect(profile.status, `profile ${id}`).toBe(200);
+		}
 	});
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { canSeeCalendar, loadStatsPage } from '../../../src/lib/stats/server/pages';
+import { loadCalendarPage, loadStatsPage } from '../../../src/lib/stats/server/pages';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, befriend, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
@@ -254,13 +254,15 @@ describe('privacy', () => {
 				const answer = await callApi(made.app, 'GET', path, { token });
 				expect(answer.status, path).toBe(404);
 			}
-		// The profile's Calendar tab follows the same rule, so it never leads to a not-found page.
-		expect(await canSeeCalendar(made.deps, friend, alice.id)).toBe(false);
-		expect(await canSeeCalendar(made.deps, alice, alice.id)).toBe(true);
+		// The profile's calendar page follows the same rule.
+		const calendarFor = (viewer: typeof alice, memberId: number) =>
+			loadCalendarPage(made.deps, viewer, memberId, new URLSearchParams());
+		expect(await calendarFor(friend, alice.id)).toBeNull();
+		expect(await calendarFor(alice, alice.id)).not.toBeNull();
 		await setMember(made.deps, alice.id, { workoutPrivacy: 1 });
-		expect(await canSeeCalendar(made.deps, friend, alice.id)).toBe(true);
-		expect(await canSeeCalendar(made.deps, stranger, alice.id)).toBe(false);
-		expect(await canSeeCalendar(made.deps, friend, 999_999)).toBe(false);
+		expect(await calendarFor(friend, alice.id)).not.toBeNull();
+		expect(await calendarFor(stranger, alice.id)).toBeNull();
+		expect(await calendarFor(friend, 999_999)).toBeNull();
 		const calendar = await callApi(made.app, 'GET', paths[1], { token: friend.token });
 		expect(calendar.status).toBe(200);
 		expect(calendar.json.totals).toMatchObject({ count: 2, distance_m: 6000 });

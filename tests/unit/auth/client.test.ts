@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { api, ensureSession, refreshToken, reloadUser } from '../../../src/lib/api/client';
+import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../../src/lib/auth/hint';
 import {
 	$premiumStatus,
 	$refreshingToken,
@@ -90,6 +91,35 @@ describe('api client', () => {
 		});
 		expect(await api('/v7.1/user/self/')).toEqual({ ok: 1 });
 		expect(calls).toHaveLength(2);
+	});
+
+	test('a visitor, with no session hint cookie, is signed out without asking the server', async () => {
+		serve(() => json(401, { error: 'invalid_session' }));
+		expect(await ensureSession()).toBeNull();
+		expect(calls).toEqual([]);
+	});
+
+	test("a signed-in member's first call carries a token fetched before it, never a 401 and a retry", async () => {
+		// biome-ignore lint/suspicious/noDocumentCookie: the client reads the hint from document.cookie, as in a page
+		document.cookie = `${SESSION_HINT_COOKIE}=${encodeSessionHint({ id: 7, username: 'ada', displayName: 'Ada', isPremium: false })}; path=/`;
+		try {
+			serve((url, init) => {
+				if (url.includes('/refresh-token'))
+					return json(200, { access_token: 'fresh', expires_in: 600, user });
+				const auth = new Headers(init.headers).get('authorization');
+				return auth === 'Bearer fresh' ? json(201, { id: 'pi_1' }) : json(401, { error: 'invalid_token' });
+			});
+			expect(await api('/checkoutapi/paymentIntent', { method: 'POST', body: { product_id: 'p' } })).toEqual({
+				id: 'pi_1',
+			});
+			expect(calls).toEqual([
+				{ url: '/api/auth/refresh-token', auth: null },
+				{ url: '/api/checkoutapi/paymentIntent', auth: 'Bearer fresh' },
+			]);
+		} finally {
+			// biome-ignore lint/suspicious/noDocumentCookie: the test's hint is removed as a page would
+			document.cookie = `${SESSION_HINT_COOKIE}=; path=/; max-age=0`;
+		}
 	});
 
 	test('ensureSession answers null for a visitor without showing the modal', async () => {

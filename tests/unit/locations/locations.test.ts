@@ -100,3 +100,25 @@ describe('the location data', () => {
 		expect(cityRadiusM(population)).toBe(radius);
 	});
 });
+
+describe("a state's city list", () => {
+	test('names each Pennsylvania town once, each with its own population', async () => {
+		const { listCities } = await import('../../../src/lib/locations/server/service');
+		const { cities } = await listCities('us', 'pa');
+		// A namesake that carries the same census figure, give or take a person, is one town listed twice.
+		const twice = cities.filter((city, index) =>
+			cities
+				.slice(0, index)
+				.some((other) => other.name === city.name && Math.abs(other.population - city.population) <= 2),
+		);
+		expect(twice.map((city) => city.name)).toEqual([]);
+		expect(cities.filter((city) => city.name === 'Shiloh').map((city) => city.population)).toEqual([11_218]);
+		// Towns of this size do not have the same population to the person; when two do, the figure is borrowed.
+		const shared = cities.filter(
+			(city, index) =>
+				city.population >= 20_000 &&
+				cities.some((other, at) => at !== index && other.population === city.population),
+		);
+		expect(shared.map((city) => `${city.name} ${city.population}`)).toEqual([]);
+	});
+});

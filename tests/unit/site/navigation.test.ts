@@ -10,7 +10,7 @@ describe('main navigation', () => {
 			['Workouts', ['Dashboard /dashboard/']],
 			['Routes', ['Routes home /routes/', 'Find Your City /us/']],
 			['Community', ['Activity Feed /activity_feed/', 'Friends /people/friends/']],
-			['Challenges', ['Find Challenges /challenges/', 'You VS The Year /challenges/yvty2025']],
+			['Challenges', ['Find Challenges /challenges/', 'You VS The Year /challenges/yvty']],
 		]);
 	});
 
@@ -28,7 +28,7 @@ describe('main navigation', () => {
 				],
 			],
 			['Community', ['Activity Feed /activity_feed/', 'Friends /people/friends/']],
-			['Challenges', ['Find Challenges /challenges/', 'You VS The Year /challenges/yvty2025']],
+			['Challenges', ['Find Challenges /challenges/', 'You VS The Year /challenges/yvty']],
 		]);
 	});
 

@@ -10,9 +10,37 @@ function monthBounds(day: string, months = 1): { first: string; last: string } {
 	return { first, last };
 }
 
+/** The address name of a year's You VS The Year challenge. */
+export function yearChallengeSlug(year: number): string {
+	return `yvty${year}`;
+}
+
+/** The year it is now, as the challenges count days (UTC unless a member's zone is asked for). */
+export function challengeYear(now: Date): number {
+	return Number(localDay(now, 'UTC').slice(0, 4));
+}
+
+/** You VS The Year: 1,000 km in a calendar year, running, walking, hiking or riding. */
+function yearChallenge(year: number): ChallengeRules {
+	return {
+		slug: yearChallengeSlug(year),
+		name: `You VS The Year ${year}`,
+		description: `Cover 1,000 km in ${year} running, walking, hiking or riding: you against the year.`,
+		metric: 'distance',
+		activity_groups: ['run', 'walk', 'hike', 'ride'],
+		starts_on: `${year}-01-01`,
+		ends_on: `${year}-12-31`,
+		target: 1_000_000,
+		mode: 'solo',
+		prizes: [`You VS The Year ${year} medal`],
+		award_thresholds: [0.1, 0.25, 0.5, 0.75, 1],
+	};
+}
+
 /**
  * The demo's challenges: this month's running distance, a club team relay, a two-month cycling
- * climb and You VS The Year 2025.
+ * climb, and You VS The Year for last year and this one. Seeded at every start, so a new year's
+ * challenge is there from the first start in that year.
  */
 export function demoChallenges(now: Date): ChallengeRules[] {
 	const today = localDay(now, 'UTC');
@@ -62,19 +90,8 @@ export function demoChallenges(now: Date): ChallengeRules[] {
 			mode: 'solo',
 			prizes: ['Summit badge'],
 		},
-		{
-			slug: 'yvty2025',
-			name: 'You VS The Year 2025',
-			description: 'Cover 1,000 km in 2025 running, walking, hiking or riding: you against the year.',
-			metric: 'distance',
-			activity_groups: ['run', 'walk', 'hike', 'ride'],
-			starts_on: '2025-01-01',
-			ends_on: '2025-12-31',
-			target: 1_000_000,
-			mode: 'solo',
-			prizes: ['You VS The Year 2025 medal'],
-			award_thresholds: [0.1, 0.25, 0.5, 0.75, 1],
-		},
+		// Last year's, to look back on, and this year's, which the header's "You VS The Year" opens.
+		...[challengeYear(now) - 1, challengeYear(now)].map(yearChallenge),
 	];
 }
 

@@ -97,7 +97,9 @@ export async function seedDemoSocial(
 	const ben = await signUp(BEN);
 	const benId = ben?.id ?? null;
 	const caraId = (await signUp(CARA))?.id ?? null;
-	await signUp(DEV);
+	const dev = await signUp(DEV);
+	// Only a profile the demo member may open is suggested: Dev's is public.
+	if (dev) await updateUser(deps, dev, dev.id, v.parse(UserUpdateSchema, { privacy: { profile: 3 } }));
 	// The goal comes before the rides that meet it.
 	if (ben) await seedBenGoalAndChallenge(deps, ben);
 	if (benId !== null) await addFriendship(deps.db, benId, demo.id, 'active');

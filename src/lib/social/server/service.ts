@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { canView as canViewProfile } from '../../account/privacy';
+import { canView as canViewProfile, PRIVACY } from '../../account/privacy';
 import { pictureHref } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
@@ -506,8 +506,9 @@ export async function searchMembers(
 
 /**
  * People the viewer may know: friends of friends first (most friends in common), then people in the
- * same town, then the same region, then the newest members. Never the viewer, friends, anyone with a
- * pending request either way, blocked members or private profiles.
+ * same town, then the same region, then the newest members. Only public profiles, since a suggestion
+ * is never a friend and a friends-only profile would open on the not-found page; never operators,
+ * the viewer, anyone with a pending request either way or blocked members.
  */
 export async function suggestFriends(
 	deps: Deps,
@@ -524,7 +525,8 @@ export async function suggestFriends(
 	const sameRegion = sql<number>`case when ${me.region} <> '' and lower(${users.region}) = ${me.region.toLowerCase()} and lower(${users.country}) = ${me.country.toLowerCase()} then 1 else 0 end`;
 	const where = and(
 		ne(users.id, viewer.id),
-		ne(users.profilePrivacy, 0),
+		eq(users.profilePrivacy, PRIVACY.public),
+		eq(users.isAdmin, false),
 		sql`not exists (select 1 from ${friendships} h where (h.from_user_id = ${viewer.id} and h.to_user_id = ${users.id}) or (h.to_user_id = ${viewer.id} and h.from_user_id = ${users.id}))`,
 		notBlockedWith(viewer.id, users.id),
 	);

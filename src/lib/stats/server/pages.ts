@@ -39,21 +39,6 @@ export async function loadCalendarPage(
 	};
 }
 
-/** Whether the viewer may open the member's calendar (their workout privacy allows it). */
-export async function canSeeCalendar(
-	deps: Pick<AppDeps, 'db' | 'clock'>,
-	viewer: Viewer,
-	memberId: number,
-): Promise<boolean> {
-	try {
-		await statsMember(deps, viewer, memberId);
-		return true;
-	} catch (error) {
-		if (error instanceof AppError && error.code === 'not_found') return false;
-		throw error;
-	}
-}
-
 /**
  * Where a workout's efforts stand among its owner's, for the workout page: "Best 5 km", "2nd best
  * 10 km" (the top three only), over the workouts the viewer may see.
