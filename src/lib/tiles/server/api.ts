@@ -33,7 +33,8 @@ export function createTilesApp(source: Promise<TileService> | (() => Promise<Til
 			maxZoom: MAX_ZOOM,
 			regions: tiles.listRegions(),
 		};
-		c.header('Cache-Control', 'public, max-age=3600');
+		// Regions come and go with `npm run regions`: a browser asks again after a few minutes.
+		c.header('Cache-Control', 'public, max-age=300');
 		return c.json(body);
 	});
 
