@@ -6,7 +6,7 @@ import { expectNoSeriousA11yIssues, open } from './helpers';
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
  * the profile, changing the password, a new photo, the home page once signed in, the email
- * confirmation page and an empty My routes.
+ * confirmation page, an empty My routes, and the dashboard a new member lands on: what to do first.
  */
 
 // The browser runs in Chicago, so onboarding should offer that zone.
@@ -189,4 +189,53 @@ test("a new member's empty My routes explains the page and offers ways forward t
 	await open(page, '/routes/my_routes/');
 	await expect(page.getByTestId('my-routes').getByRole('listitem')).toHaveCount(1);
 	await expect(page.getByRole('heading', { name: 'Your routes will live here' })).toHaveCount(0);
+});
+
+/** Leaves onboarding, with whatever it holds, for the dashboard. */
+async function continueToDashboard(page: Page) {
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await page.waitForURL('**/dashboard');
+	await page.waitForLoadState('load');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+test("a new member's dashboard says what to do first, and steps aside once they have a workout", async ({
+	page,
+}, testInfo) => {
+	await signUpInUs(page, uniqueEmail('first-steps', testInfo.project.name));
+	await continueToDashboard(page);
+	const guide = page.getByRole('region', { name: 'Where to start' });
+	await expect(guide).toBeVisible();
+	await expectNoSeriousA11yIssues(page);
+	const steps: [string, string][] = [
+		['Upload a file', '/workout/import/'],
+		['Log a workout by hand', '/workout/create/'],
+		['Connect a device', '/account/connected_apps#devices-title'],
+		['Plan a route', '/routes/create/'],
+	];
+	for (const [name, href] of steps) {
+		await expect(guide.getByRole('link', { name })).toHaveAttribute('href', href);
+		const answer = await page.request.get(href, { maxRedirects: 0 });
+		expect(answer.status(), href).toBe(200);
+	}
+	await guide.getByRole('link', { name: 'Connect a device' }).click();
+	await page.waitForURL('**/account/connected_apps#devices-title');
+	await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
+
+	// The first workout, logged through the API as any app would: the guide has done its job.
+	const { access_token } = await (await page.request.get('/api/auth/refresh-token')).json();
+	const made = await page.request.post('/api/v7.1/workout/', {
+		headers: { authorization: `Bearer ${access_token}` },
+		data: {
+			name: 'First run',
+			start_datetime: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+			activity_type: 16,
+			privacy: 1,
+			aggregates: { distance_total: 3000, active_time_total: 1100 },
+		},
+	});
+	expect(made.status()).toBe(201);
+	await open(page, '/dashboard');
+	await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Where to start' })).toHaveCount(0);
 });
