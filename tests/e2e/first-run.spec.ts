@@ -6,7 +6,8 @@ import { expectNoSeriousA11yIssues, open } from './helpers';
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
  * the profile, changing the password, a new photo, the home page once signed in, the email
- * confirmation page, an empty My routes, and the dashboard a new member lands on: what to do first.
+ * confirmation page, an empty My routes, and the dashboard a new member lands on: what to do first,
+ * and their goal.
  */
 
 // The browser runs in Chicago, so onboarding should offer that zone.
@@ -238,4 +239,13 @@ test("a new member's dashboard says what to do first, and steps aside once they 
 	await open(page, '/dashboard');
 	await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 	await expect(page.getByRole('region', { name: 'Where to start' })).toHaveCount(0);
+});
+
+test('the dashboard shows the goal a new member typed while signing up', async ({ page }, testInfo) => {
+	await signUpInUs(page, uniqueEmail('goal', testInfo.project.name));
+	await page.getByLabel('What is your goal?').fill('Run my first half marathon <in May>');
+	await continueToDashboard(page);
+	const goal = page.getByRole('region', { name: 'Your goal' });
+	await expect(goal).toContainText('Run my first half marathon <in May>');
+	await expect(goal.getByRole('link', { name: /Change/ })).toHaveAttribute('href', '/account/my_profile');
 });

@@ -142,6 +142,12 @@ export async function readMemberBasics(deps: Pick<AppDeps, 'db'>, userId: number
 	};
 }
 
+/** The goal a member wrote about themself (while signing up, or on their profile); empty when none. */
+export async function readGoalStatement(deps: Pick<AppDeps, 'db'>, userId: number): Promise<string> {
+	const [row] = await deps.db.select({ goal: users.goalStatement }).from(users).where(eq(users.id, userId));
+	return row?.goal.trim() ?? '';
+}
+
 // ---------------------------------------------------------------- heart-rate zones
 
 /** Heart-rate zones are health data: only their owner sees them. */
