@@ -1,13 +1,13 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, open } from './helpers';
+import { expectNoSeriousA11yIssues, mailedLink, open } from './helpers';
 
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
  * the profile, changing the password, a new photo, the home page once signed in, the email
  * confirmation page, an empty My routes, and the dashboard a new member lands on: what to do first,
- * and their goal.
+ * their goal, and the reminder to confirm their address.
  */
 
 // The browser runs in Chicago, so onboarding should offer that zone.
@@ -248,4 +248,29 @@ test('the dashboard shows the goal a new member typed while signing up', async (
 	const goal = page.getByRole('region', { name: 'Your goal' });
 	await expect(goal).toContainText('Run my first half marathon <in May>');
 	await expect(goal.getByRole('link', { name: /Change/ })).toHaveAttribute('href', '/account/my_profile');
+});
+
+test('the dashboard asks a new member to confirm their email, sends the link again, and stops asking once confirmed', async ({
+	page,
+}, testInfo) => {
+	const email = uniqueEmail('confirm-notice', testInfo.project.name);
+	const subject = 'Confirm your email address';
+	await signUpInUs(page, email);
+	await mailedLink(email, subject);
+	await continueToDashboard(page);
+	const notice = page.getByRole('region', { name: 'Confirm your email address' });
+	await expect(notice).toContainText(email);
+	await expectNoSeriousA11yIssues(page);
+	await notice.getByRole('button', { name: 'Send a new confirmation link' }).click();
+	await expect(notice.getByRole('status')).toContainText(`We sent a new link to ${email}`);
+	await open(page, '/workout/stats/');
+	await expect(page.getByRole('region', { name: 'Confirm your email address' })).toBeVisible();
+
+	await open(page, await mailedLink(email, subject, 1));
+	await expect(page.getByText('your email address is confirmed')).toBeVisible();
+	for (const path of ['/dashboard', '/workout/stats/']) {
+		await open(page, path);
+		await expect(page.locator('h1')).toBeVisible();
+		await expect(page.getByRole('region', { name: 'Confirm your email address' })).toHaveCount(0);
+	}
 });

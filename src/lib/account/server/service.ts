@@ -148,6 +148,18 @@ export async function readGoalStatement(deps: Pick<AppDeps, 'db'>, userId: numbe
 	return row?.goal.trim() ?? '';
 }
 
+/** The member's address while they have not confirmed it; null once confirmed. */
+export async function findUnconfirmedEmail(
+	deps: Pick<AppDeps, 'db'>,
+	userId: number,
+): Promise<string | null> {
+	const [row] = await deps.db
+		.select({ email: users.email, verifiedAt: users.emailVerifiedAt })
+		.from(users)
+		.where(eq(users.id, userId));
+	return row && row.verifiedAt === null ? row.email : null;
+}
+
 // ---------------------------------------------------------------- heart-rate zones
 
 /** Heart-rate zones are health data: only their owner sees them. */
