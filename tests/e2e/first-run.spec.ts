@@ -274,3 +274,23 @@ test('the dashboard asks a new member to confirm their email, sends the link aga
 		await expect(page.getByRole('region', { name: 'Confirm your email address' })).toHaveCount(0);
 	}
 });
+
+test('the time-zone search finds a city by its name and offers its zone', async ({ page }, testInfo) => {
+	await signUpInUs(page, uniqueEmail('zone-city', testInfo.project.name));
+	const zone = page.getByLabel('Time zone', { exact: true });
+	await expect(zone).toHaveValue('America/Chicago');
+	await page.getByLabel('Search time zones').fill('Harrisburg');
+	await expect(zone).toHaveValue('America/New_York');
+	await expect(
+		zone.getByRole('option', { name: 'Harrisburg, Pennsylvania, US — America/New_York' }),
+	).toHaveCount(1);
+	// Zone names still match as before.
+	await page.getByLabel('Search time zones').fill('denver');
+	await expect(zone).toHaveValue('America/Denver');
+	await page.getByLabel('Search time zones').fill('Seattle');
+	await expect(zone).toHaveValue('America/Los_Angeles');
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/account/personalization'));
+	await open(page, '/account/settings');
+	await expect(page.getByLabel('Time zone', { exact: true })).toHaveValue('America/Los_Angeles');
+});
