@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { open, registerMember } from './helpers';
+import { mailedLink, open, registerMember } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
 /**
@@ -7,24 +7,6 @@ import { readDeliveredMail } from './smtp-sink';
  * already used, expired) and sends a new link from where the member stands. Mail is read as the test
  * SMTP sink received it; a link is let expire from the development mailbox, as a developer would.
  */
-
-/** The path of the newest link in the newest mail with this subject, once a mail newer than `after` arrived. */
-async function linkIn(to: string, subject: string, after = 0): Promise<string> {
-	let link = '';
-	await expect
-		.poll(
-			() => {
-				const mails = readDeliveredMail(process.env.E2E_MAIL_DIR as string, to).filter(
-					(mail) => mail.subject === subject,
-				);
-				link = mails.length > after ? (mails.at(-1)?.text.match(/https?:\/\/\S+/)?.[0] ?? '') : '';
-				return link;
-			},
-			{ timeout: 15_000 },
-		)
-		.not.toBe('');
-	return new URL(link).pathname;
-}
 
 const mailCount = (to: string, subject: string) =>
 	readDeliveredMail(process.env.E2E_MAIL_DIR as string, to).filter((mail) => mail.subject === subject).length;
@@ -43,7 +25,7 @@ async function askForNewLink(page: Page, email: string, button: string, subject:
 	await page.getByRole('textbox', { name: 'Email' }).fill(email);
 	await page.getByRole('button', { name: button }).click();
 	await expect(page.getByRole('status')).toContainText('we have sent it');
-	return linkIn(email, subject, before);
+	return mailedLink(email, subject, before);
 }
 
 test('a reset link that is not valid, used or expired says so and sends a new one', async ({
@@ -108,7 +90,7 @@ test('a confirmation link that is not valid, used or expired says so and sends a
 	});
 	await other.close();
 	const subject = 'Confirm your email address';
-	const signupLink = await linkIn(email, subject);
+	const signupLink = await mailedLink(email, subject);
 
 	const cut = await open(page, '/verify_email/abc');
 	expect(cut?.status()).toBe(404);
@@ -139,6 +121,6 @@ test('a confirmation link that is not valid, used or expired says so and sends a
 		headers: { origin: new URL(baseURL as string).origin },
 	});
 	expect(reset.ok()).toBe(true);
-	await linkIn(email, 'Reset your password');
+	await mailedLink(email, 'Reset your password');
 	expect(mailCount(email, subject)).toBe(before);
 });

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, open } from './helpers';
+import { expectNoSeriousA11yIssues, mailedLink, open } from './helpers';
 
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
  * the profile, changing the password, a new photo, the home page once signed in, the email
- * confirmation page and an empty My routes.
+ * confirmation page, an empty My routes, and the dashboard a new member lands on: what to do first,
+ * their goal, and the reminder to confirm their address.
  */
 
 // The browser runs in Chicago, so onboarding should offer that zone.
@@ -189,4 +190,107 @@ test("a new member's empty My routes explains the page and offers ways forward t
 	await open(page, '/routes/my_routes/');
 	await expect(page.getByTestId('my-routes').getByRole('listitem')).toHaveCount(1);
 	await expect(page.getByRole('heading', { name: 'Your routes will live here' })).toHaveCount(0);
+});
+
+/** Leaves onboarding, with whatever it holds, for the dashboard. */
+async function continueToDashboard(page: Page) {
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await page.waitForURL('**/dashboard');
+	await page.waitForLoadState('load');
+	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+test("a new member's dashboard says what to do first, and steps aside once they have a workout", async ({
+	page,
+}, testInfo) => {
+	await signUpInUs(page, uniqueEmail('first-steps', testInfo.project.name));
+	await continueToDashboard(page);
+	const guide = page.getByRole('region', { name: 'Where to start' });
+	await expect(guide).toBeVisible();
+	await expectNoSeriousA11yIssues(page);
+	const steps: [string, string][] = [
+		['Upload a file', '/workout/import/'],
+		['Log a workout by hand', '/workout/create/'],
+		['Connect a device', '/account/connected_apps#devices-title'],
+		['Plan a route', '/routes/create/'],
+	];
+	for (const [name, href] of steps) {
+		await expect(guide.getByRole('link', { name })).toHaveAttribute('href', href);
+		const answer = await page.request.get(href, { maxRedirects: 0 });
+		expect(answer.status(), href).toBe(200);
+	}
+	await guide.getByRole('link', { name: 'Connect a device' }).click();
+	await page.waitForURL('**/account/connected_apps#devices-title');
+	await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
+
+	// The first workout, logged through the API as any app would: the guide has done its job.
+	const { access_token } = await (await page.request.get('/api/auth/refresh-token')).json();
+	const made = await page.request.post('/api/v7.1/workout/', {
+		headers: { authorization: `Bearer ${access_token}` },
+		data: {
+			name: 'First run',
+			start_datetime: new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+			activity_type: 16,
+			privacy: 1,
+			aggregates: { distance_total: 3000, active_time_total: 1100 },
+		},
+	});
+	expect(made.status()).toBe(201);
+	await open(page, '/dashboard');
+	await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+	await expect(page.getByRole('region', { name: 'Where to start' })).toHaveCount(0);
+});
+
+test('the dashboard shows the goal a new member typed while signing up', async ({ page }, testInfo) => {
+	await signUpInUs(page, uniqueEmail('goal', testInfo.project.name));
+	await page.getByLabel('What is your goal?').fill('Run my first half marathon <in May>');
+	await continueToDashboard(page);
+	const goal = page.getByRole('region', { name: 'Your goal' });
+	await expect(goal).toContainText('Run my first half marathon <in May>');
+	await expect(goal.getByRole('link', { name: /Change/ })).toHaveAttribute('href', '/account/my_profile');
+});
+
+test('the dashboard asks a new member to confirm their email, sends the link again, and stops asking once confirmed', async ({
+	page,
+}, testInfo) => {
+	const email = uniqueEmail('confirm-notice', testInfo.project.name);
+	const subject = 'Confirm your email address';
+	await signUpInUs(page, email);
+	await mailedLink(email, subject);
+	await continueToDashboard(page);
+	const notice = page.getByRole('region', { name: 'Confirm your email address' });
+	await expect(notice).toContainText(email);
+	await expectNoSeriousA11yIssues(page);
+	await notice.getByRole('button', { name: 'Send a new confirmation link' }).click();
+	await expect(notice.getByRole('status')).toContainText(`We sent a new link to ${email}`);
+	await open(page, '/workout/stats/');
+	await expect(page.getByRole('region', { name: 'Confirm your email address' })).toBeVisible();
+
+	await open(page, await mailedLink(email, subject, 1));
+	await expect(page.getByText('your email address is confirmed')).toBeVisible();
+	for (const path of ['/dashboard', '/workout/stats/']) {
+		await open(page, path);
+		await expect(page.locator('h1')).toBeVisible();
+		await expect(page.getByRole('region', { name: 'Confirm your email address' })).toHaveCount(0);
+	}
+});
+
+test('the time-zone search finds a city by its name and offers its zone', async ({ page }, testInfo) => {
+	await signUpInUs(page, uniqueEmail('zone-city', testInfo.project.name));
+	const zone = page.getByLabel('Time zone', { exact: true });
+	await expect(zone).toHaveValue('America/Chicago');
+	await page.getByLabel('Search time zones').fill('Harrisburg');
+	await expect(zone).toHaveValue('America/New_York');
+	await expect(
+		zone.getByRole('option', { name: 'Harrisburg, Pennsylvania, US — America/New_York' }),
+	).toHaveCount(1);
+	// Zone names still match as before.
+	await page.getByLabel('Search time zones').fill('denver');
+	await expect(zone).toHaveValue('America/Denver');
+	await page.getByLabel('Search time zones').fill('Seattle');
+	await expect(zone).toHaveValue('America/Los_Angeles');
+	await page.getByRole('button', { name: 'Continue' }).click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/account/personalization'));
+	await open(page, '/account/settings');
+	await expect(page.getByLabel('Time zone', { exact: true })).toHaveValue('America/Los_Angeles');
 });

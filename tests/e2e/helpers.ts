@@ -211,6 +211,24 @@ export async function deliveredMail(to: string, subject: string): Promise<string
 	return text;
 }
 
+/** The path of the newest link in the newest mail with this subject, once a mail newer than `after` arrived. */
+export async function mailedLink(to: string, subject: string, after = 0): Promise<string> {
+	let link = '';
+	await expect
+		.poll(
+			() => {
+				const mails = readDeliveredMail(process.env.E2E_MAIL_DIR as string, to).filter(
+					(mail) => mail.subject === subject,
+				);
+				link = mails.length > after ? (mails.at(-1)?.text.match(/https?:\/\/\S+/)?.[0] ?? '') : '';
+				return link;
+			},
+			{ timeout: 15_000 },
+		)
+		.not.toBe('');
+	return new URL(link).pathname;
+}
+
 /**
  * The member playwright.config.ts puts in the vector map rollout: its username is `alternatemaps`.
  * Agreed at signup, as the signup form does, so logging in goes straight on.

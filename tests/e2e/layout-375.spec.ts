@@ -1,6 +1,6 @@
 import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { logIn, open } from './helpers';
+import { logIn, open, registerMember } from './helpers';
 
 /**
  * Every page type at 375 px: nothing may be wider than the phone, so no page scrolls sideways and
@@ -286,6 +286,31 @@ test.describe('operator pages at 375 px @small-screen-layout', () => {
 		expect(href).toMatch(/^\/admin\/challenges\/\d+/);
 		await expectNoOverflow(page, href as string);
 	});
+});
+
+test.describe("a new member's pages at 375 px @small-screen-layout", () => {
+	// A new member sees what the demo member does not: where to start, their goal, and the
+	// reminder to confirm their address.
+	test.beforeEach(async ({ page, baseURL }, testInfo) => {
+		const { user, token } = await registerMember(page.request, baseURL as string, {
+			first_name: 'Nia',
+			last_name: 'Narrow',
+			email: `narrow-${testInfo.project.name}-${Date.now()}@example.test`,
+			password: 'Narrow-Phone-Lantern-64',
+		});
+		const goal = await page.request.put(`/api/v7.1/user/${user.id}/`, {
+			headers: { authorization: `Bearer ${token}` },
+			data: { goal_statement: 'Walk to work and back every single weekday, whatever the weather' },
+		});
+		expect(goal.status()).toBe(200);
+	});
+
+	for (const path of ['/dashboard', '/workout/stats/']) {
+		test(`${path} fits the screen`, async ({ page }) => {
+			await expectNoOverflow(page, path);
+			await expect(page.getByRole('region', { name: 'Confirm your email address' })).toBeVisible();
+		});
+	}
 });
 
 test.describe('route actions', () => {

@@ -150,3 +150,12 @@ export const SelfUserSchema = v.object({
 	}),
 });
 export type SelfUser = v.InferOutput<typeof SelfUserSchema>;
+
+/** GET /api/_api/time_zone_search/: the words of a city's name, as a member types them into the zone picker. */
+export const CityTimeZoneQuerySchema = v.object({
+	term: v.pipe(singleLineText('term', 100), v.trim(), v.minLength(3, 'Type at least 3 letters of a city.')),
+});
+
+/** A city a zone picker offers, and the zone it lies in ("Harrisburg, Pennsylvania, US", "America/New_York"). */
+export const CityTimeZoneSchema = v.object({ label: v.string(), time_zone: v.string() });
+export type CityTimeZone = v.InferOutput<typeof CityTimeZoneSchema>;

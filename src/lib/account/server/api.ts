@@ -5,7 +5,14 @@ import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
-import { MemberIdText, PHOTO_MAX_BYTES, PromotionalPreferenceSchema, UserUpdateSchema } from '../contract';
+import { searchHomeFor } from '../../routing/server/search-home';
+import {
+	CityTimeZoneQuerySchema,
+	MemberIdText,
+	PHOTO_MAX_BYTES,
+	PromotionalPreferenceSchema,
+	UserUpdateSchema,
+} from '../contract';
 import {
 	getHeartRateZones,
 	getSelf,
@@ -14,6 +21,7 @@ import {
 	setPromotionalPreference,
 	updateUser,
 } from './service';
+import { findCityTimeZones } from './time-zone-cities';
 
 const idParam = v.object({ id: MemberIdText('id') });
 const zonesQuery = v.object({ user: MemberIdText('user') });
@@ -75,6 +83,14 @@ export function createAccountApi(): Hono<ApiEnv> {
 		app.put(path, requireViewer, validate('json', PromotionalPreferenceSchema), async (c) =>
 			c.json(await setPromotionalPreference(c.var.deps, viewerOf(c), c.req.valid('json'))),
 		);
+	}
+
+	// The zone picker's city search: open to visitors, as place search is (it names no member).
+	for (const path of ['/_api/time_zone_search/', '/_api/time_zone_search']) {
+		app.get(path, validate('query', CityTimeZoneQuerySchema), async (c) => {
+			const home = await searchHomeFor(c.var.deps, c.var.viewer, c.req.header('cookie'));
+			return c.json(findCityTimeZones(c.req.valid('query').term, 8, home));
+		});
 	}
 
 	return app;

@@ -142,6 +142,24 @@ export async function readMemberBasics(deps: Pick<AppDeps, 'db'>, userId: number
 	};
 }
 
+/** The goal a member wrote about themself (while signing up, or on their profile); empty when none. */
+export async function readGoalStatement(deps: Pick<AppDeps, 'db'>, userId: number): Promise<string> {
+	const [row] = await deps.db.select({ goal: users.goalStatement }).from(users).where(eq(users.id, userId));
+	return row?.goal.trim() ?? '';
+}
+
+/** The member's address while they have not confirmed it; null once confirmed. */
+export async function findUnconfirmedEmail(
+	deps: Pick<AppDeps, 'db'>,
+	userId: number,
+): Promise<string | null> {
+	const [row] = await deps.db
+		.select({ email: users.email, verifiedAt: users.emailVerifiedAt })
+		.from(users)
+		.where(eq(users.id, userId));
+	return row && row.verifiedAt === null ? row.email : null;
+}
+
 // ---------------------------------------------------------------- heart-rate zones
 
 /** Heart-rate zones are health data: only their owner sees them. */

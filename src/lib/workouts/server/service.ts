@@ -554,6 +554,16 @@ export async function listWorkouts(
 	};
 }
 
+/** Whether the member has logged, uploaded or synced any workout yet (the dashboard guides those who have not). */
+export async function hasOwnWorkouts(deps: Pick<Deps, 'db'>, ownerId: number): Promise<boolean> {
+	const [row] = await deps.db
+		.select({ id: workouts.id })
+		.from(workouts)
+		.where(eq(workouts.ownerId, ownerId))
+		.limit(1);
+	return row !== undefined;
+}
+
 /**
  * Every workout of the signed-in member in a time window, oldest first, without series: what a
  * calendar or a year's log draws from. `activity_types` narrows it (all by default; none gives none).
