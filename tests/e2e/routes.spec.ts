@@ -281,7 +281,7 @@ test('the elevation chart draws with uPlot, marks the map under the cursor and p
 test('the elevation chart and the map point at each other, by mouse and by keyboard', async ({
 	page,
 	baseURL,
-}) => {
+}, testInfo) => {
 	await openClimb(page, baseURL as string);
 	const map = page.getByTestId('route-leaflet');
 	const line = map.locator('path.route-view-map__line');
@@ -355,6 +355,13 @@ test('the elevation chart and the map point at each other, by mouse and by keybo
 	await page.mouse.move(box.x + 4, box.y + box.height - 4);
 	await expect(slider).toHaveAttribute('aria-valuetext', 'No point marked');
 	await expect(ring).toHaveCount(0);
+	// On a phone, where nothing hovers, a tap on the line does the same.
+	if (testInfo.project.use.hasTouch) {
+		const at = await pointAlongLine(line, 0.5);
+		await page.touchscreen.tap(at.x, at.y);
+		await expect(slider).not.toHaveAttribute('aria-valuetext', 'No point marked');
+		await near(await centreOf(ring), at, 8);
+	}
 	await expectNoSeriousA11yIssues(page);
 });
 
