@@ -243,3 +243,37 @@ export const VECTOR_MAP_MEMBER = {
 	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
 	consents: { terms_of_use: true, privacy_policy: true },
 };
+
+/** The centre of an element on the page, in the pixels page.mouse moves by. */
+export async function centreOf(element: Locator): Promise<{ x: number; y: number }> {
+	const box = await element.boundingBox();
+	if (!box) throw new Error('The element is not drawn');
+	return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A point a share of the way along a line drawn as an SVG path (a Leaflet polyline), in page pixels. */
+export async function pointAlongLine(line: Locator, share: number): Promise<{ x: number; y: number }> {
+	return line.evaluate((path, at) => {
+		const svg = path as SVGPathElement;
+		const p = svg.getPointAtLength(svg.getTotalLength() * at);
+		const m = svg.getScreenCTM() as DOMMatrix;
+		return { x: m.a * p.x + m.c * p.y + m.e, y: m.b * p.x + m.d * p.y + m.f };
+	}, share);
+}
+
+/** How far, in page pixels, a point is from a line drawn as an SVG path: the nearest of a thousand points along it. */
+export async function distanceFromLine(line: Locator, point: { x: number; y: number }): Promise<number> {
+	return line.evaluate((path, to) => {
+		const svg = path as SVGPathElement;
+		const m = svg.getScreenCTM() as DOMMatrix;
+		const length = svg.getTotalLength();
+		let nearest = Number.POSITIVE_INFINITY;
+		for (let i = 0; i <= 1000; i++) {
+			const p = svg.getPointAtLength((length * i) / 1000);
+			const x = m.a * p.x + m.c * p.y + m.e;
+			const y = m.b * p.x + m.d * p.y + m.f;
+			nearest = Math.min(nearest, Math.hypot(x - to.x, y - to.y));
+		}
+		return nearest;
+	}, point);
+}

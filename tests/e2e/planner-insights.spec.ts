@@ -205,7 +205,9 @@ test('the profile draws and the climb shows as a route over Andorra grows', asyn
 	await expect(climb).toHaveText(FULL_CLIMB, { timeout: 15_000 });
 	const chart = page.getByTestId('elevation-chart');
 	await expect(chart).toHaveAttribute('data-ready', '');
-	await expect(chart.getByRole('img', { name: 'Elevation chart of the route being planned' })).toBeVisible();
+	await expect(
+		chart.getByRole('slider', { name: 'Elevation chart of the route being planned' }),
+	).toBeVisible();
 	await expect(chart.locator('figcaption')).toContainText('Climb');
 	const first = await climb.textContent();
 

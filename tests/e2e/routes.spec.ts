@@ -3,7 +3,15 @@ import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_FRIEND_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { readWorkoutFileSync } from '../../src/lib/workout-files';
 import { expect, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, open, setGeo } from './helpers';
+import {
+	centreOf,
+	distanceFromLine,
+	expectNoSeriousA11yIssues,
+	forbidExternalRequests,
+	open,
+	pointAlongLine,
+	setGeo,
+} from './helpers';
 
 /**
  * Viewing, printing and embedding a route, as a visitor, on the demo world the server seeds on
@@ -244,7 +252,7 @@ test('the elevation chart draws with uPlot, marks the map under the cursor and p
 	await chart.scrollIntoViewIfNeeded();
 	// Hydrated only once visible: a canvas inside the chart, named for screen readers, with the summary.
 	await expect(chart.locator('canvas')).toBeVisible();
-	await expect(chart.getByRole('img', { name: `Elevation chart of ${CLIMB}` })).toBeVisible();
+	await expect(chart.getByRole('slider', { name: `Elevation chart of ${CLIMB}` })).toBeVisible();
 	await expect(chart.locator('figcaption').last()).toHaveText(
 		/^Climb \d+ (ft|m), descent \d+ (ft|m); lowest point \d+ (ft|m), highest \d+ (ft|m), over \d+\.\d{2} (km|mi)\.$/,
 	);
@@ -268,6 +276,93 @@ test('the elevation chart draws with uPlot, marks the map under the cursor and p
 	await page.emulateMedia({ media: 'screen' });
 	await expectNoSeriousA11yIssues(page);
 	expect(external).toEqual([]);
+});
+
+test('the elevation chart and the map point at each other, by mouse and by keyboard', async ({
+	page,
+	baseURL,
+}, testInfo) => {
+	await openClimb(page, baseURL as string);
+	const map = page.getByTestId('route-leaflet');
+	const line = map.locator('path.route-view-map__line');
+	const ring = map.locator('path.route-view-map__cursor');
+	const label = map.locator('.route-view-map__reading');
+	const start = map.locator('path[fill="#1a7f37"]');
+	const finish = map.locator('path[fill="#b42318"]');
+	const chart = page.getByTestId('elevation-chart');
+	await chart.scrollIntoViewIfNeeded();
+	const slider = chart.getByRole('slider', {
+		name: /arrow keys move along it and mark the place on the map/,
+	});
+	await expect(slider).toBeVisible();
+	const near = async (a: { x: number; y: number }, b: { x: number; y: number }, px: number) =>
+		expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeLessThanOrEqual(px);
+
+	// Pointing at either end of the chart marks that end of the route, labelled with what the chart reads there.
+	const plot = await chart.locator('.u-over').boundingBox();
+	if (!plot) throw new Error('the chart has no plot area');
+	await page.mouse.move(plot.x + 1, plot.y + plot.height / 2);
+	await expect(ring).toHaveCount(1);
+	await expect(slider).toHaveAttribute('aria-valuetext', /^0\.00 (km|mi) · \d+ (m|ft)$/);
+	await expect(label).toHaveText((await slider.getAttribute('aria-valuetext')) as string);
+	await near(await centreOf(ring), await centreOf(start), 3);
+	await page.mouse.move(plot.x + plot.width - 1, plot.y + plot.height / 2);
+	await expect(label).not.toHaveText(/^0\.00 /);
+	await expect(label).toHaveText((await slider.getAttribute('aria-valuetext')) as string);
+	await near(await centreOf(ring), await centreOf(finish), 3);
+	await page.mouse.move(plot.x + plot.width / 2, plot.y + plot.height + 80);
+	await expect(ring).toHaveCount(0);
+
+	// From the keyboard: Home and End go to the ends, the arrows step along the route, the label following.
+	await slider.focus();
+	await slider.press('Home');
+	await expect(slider).toHaveAttribute('aria-valuenow', '0');
+	await near(await centreOf(ring), await centreOf(start), 3);
+	for (let i = 0; i < 30; i++) await slider.press('ArrowRight');
+	const stepped = Number(await slider.getAttribute('aria-valuenow'));
+	expect(stepped).toBeGreaterThan(0);
+	await expect(label).toHaveText((await slider.getAttribute('aria-valuetext')) as string);
+	const steppedAt = await centreOf(ring);
+	expect(await distanceFromLine(line, steppedAt)).toBeLessThanOrEqual(3);
+	expect(
+		Math.hypot(steppedAt.x - (await centreOf(start)).x, steppedAt.y - (await centreOf(start)).y),
+	).toBeGreaterThan(10);
+	await slider.press('ArrowLeft');
+	await expect.poll(async () => Number(await slider.getAttribute('aria-valuenow'))).toBeLessThan(stepped);
+	await slider.press('End');
+	await near(await centreOf(ring), await centreOf(finish), 3);
+	await slider.blur();
+	await expect(ring).toHaveCount(0);
+
+	// Pointing at the line on the map moves the chart's cursor to that place, further along for a place further on.
+	await map.scrollIntoViewIfNeeded();
+	const cursorLeft = () =>
+		chart.locator('.u-cursor-x').evaluate((element) => new DOMMatrix(getComputedStyle(element).transform).e);
+	const readings: number[] = [];
+	for (const share of [0.25, 0.75]) {
+		const at = await pointAlongLine(line, share);
+		await page.mouse.move(at.x, at.y);
+		await expect(slider).not.toHaveAttribute('aria-valuetext', 'No point marked');
+		await expect(label).toHaveText((await slider.getAttribute('aria-valuetext')) as string);
+		await near(await centreOf(ring), at, 8);
+		readings.push(await cursorLeft());
+	}
+	expect(readings[0]).toBeGreaterThan(0);
+	expect(readings[1]).toBeGreaterThan(readings[0]);
+	// Away from the line, the chart's cursor and the mark go.
+	const box = await map.boundingBox();
+	if (!box) throw new Error('the map has no size');
+	await page.mouse.move(box.x + 4, box.y + box.height - 4);
+	await expect(slider).toHaveAttribute('aria-valuetext', 'No point marked');
+	await expect(ring).toHaveCount(0);
+	// On a phone, where nothing hovers, a tap on the line does the same.
+	if (testInfo.project.use.hasTouch) {
+		const at = await pointAlongLine(line, 0.5);
+		await page.touchscreen.tap(at.x, at.y);
+		await expect(slider).not.toHaveAttribute('aria-valuetext', 'No point marked');
+		await near(await centreOf(ring), at, 8);
+	}
+	await expectNoSeriousA11yIssues(page);
 });
 
 test('the map type picker lists the configured types, switches tiles and remembers the choice', async ({

@@ -2,7 +2,8 @@ import 'uplot/dist/uPlot.min.css';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import type { ElevationSeries } from '../../lib/routes/render';
-import { $elevationCursor } from '../../lib/routes/store';
+import { $elevationCursor, $routeLinePoint } from '../../lib/routes/store';
+import { linkChart } from './chart-link';
 
 export type ElevationChartProps = {
 	series: ElevationSeries;
@@ -20,9 +21,16 @@ export type ElevationChartProps = {
 const INK_SOFT = '#4a5568';
 const GRID = '#e2e8f0';
 
+/** The chart's values at a sample in words, as the map labels the point and a screen reader reads the chart. */
+function readingAt(series: ElevationSeries, index: number, unit: string, heightUnit: string): string {
+	return `${series.x[index].toFixed(2)} ${unit} · ${Math.round(series.y[index])} ${heightUnit}`;
+}
+
 /**
  * Height over distance drawn by uPlot on a canvas over the space the SVG profile takes, so nothing
- * moves when it appears. Moving the cursor along it marks the same point on the route map.
+ * moves when it appears. Moving the cursor along it, by mouse or by the arrow keys once it has focus,
+ * marks the same point on the route map with its distance and height; pointing at the line on the route
+ * map moves the cursor there.
  */
 export default function ElevationChart({
 	series,
@@ -35,6 +43,7 @@ export default function ElevationChart({
 	const stage = useRef<HTMLDivElement>(null);
 	const plot = useRef<HTMLDivElement>(null);
 	const [ready, setReady] = useState(false);
+	const [reading, setReading] = useState<{ at: number; text: string } | null>(null);
 	const summaryId = useId();
 	const chartRef = useRef<uPlot | null>(null);
 	// The newest series, read by the cursor hook: the chart outlives series changes (see below).
@@ -82,9 +91,14 @@ export default function ElevationChart({
 						(u) => {
 							const i = u.cursor.idx;
 							const shown = latest.current;
-							$elevationCursor.set(
-								i === null || i === undefined ? null : { lat: shown.lat[i], lng: shown.lng[i] },
-							);
+							if (i === null || i === undefined || shown.x[i] === undefined) {
+								$elevationCursor.set(null);
+								setReading(null);
+								return;
+							}
+							const text = readingAt(shown, i, unit, heightUnit);
+							$elevationCursor.set({ lat: shown.lat[i], lng: shown.lng[i], reading: text });
+							setReading({ at: shown.x[i], text });
 						},
 					],
 				},
@@ -96,7 +110,13 @@ export default function ElevationChart({
 		setReady(true);
 		const resize = new ResizeObserver(() => chart.setSize(size()));
 		resize.observe(box);
+		const unlink = linkChart(chart, target, {
+			positions: () => latest.current,
+			pointer: $routeLinePoint,
+			publish: false,
+		});
 		return () => {
+			unlink();
 			chartRef.current = null;
 			resize.disconnect();
 			chart.destroy();
@@ -116,12 +136,19 @@ export default function ElevationChart({
 		<figure className="elevation-chart" data-ready={ready ? '' : undefined} data-testid="elevation-chart">
 			<div ref={stage} className="elevation-chart__stage">
 				<div className="elevation-chart__fallback">{children}</div>
+				{/* A slider once drawn: the arrow keys move its cursor, and so the mark on the map. */}
 				<div
 					ref={plot}
 					className="elevation-chart__plot"
-					role="img"
-					aria-label={`Elevation chart of ${name}`}
+					role="slider"
+					tabIndex={0}
+					aria-label={`Elevation chart of ${name}; the arrow keys move along it and mark the place on the map`}
 					aria-describedby={summaryId}
+					aria-valuemin={series.x[0]}
+					aria-valuemax={series.x.at(-1)}
+					aria-valuenow={reading?.at ?? series.x[0]}
+					aria-valuetext={reading?.text ?? 'No point marked'}
+					aria-orientation="horizontal"
 					hidden={!ready}
 				/>
 			</div>

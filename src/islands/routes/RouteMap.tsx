@@ -2,7 +2,7 @@ import type L from 'leaflet';
 import { useCallback } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
 import type { MapTileLayer } from '../../lib/core/map-types';
-import { $elevationCursor } from '../../lib/routes/store';
+import { $elevationCursor, $routeLinePoint } from '../../lib/routes/store';
 import { showDistanceMarkers } from './distance-markers';
 import TrackMap from './TrackMap';
 
@@ -18,7 +18,10 @@ export type RouteMapProps = {
 
 const countFullScreen = () => trackEvent('route_fullscreen_clicked', {});
 
-/** The route on its map with its mile or km markers; the elevation chart's cursor rings the line. */
+/**
+ * The route on its map with its mile or km markers; the elevation chart's cursor rings the line with its
+ * distance and height, and pointing at the line moves the chart's cursor there.
+ */
 export default function RouteMap({ path, markers, layers, name }: RouteMapProps) {
 	const decorate = useCallback((map: L.Map) => showDistanceMarkers(map, markers), [markers]);
 	return (
@@ -29,6 +32,7 @@ export default function RouteMap({ path, markers, layers, name }: RouteMapProps)
 			lineColor="#0b5cad"
 			finishColor="#b42318"
 			cursor={$elevationCursor}
+			pointer={$routeLinePoint}
 			decorate={decorate}
 			className="route-view-map"
 			testId="route-leaflet"

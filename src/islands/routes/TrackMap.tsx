@@ -1,8 +1,9 @@
 import 'leaflet/dist/leaflet.css';
 import './track-map.scss';
 import L from 'leaflet';
-import type { ReadableAtom } from 'nanostores';
+import type { ReadableAtom, WritableAtom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
+import type { ChartPlace, LatLng } from '../../lib/core/chart-cursor';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import { MAP_TYPE_STORAGE_KEY, rememberPreference } from '../../lib/site/cookie-choices';
 import { storedMapType } from '../../lib/site/map-memory';
@@ -16,8 +17,10 @@ export type TrackMapProps = {
 	name: string;
 	lineColor: string;
 	finishColor: string;
-	/** A point a chart points at, shown as a ring on the line (null: none). */
-	cursor: ReadableAtom<{ lat: number; lng: number } | null>;
+	/** A point a chart points at, shown as a ring on the line with the chart's values there (null: none). */
+	cursor: ReadableAtom<ChartPlace | null>;
+	/** Told the point of the line the member points at (null when away from it), for the chart to follow. */
+	pointer?: WritableAtom<LatLng | null>;
 	/** Extra layers placed once the first view is set; answers how to remove them. */
 	decorate?: (map: L.Map) => () => void;
 	className: string;
@@ -26,9 +29,15 @@ export type TrackMapProps = {
 	onFullScreen?: () => void;
 };
 
+/** How near the line, in screen pixels, the mouse or a tap must be to point at it. */
+const POINTER_REACH_PX = 16;
+/** The map tells the charts where it is pointed at most this often. */
+const POINTER_EVERY_MS = 50;
+
 /**
  * A line on a Leaflet map (client-only: Leaflet needs `window`) with its start and finish, the
- * chart cursor as a ring, a map type picker whose choice is remembered, and a full-screen button.
+ * chart cursor as a ring labelled with the chart's values, the point of the line under the mouse (or a
+ * tap) told back to the chart, a map type picker whose choice is remembered, and a full-screen button.
  * Keyboard pan and zoom stay Leaflet's defaults; markers are circle markers so no icon images load;
  * OpenStreetMap is credited whatever the tiles. Routes and workouts both show theirs this way.
  */
@@ -39,6 +48,7 @@ export default function TrackMap({
 	lineColor,
 	finishColor,
 	cursor,
+	pointer,
 	decorate,
 	className,
 	testId,
@@ -56,7 +66,9 @@ export default function TrackMap({
 		if (!element.current || path.length < 2) return;
 		const created = L.map(element.current, { scrollWheelZoom: false });
 		created.attributionControl.addAttribution(escapeHtml(OSM_ATTRIBUTION));
-		const line = L.polyline(path, { color: lineColor, weight: 4 }).addTo(created);
+		const line = L.polyline(path, { color: lineColor, weight: 4, className: `${className}__line` }).addTo(
+			created,
+		);
 		const endpoint = { radius: 8, color: '#ffffff', weight: 2, fillOpacity: 1 };
 		L.circleMarker(path[path.length - 1], { ...endpoint, fillColor: finishColor })
 			.bindTooltip('Finish')
@@ -73,29 +85,80 @@ export default function TrackMap({
 			interactive: false,
 			className: `${className}__cursor`,
 		});
-		const unlisten = cursor.subscribe((point) => {
-			if (!point) ring.remove();
-			else ring.setLatLng([point.lat, point.lng]).addTo(created);
-			setMarked(point !== null);
+		// An element, not a string: Leaflet would read a string as HTML.
+		const reading = document.createElement('span');
+		ring.bindTooltip(reading, {
+			permanent: true,
+			direction: 'top',
+			offset: [0, -8],
+			className: `${className}__reading`,
 		});
-		// The settled zoom, on the element: what a test (or a stylesheet) can wait on after a zoom.
+		// The nearest point of the line to the mouse, or to a tap where there is no mouse; none when far.
+		// Told at most every POINTER_EVERY_MS (the last move always), so the charts redraw at a steady pace.
+		const tell = (event: L.LeafletMouseEvent) => {
+			if (!pointer) return;
+			const nearest = line.closestLayerPoint(event.layerPoint) as L.Point & { distance: number };
+			if (!nearest || nearest.distance > POINTER_REACH_PX) pointer.set(null);
+			else {
+				const { lat, lng } = created.layerPointToLatLng(nearest);
+				pointer.set({ lat, lng });
+			}
+		};
+		let told = 0;
+		let waiting: number | undefined;
+		let latest: L.LeafletMouseEvent | null = null;
+		const pointAt = (event: L.LeafletMouseEvent) => {
+			latest = event;
+			if (waiting !== undefined) return;
+			const wait = told + POINTER_EVERY_MS - performance.now();
+			const flush = () => {
+				waiting = undefined;
+				told = performance.now();
+				if (latest) tell(latest);
+			};
+			if (wait <= 0) flush();
+			else waiting = window.setTimeout(flush, wait);
+		};
+		const away = () => {
+			window.clearTimeout(waiting);
+			waiting = undefined;
+			latest = null;
+			pointer?.set(null);
+		};
+		created.on('mousemove', pointAt);
+		created.on('click', pointAt);
+		// The element's own event: Leaflet's mouseout goes to a marker instead when the mouse leaves over one.
 		const host = element.current;
+		host.addEventListener('mouseleave', away);
+		// The settled zoom, on the element: what a test (or a stylesheet) can wait on after a zoom.
 		const markZoom = () => {
 			host.dataset.zoom = String(created.getZoom());
 		};
 		created.on('zoomend', markZoom);
 		created.fitBounds(line.getBounds(), { padding: [24, 24] });
 		markZoom();
+		// Shown only once the first view is set: a tooltip cannot be placed before.
+		const unlisten = cursor.subscribe((point) => {
+			if (!point) ring.remove();
+			else {
+				reading.textContent = point.reading;
+				ring.setLatLng([point.lat, point.lng]).addTo(created);
+				ring.getTooltip()?.update();
+			}
+			setMarked(point !== null);
+		});
 		// Placed only once the first view is set: during it, layers are not yet projected.
 		const undecorate = decorate?.(created);
 		setLeaflet(created);
 		return () => {
 			unlisten();
+			host.removeEventListener('mouseleave', away);
+			away();
 			undecorate?.();
 			setLeaflet(null);
 			created.remove();
 		};
-	}, [path, lineColor, finishColor, cursor, decorate, className]);
+	}, [path, lineColor, finishColor, cursor, pointer, decorate, className]);
 
 	useEffect(() => {
 		const layer = layers.find((candidate) => candidate.type === mapType) ?? layers[0];

@@ -3,7 +3,9 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { chartPreview, PREVIEW_VIEW_BOX } from '../../lib/workouts/chart-preview';
 import { type ChartSeries, type PackedChartSeries, unpackChartSeries } from '../../lib/workouts/chart-series';
-import { $workoutCursor } from './WorkoutMapCursor';
+import { formatDuration, formatPace } from '../../lib/workouts/detail-format';
+import { linkChart } from '../routes/chart-link';
+import { $workoutCursor, $workoutLinePoint } from './WorkoutMapCursor';
 
 export type WorkoutChartsProps = {
 	series: PackedChartSeries;
@@ -18,6 +20,8 @@ type Channel = {
 	colour: string;
 	/** Pace reads better with faster (smaller) values up. */
 	invert?: boolean;
+	/** A value in words with its unit, as the map labels the cursor's point. */
+	format: (value: number) => string;
 };
 
 const INK_SOFT = '#4a5568';
@@ -25,13 +29,35 @@ const GRID = '#e2e8f0';
 const SYNC_KEY = 'workout-charts';
 
 function channelsFor(unit: 'km' | 'mi'): Channel[] {
+	const whole = (label: string) => (value: number) => `${Math.round(value)} ${label}`;
+	const speedLabel = unit === 'km' ? 'km/h' : 'mph';
+	const heightLabel = unit === 'km' ? 'm' : 'ft';
 	return [
-		{ key: 'pace', title: 'Pace', unitLabel: `min/${unit}`, colour: '#0b5cad', invert: true },
-		{ key: 'speed', title: 'Speed', unitLabel: unit === 'km' ? 'km/h' : 'mph', colour: '#0b5cad' },
-		{ key: 'elevation', title: 'Elevation', unitLabel: unit === 'km' ? 'm' : 'ft', colour: '#1a7f37' },
-		{ key: 'heartRate', title: 'Heart rate', unitLabel: 'bpm', colour: '#b42318' },
-		{ key: 'cadence', title: 'Cadence', unitLabel: 'rpm', colour: '#7a4cc2' },
-		{ key: 'power', title: 'Power', unitLabel: 'W', colour: '#b7791f' },
+		{
+			key: 'pace',
+			title: 'Pace',
+			unitLabel: `min/${unit}`,
+			colour: '#0b5cad',
+			invert: true,
+			format: (minutes) => formatPace(minutes * 60, unit),
+		},
+		{
+			key: 'speed',
+			title: 'Speed',
+			unitLabel: speedLabel,
+			colour: '#0b5cad',
+			format: (value) => `${value.toFixed(1)} ${speedLabel}`,
+		},
+		{
+			key: 'elevation',
+			title: 'Elevation',
+			unitLabel: heightLabel,
+			colour: '#1a7f37',
+			format: whole(heightLabel),
+		},
+		{ key: 'heartRate', title: 'Heart rate', unitLabel: 'bpm', colour: '#b42318', format: whole('bpm') },
+		{ key: 'cadence', title: 'Cadence', unitLabel: 'rpm', colour: '#7a4cc2', format: whole('rpm') },
+		{ key: 'power', title: 'Power', unitLabel: 'W', colour: '#b7791f', format: whole('W') },
 	];
 }
 
@@ -90,6 +116,7 @@ function Chart({
 	xLabel,
 	values,
 	series,
+	readingAt,
 	name,
 }: {
 	channel: Channel;
@@ -97,10 +124,12 @@ function Chart({
 	xLabel: string;
 	values: (number | null)[];
 	series: ChartSeries;
+	readingAt: (index: number) => string;
 	name: string;
 }) {
 	const stage = useRef<HTMLDivElement>(null);
 	const [ready, setReady] = useState(false);
+	const [reading, setReading] = useState<{ at: number; text: string } | null>(null);
 
 	useEffect(() => {
 		const box = stage.current;
@@ -140,9 +169,17 @@ function Chart({
 					setCursor: [
 						(u) => {
 							const i = u.cursor.idx;
-							const lat = i === null || i === undefined ? null : series.lat[i];
-							const lng = i === null || i === undefined ? null : series.lng[i];
-							$workoutCursor.set(lat === null || lng === null ? null : { lat, lng });
+							if (i === null || i === undefined || x[i] === undefined) {
+								$workoutCursor.set(null);
+								setReading(null);
+								return;
+							}
+							const text = readingAt(i);
+							setReading({ at: x[i], text });
+							// The map draws only what this viewer may see: no position (a privacy zone), no mark.
+							const lat = series.lat[i];
+							const lng = series.lng[i];
+							$workoutCursor.set(lat === null || lng === null ? null : { lat, lng, reading: text });
 						},
 					],
 				},
@@ -153,12 +190,18 @@ function Chart({
 		setReady(true);
 		const resize = new ResizeObserver(() => chart.setSize(size()));
 		resize.observe(box);
+		const unlink = linkChart(chart, box, {
+			positions: () => series,
+			pointer: $workoutLinePoint,
+			publish: true,
+		});
 		return () => {
+			unlink();
 			resize.disconnect();
 			chart.destroy();
 			$workoutCursor.set(null);
 		};
-	}, [channel, x, xLabel, values, series]);
+	}, [channel, x, xLabel, values, series, readingAt]);
 
 	return (
 		<figure
@@ -169,11 +212,22 @@ function Chart({
 			<figcaption>
 				{channel.title} ({channel.unitLabel})
 			</figcaption>
+			{/* A picture until drawn, then a slider: the arrow keys move the charts' cursor, and so the mark on the map. */}
 			<div
 				ref={stage}
 				className="workout-chart__plot"
-				role="img"
-				aria-label={`${channel.title} chart of ${name}`}
+				{...(ready
+					? {
+							role: 'slider',
+							tabIndex: 0,
+							'aria-label': `${channel.title} chart of ${name}; the arrow keys move along it and mark the place on the map`,
+							'aria-valuemin': x[0],
+							'aria-valuemax': x.at(-1),
+							'aria-valuenow': reading?.at ?? x[0],
+							'aria-valuetext': reading?.text ?? 'No point marked',
+							'aria-orientation': 'horizontal' as const,
+						}
+					: { role: 'img', 'aria-label': `${channel.title} chart of ${name}` })}
 			>
 				{!ready && <DrawnFirst channel={channel} x={x} xLabel={xLabel} values={values} />}
 			</div>
@@ -183,15 +237,30 @@ function Chart({
 
 /**
  * One small chart per recorded channel (pace or speed, elevation, heart rate, cadence, power) over
- * distance, or over time when the recording has no distance. The charts share one cursor, and the
- * point under it is marked on the workout map.
+ * distance, or over time when the recording has no distance. The charts share one cursor, moved by
+ * the mouse, by the arrow keys on a focused chart or by pointing at the track on the map; the point under
+ * it is marked on the workout map with the charts' values there.
  */
 export default function WorkoutCharts({ series: packed, unit, name }: WorkoutChartsProps) {
 	const series = useMemo(() => unpackChartSeries(packed), [packed]);
 	const byDistance = series.distance.length > 0 && (series.distance.at(-1) ?? 0) > 0;
 	const x = byDistance ? series.distance : series.minutes;
 	const xLabel = byDistance ? unit : 'min';
-	const present = channelsFor(unit).filter((channel) => series[channel.key] !== undefined);
+	const present = useMemo(
+		() => channelsFor(unit).filter((channel) => series[channel.key] !== undefined),
+		[unit, series],
+	);
+	const readingAt = useMemo(() => {
+		const where = (i: number) => (byDistance ? `${x[i].toFixed(2)} ${unit}` : formatDuration(x[i] * 60));
+		return (i: number) =>
+			[
+				where(i),
+				...present.flatMap((channel) => {
+					const value = series[channel.key]?.[i];
+					return value === null || value === undefined ? [] : [channel.format(value)];
+				}),
+			].join(' · ');
+	}, [byDistance, x, unit, present, series]);
 	return (
 		<div className="workout-charts" data-testid="workout-charts">
 			{present.map((channel) => (
@@ -202,6 +271,7 @@ export default function WorkoutCharts({ series: packed, unit, name }: WorkoutCha
 					xLabel={xLabel}
 					values={series[channel.key] as (number | null)[]}
 					series={series}
+					readingAt={readingAt}
 					name={name}
 				/>
 			))}
