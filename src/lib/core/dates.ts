@@ -100,3 +100,45 @@ export function wallClockDate(wall: Pick<WallClock, 'year' | 'month' | 'day'>): 
 export function wallClockTime(wall: Pick<WallClock, 'hour' | 'minute'>): string {
 	return `${two(wall.hour)}:${two(wall.minute)}`;
 }
+
+const displayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function displayFormatter(timeZone: string, style: 'time' | 'day' | 'moment'): Intl.DateTimeFormat {
+	const key = `${style}|${timeZone}`;
+	let formatter = displayFormatters.get(key);
+	if (!formatter) {
+		const time = { hour: 'numeric', minute: '2-digit' } as const;
+		const day = { month: 'short', day: 'numeric', year: 'numeric' } as const;
+		formatter = new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			...(style === 'time'
+				? time
+				: style === 'day'
+					? day
+					: { weekday: 'short', ...day, ...time, timeZoneName: 'short' }),
+		});
+		displayFormatters.set(key, formatter);
+	}
+	return formatter;
+}
+
+/*
+ * How every page writes an instant for a member to read: on the clock of one zone (the reader's,
+ * or where a workout was recorded when that is what the words say), in one style, so the same
+ * workout reads the same on the dashboard, its own page and anywhere else.
+ */
+
+/** "2:46 PM" on the clock of a zone. */
+export function formatTimeOfDay(instant: Date, timeZone: string): string {
+	return displayFormatter(timeZone, 'time').format(instant);
+}
+
+/** "May 1, 2026": the day an instant falls on in a zone. */
+export function formatDay(instant: Date, timeZone: string): string {
+	return displayFormatter(timeZone, 'day').format(instant);
+}
+
+/** "Fri, May 1, 2026, 2:46 PM CEST": the day and time in a zone, named so it cannot be misread. */
+export function formatMoment(instant: Date, timeZone: string): string {
+	return displayFormatter(timeZone, 'moment').format(instant);
+}

@@ -1,4 +1,4 @@
-import { instantOf, wallClockAt, wallClockDate, wallClockTime } from '../core/dates';
+import { formatMoment, instantOf, wallClockAt, wallClockDate, wallClockTime } from '../core/dates';
 /** Pure wording for the workout pages: durations, paces, speeds and the local start time. No schema here. */
 
 export const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
@@ -31,21 +31,12 @@ export function formatSpeed(mps: number, unit: DistanceUnit): string {
 	return `${perHour.toFixed(1)} ${unit === 'km' ? 'km/h' : 'mph'}`;
 }
 
-/** The start as it was where the workout happened: "Fri, May 1, 2026, 9:30 AM CEST". */
+/** The start on the clock of a zone: "Fri, May 1, 2026, 9:30 AM CEST" (UTC for a zone the runtime lacks). */
 export function formatWorkoutStart(start: Date, timeZone: string): string {
 	try {
-		return new Intl.DateTimeFormat('en-US', {
-			weekday: 'short',
-			month: 'short',
-			day: 'numeric',
-			year: 'numeric',
-			hour: 'numeric',
-			minute: '2-digit',
-			timeZone,
-			timeZoneName: 'short',
-		}).format(start);
+		return formatMoment(start, timeZone);
 	} catch {
-		return `${start.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+		return formatMoment(start, 'UTC');
 	}
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
-import { wallClockAt, wallClockTime } from '../../core/dates';
+import { formatTimeOfDay } from '../../core/dates';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { activityTypeGroup, findActivityType, listActivityTypes } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';
@@ -274,7 +274,7 @@ export async function calendarMonth(
 		activity_name: findActivityType(row.activityTypeId)?.name ?? 'Workout',
 		group: activityTypeGroup(row.activityTypeId),
 		day: row.day,
-		time: wallClockTime(wallClockAt(row.start, zone)),
+		time: formatTimeOfDay(row.start, zone),
 		distance_m: row.distanceM,
 		duration_s: row.active ?? row.elapsed,
 		calories: row.energyJ === null ? null : Math.round(row.energyJ / 4184),
