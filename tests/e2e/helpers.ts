@@ -225,3 +225,16 @@ export const VECTOR_MAP_MEMBER = {
 	location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
 	consents: { terms_of_use: true, privacy_policy: true },
 };
+
+/** Types a card as soon as the form shows, before its script has loaded. */
+export async function fillCard(page: Page, number: string) {
+	await page.getByTestId('card-number').fill(number);
+	await page.getByTestId('card-expiry').fill('12/34');
+	await page.getByTestId('card-cvc').fill('123');
+}
+
+/** Types a card on the checkout page and presses Subscribe. */
+export async function payWith(page: Page, number: string) {
+	await fillCard(page, number);
+	await page.getByTestId('checkout-pay').click();
+}

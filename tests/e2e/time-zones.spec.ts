@@ -1,10 +1,40 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
-import { expect, type Page, test } from './fixtures';
+import { expect, type Locator, type Page, test } from './fixtures';
+import { payWith, registerMember } from './helpers';
 
 /**
  * Every time a member reads is on their own clock: the same workout shows the same start on the
- * dashboard and on its own page, whatever zone it was recorded in.
+ * dashboard and on its own page, whatever zone it was recorded in; receipts, the membership page
+ * and the connected-apps page give their days and times in the member's zone, not UTC.
  */
+
+/** The day (and time, with the zone named, when `withTime`) an instant is on a zone's clock. */
+function onClock(instant: Date, timeZone: string, withTime: boolean): string {
+	return new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		month: 'short',
+		day: 'numeric',
+		year: 'numeric',
+		...(withTime ? { weekday: 'short', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' } : {}),
+	} as Intl.DateTimeFormatOptions).format(instant);
+}
+
+/** Every `<time>` in `scope` reads its own instant on `timeZone`'s clock. */
+async function expectTimesOnClock(scope: Locator, timeZone: string, withTime: boolean) {
+	const times = await scope.locator('time').evaluateAll((elements) =>
+		elements.map((element) => ({
+			at: element.getAttribute('datetime') ?? '',
+			text: element.textContent?.trim(),
+		})),
+	);
+	expect(times.length).toBeGreaterThan(0);
+	for (const time of times) expect(time.text, time.at).toBe(onClock(new Date(time.at), timeZone, withTime));
+}
+
+/** A zone whose calendar day differs from UTC's at this hour, so a day read on UTC's clock shows. */
+function zoneAwayFromUtc(now = new Date()): string {
+	return now.getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+}
 
 type ListedWorkout = {
 	name: string;
@@ -24,6 +54,23 @@ async function logInAsDemo(page: Page, baseURL: string) {
 		await page.request.get('/api/v7.1/user/self/', { headers: { authorization: `Bearer ${token}` } })
 	).json();
 	return { token, userId: user.id as number, zone: self.time_zone as string };
+}
+
+/** A new member, signed in on `page`, whose zone is away from UTC; returns the zone. */
+async function newMemberAwayFromUtc(page: Page, baseURL: string, label: string): Promise<string> {
+	const zone = zoneAwayFromUtc();
+	const { user, token } = await registerMember(page.request, baseURL, {
+		first_name: 'Tia',
+		last_name: 'Zone',
+		email: `zone-${label}-${Date.now()}@example.test`,
+		password: 'Meridian-Lantern-Ferry-61',
+	});
+	const moved = await page.request.put(`/api/v7.1/user/${user.id}/`, {
+		headers: { authorization: `Bearer ${token}`, origin: new URL(baseURL).origin },
+		data: { time_zone: zone },
+	});
+	expect(moved.ok()).toBe(true);
+	return zone;
 }
 
 test('the demo member’s latest workout shows the same clock time on the dashboard and on its page', async ({
@@ -63,4 +110,40 @@ test('the demo member’s latest workout shows the same clock time on the dashbo
 	await page.goto(`/workout/${id}`);
 	await expect(page.getByTestId('workout-name')).toHaveText(latest.name);
 	await expect(page.getByTestId('workout-start')).toContainText(`${onMemberClock} `);
+});
+
+test('a receipt and the membership page give the payment’s day and time in the member’s zone', async ({
+	page,
+	baseURL,
+}, testInfo) => {
+	test.setTimeout(60_000);
+	const zone = await newMemberAwayFromUtc(page, baseURL as string, `receipt-${testInfo.project.name}`);
+
+	await page.goto('/premium/checkout', { waitUntil: 'commit' });
+	await page.getByRole('radio', { name: /MVP Annual/ }).check();
+	await payWith(page, '4242 4242 4242 4242');
+	await page.waitForURL(/\/premium\/receipt\/pi_/);
+	const date = page.getByTestId('receipt-date');
+	await expect(date).not.toContainText('UTC');
+	await expectTimesOnClock(page.getByTestId('receipt'), zone, true);
+
+	await page.goto('/premium/membership');
+	await expectTimesOnClock(page.getByTestId('payment-history'), zone, false);
+});
+
+test('the connected-apps page dates a device connection in the member’s zone', async ({
+	page,
+	baseURL,
+}, testInfo) => {
+	const zone = await newMemberAwayFromUtc(page, baseURL as string, `apps-${testInfo.project.name}`);
+	await page.goto('/account/connected_apps');
+	await page
+		.getByTestId('device-connections')
+		.getByRole('button', { name: 'Connect Test device cloud' })
+		.click();
+	await page.getByRole('button', { name: 'Allow' }).click();
+	await expect(page).toHaveURL(/\/account\/connected_apps\?device_connected=test$/);
+	const connection = page.getByTestId('device-connection-test');
+	await expect(connection).not.toContainText('UTC');
+	await expectTimesOnClock(connection, zone, true);
 });
