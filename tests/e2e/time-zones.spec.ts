@@ -110,6 +110,17 @@ test('the demo member’s latest workout shows the same clock time on the dashbo
 	await page.goto(`/workout/${id}`);
 	await expect(page.getByTestId('workout-name')).toHaveText(latest.name);
 	await expect(page.getByTestId('workout-start')).toContainText(`${onMemberClock} `);
+	// Recorded on another clock: its start there is given too, labelled with that clock's offset.
+	const whereRecorded = new Intl.DateTimeFormat('en-US', {
+		timeZone: latest.start_locale_timezone,
+		hour: 'numeric',
+		minute: '2-digit',
+	}).format(start);
+	await expect(page.getByTestId('workout-recorded-start')).toHaveText(
+		new RegExp(
+			`^ \\(${whereRecorded.replace(/\s/g, '\\s')} where recorded, UTC[+\u2212]\\d{1,2}(:\\d{2})?\\)$`,
+		),
+	);
 });
 
 test('a receipt and the membership page give the payment’s day and time in the member’s zone', async ({

@@ -142,3 +142,12 @@ export function formatDay(instant: Date, timeZone: string): string {
 export function formatMoment(instant: Date, timeZone: string): string {
 	return displayFormatter(timeZone, 'moment').format(instant);
 }
+
+/** "UTC", "UTC−5", "UTC+5:45": a zone's offset at an instant, as a label no abbreviation can blur. */
+export function formatUtcOffset(instant: Date, timeZone: string): string {
+	const minutes = Math.round(zoneOffsetMs(instant, timeZone) / 60_000);
+	if (minutes === 0) return 'UTC';
+	const abs = Math.abs(minutes);
+	const rest = abs % 60;
+	return `UTC${minutes < 0 ? '\u2212' : '+'}${Math.floor(abs / 60)}${rest ? `:${String(rest).padStart(2, '0')}` : ''}`;
+}

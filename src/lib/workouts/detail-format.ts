@@ -1,4 +1,13 @@
-import { formatMoment, instantOf, wallClockAt, wallClockDate, wallClockTime } from '../core/dates';
+import {
+	formatMoment,
+	formatTimeOfDay,
+	formatUtcOffset,
+	instantOf,
+	wallClockAt,
+	wallClockDate,
+	wallClockTime,
+	zoneOffsetMs,
+} from '../core/dates';
 /** Pure wording for the workout pages: durations, paces, speeds and the local start time. No schema here. */
 
 export const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
@@ -37,6 +46,19 @@ export function formatWorkoutStart(start: Date, timeZone: string): string {
 		return formatMoment(start, timeZone);
 	} catch {
 		return formatMoment(start, 'UTC');
+	}
+}
+
+/**
+ * Where a workout was recorded on another clock than the reader's: its start there, labelled with
+ * that clock's offset ("5:26 PM where recorded, UTC−5"); null when both clocks read the same.
+ */
+export function formatRecordedStart(start: Date, recordedZone: string, readerZone: string): string | null {
+	try {
+		if (zoneOffsetMs(start, recordedZone) === zoneOffsetMs(start, readerZone)) return null;
+		return `${formatTimeOfDay(start, recordedZone)} where recorded, ${formatUtcOffset(start, recordedZone)}`;
+	} catch {
+		return null;
 	}
 }
 

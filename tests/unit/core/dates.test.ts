@@ -1,12 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import {
+	formatUtcOffset,
 	instantOf,
 	wallClockAt,
 	wallClockDate,
 	wallClockTime,
 	zoneOffsetMs,
 } from '../../../src/lib/core/dates';
-import { fromLocalInput } from '../../../src/lib/workouts/detail-format';
+import { formatRecordedStart, fromLocalInput } from '../../../src/lib/workouts/detail-format';
 import { checkStartTime, zonedDateTime } from '../../../src/lib/workouts/log-form';
 import { zonedInstant } from '../../../src/lib/workouts/server/demo';
 
@@ -104,5 +105,24 @@ describe('every form that turns a typed time into an instant agrees', () => {
 		expect(checkStartTime('2026-10-25', '01:30', 'Europe/London', new Date('2026-10-26T00:00:00Z')).iso).toBe(
 			'2026-10-25T01:30:00+01:00',
 		);
+	});
+});
+
+describe('a workout recorded on another clock', () => {
+	const run = new Date('2026-01-15T13:46:00Z');
+
+	test('offsets are labelled with hours and minutes, a true minus sign and no abbreviation', () => {
+		expect(formatUtcOffset(run, 'America/New_York')).toBe('UTC\u22125');
+		expect(formatUtcOffset(run, 'UTC')).toBe('UTC');
+		expect(formatUtcOffset(run, 'Asia/Kathmandu')).toBe('UTC+5:45');
+		expect(formatUtcOffset(run, 'Australia/Lord_Howe')).toBe('UTC+11');
+		expect(formatUtcOffset(new Date('2026-07-15T12:00:00Z'), 'Australia/Lord_Howe')).toBe('UTC+10:30');
+	});
+
+	test('shows its start where it was recorded only when that clock differs from the reader’s', () => {
+		expect(formatRecordedStart(run, 'America/New_York', 'UTC')).toBe('8:46 AM where recorded, UTC\u22125');
+		expect(formatRecordedStart(run, 'America/New_York', 'America/Toronto')).toBeNull();
+		expect(formatRecordedStart(run, 'Europe/London', 'UTC')).toBeNull();
+		expect(formatRecordedStart(run, 'Not/AZone', 'UTC')).toBeNull();
 	});
 });
