@@ -277,3 +277,16 @@ export async function distanceFromLine(line: Locator, point: { x: number; y: num
 		return nearest;
 	}, point);
 }
+
+/** Types a card as soon as the form shows, before its script has loaded. */
+export async function fillCard(page: Page, number: string) {
+	await page.getByTestId('card-number').fill(number);
+	await page.getByTestId('card-expiry').fill('12/34');
+	await page.getByTestId('card-cvc').fill('123');
+}
+
+/** Types a card on the checkout page and presses Subscribe. */
+export async function payWith(page: Page, number: string) {
+	await fillCard(page, number);
+	await page.getByTestId('checkout-pay').click();
+}

@@ -1,6 +1,6 @@
 import { runGpx } from '../helpers/run-gpx';
 import { expect, type Page, test } from './fixtures';
-import { deliveredMail, expectNoSeriousA11yIssues } from './helpers';
+import { deliveredMail, expectNoSeriousA11yIssues, fillCard, payWith } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
 /**
@@ -33,19 +33,6 @@ async function newMember(
 	const login = await page.request.post('/api/auth/login', { data: { email, password: PASSWORD } });
 	expect(login.status()).toBe(200);
 	return { token: (await login.json()).access_token as string, email };
-}
-
-/** Types a card as soon as the form shows, before its script has loaded. */
-async function fillCard(page: Page, number: string) {
-	await page.getByTestId('card-number').fill(number);
-	await page.getByTestId('card-expiry').fill('12/34');
-	await page.getByTestId('card-cvc').fill('123');
-}
-
-/** Types a card and presses Subscribe. */
-async function payWith(page: Page, number: string) {
-	await fillCard(page, number);
-	await page.getByTestId('checkout-pay').click();
 }
 
 test('a card that succeeds buys MVP: receipt, membership with auto-renew, no banner, heart-rate zones open', async ({

@@ -1,3 +1,4 @@
+import { zoneOffsetMs } from '../core/dates';
 import {
 	METRES_PER_FOOT,
 	type MeasurementSystem,
@@ -111,26 +112,7 @@ export function measurementSystemFor(
 /** Minutes east of UTC for an IANA zone at an instant; 0 for an unknown zone. */
 export function timeZoneOffsetMinutes(timeZone: string, at: Date): number {
 	try {
-		const parts = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: '2-digit',
-			day: '2-digit',
-			hour: '2-digit',
-			minute: '2-digit',
-			second: '2-digit',
-		}).formatToParts(at);
-		const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-		const asUtc = Date.UTC(
-			get('year'),
-			get('month') - 1,
-			get('day'),
-			get('hour'),
-			get('minute'),
-			get('second'),
-		);
-		return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+		return Math.round(zoneOffsetMs(at, timeZone) / 60_000);
 	} catch {
 		return 0;
 	}

@@ -1,41 +1,15 @@
+import { instantOf, wallClockAt, wallClockDate } from '../core/dates';
+
 /**
  * Challenge windows and the impossible-pace rule. A challenge runs from the start of its first day
  * to the end of its last day on each participant's own clock, so a member in Tokyo and one in
  * Honolulu both get whole local days.
  */
 
-/** Milliseconds the zone is ahead of UTC at an instant. */
-export function zoneOffsetMs(at: number, timeZone: string): number {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(new Date(at));
-	const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-	const asUtc = Date.UTC(
-		get('year'),
-		get('month') - 1,
-		get('day'),
-		get('hour'),
-		get('minute'),
-		get('second'),
-	);
-	return asUtc - Math.floor(at / 1000) * 1000;
-}
-
 /** The instant a local day (YYYY-MM-DD) begins in a zone. */
 export function startOfLocalDay(day: string, timeZone: string): Date {
 	const [year, month, date] = day.split('-').map(Number);
-	const wall = Date.UTC(year, month - 1, date);
-	// Two passes settle the offset on days the clocks change.
-	let instant = wall - zoneOffsetMs(wall, timeZone);
-	instant = wall - zoneOffsetMs(instant, timeZone);
-	return new Date(instant);
+	return instantOf({ year, month, day: date }, timeZone);
 }
 
 /** The day after a YYYY-MM-DD day. */
@@ -55,7 +29,7 @@ export function challengeWindow(
 
 /** Today's date (YYYY-MM-DD) in a zone. */
 export function localDay(at: Date, timeZone: string): string {
-	return new Date(at.getTime() + zoneOffsetMs(at.getTime(), timeZone)).toISOString().slice(0, 10);
+	return wallClockDate(wallClockAt(at, timeZone));
 }
 
 /**

@@ -158,15 +158,3 @@ export const TEST_WATCH_CHOICES = [
 	{ outing: 'walk', label: 'A walk' },
 	{ outing: 'ride', label: 'A ride' },
 ] as const;
-
-/** When a device activity started or a sync ran, as the connected-apps and test-watch pages show it. */
-export function deviceTime(when: Date | string): string {
-	return new Date(when).toLocaleString('en-US', {
-		day: 'numeric',
-		month: 'short',
-		hour: 'numeric',
-		minute: '2-digit',
-		timeZone: 'UTC',
-		timeZoneName: 'short',
-	});
-}

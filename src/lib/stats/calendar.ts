@@ -1,79 +1,19 @@
 /**
  * Calendar arithmetic in a member's time zone: local days, weeks (week, isoWeek, rolling), months
- * and years as UTC instants. Pure and dependency-free, for the server and islands alike.
+ * and years as UTC instants. Pure, for the server and islands alike.
  */
+
+import { instantOf, wallClockAt, wallClockDate } from '../core/dates';
 
 export type LocalDate = { year: number; month: number; day: number };
 
 /** 0 Sunday … 6 Saturday, as Date#getUTCDay counts. */
 export type WeekDay = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-	let formatter = formatters.get(timeZone);
-	if (!formatter) {
-		formatter = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-			second: 'numeric',
-		});
-		formatters.set(timeZone, formatter);
-	}
-	return formatter;
-}
-
-/** The wall clock in `timeZone` at `instant`, as milliseconds of a UTC date with the same fields. */
-function wallClockMs(instant: number, timeZone: string): number {
-	const parts = formatterFor(timeZone).formatToParts(instant);
-	let year = 0;
-	let month = 1;
-	let day = 1;
-	let hour = 0;
-	let minute = 0;
-	let second = 0;
-	for (const part of parts) {
-		switch (part.type) {
-			case 'year':
-				year = Number(part.value);
-				break;
-			case 'month':
-				month = Number(part.value);
-				break;
-			case 'day':
-				day = Number(part.value);
-				break;
-			case 'hour':
-				hour = Number(part.value);
-				break;
-			case 'minute':
-				minute = Number(part.value);
-				break;
-			case 'second':
-				second = Number(part.value);
-				break;
-		}
-	}
-	const date = new Date(0);
-	date.setUTCFullYear(year, month - 1, day);
-	date.setUTCHours(hour, minute, second, 0);
-	return date.getTime();
-}
-
-/** Milliseconds the zone is ahead of UTC at an instant. */
-function offsetMs(instant: number, timeZone: string): number {
-	return wallClockMs(Math.floor(instant / 1000) * 1000, timeZone) - Math.floor(instant / 1000) * 1000;
-}
-
 /** The local calendar day of an instant in a zone. */
 export function localDateOf(instant: Date | number, timeZone: string): LocalDate {
-	const wall = new Date(wallClockMs(typeof instant === 'number' ? instant : instant.getTime(), timeZone));
-	return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() };
+	const { year, month, day } = wallClockAt(instant, timeZone);
+	return { year, month, day };
 }
 
 /** Day of the week of a calendar day (0 Sunday). */
@@ -94,9 +34,7 @@ export function daysBetween(a: LocalDate, b: LocalDate): number {
 	);
 }
 
-export function dateKey(date: LocalDate): string {
-	return `${String(date.year).padStart(4, '0')}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
-}
+export const dateKey: (date: LocalDate) => string = wallClockDate;
 
 export function parseDateKey(text: string): LocalDate | null {
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -110,16 +48,7 @@ export function parseDateKey(text: string): LocalDate | null {
  * jumping from 00:00 to 01:00, as in Santiago), that is the first wall-clock time that exists.
  */
 export function startOfLocalDay(date: LocalDate, timeZone: string): Date {
-	const wall = Date.UTC(date.year, date.month - 1, date.day);
-	// Offsets change at most a few times a year, so the day's first instant uses the offset of the
-	// day before, the day itself or the day after; the earliest candidate on the right day wins.
-	let best = Number.POSITIVE_INFINITY;
-	const key = dateKey(date);
-	for (const probe of [wall - 86_400_000, wall, wall + 86_400_000]) {
-		const candidate = wall - offsetMs(probe, timeZone);
-		if (candidate < best && dateKey(localDateOf(candidate, timeZone)) === key) best = candidate;
-	}
-	return new Date(Number.isFinite(best) ? best : wall);
+	return instantOf(date, timeZone);
 }
 
 export type Period = { start: Date; end: Date; first: LocalDate; days: number; key: string };

@@ -1,3 +1,13 @@
+import {
+	formatMoment,
+	formatTimeOfDay,
+	formatUtcOffset,
+	instantOf,
+	wallClockAt,
+	wallClockDate,
+	wallClockTime,
+	zoneOffsetMs,
+} from '../core/dates';
 /** Pure wording for the workout pages: durations, paces, speeds and the local start time. No schema here. */
 
 export const METRES_PER_UNIT = { km: 1000, mi: 1609.344 } as const;
@@ -30,21 +40,25 @@ export function formatSpeed(mps: number, unit: DistanceUnit): string {
 	return `${perHour.toFixed(1)} ${unit === 'km' ? 'km/h' : 'mph'}`;
 }
 
-/** The start as it was where the workout happened: "Fri, May 1, 2026, 9:30 AM CEST". */
+/** The start on the clock of a zone: "Fri, May 1, 2026, 9:30 AM CEST" (UTC for a zone the runtime lacks). */
 export function formatWorkoutStart(start: Date, timeZone: string): string {
 	try {
-		return new Intl.DateTimeFormat('en-US', {
-			weekday: 'short',
-			month: 'short',
-			day: 'numeric',
-			year: 'numeric',
-			hour: 'numeric',
-			minute: '2-digit',
-			timeZone,
-			timeZoneName: 'short',
-		}).format(start);
+		return formatMoment(start, timeZone);
 	} catch {
-		return `${start.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+		return formatMoment(start, 'UTC');
+	}
+}
+
+/**
+ * Where a workout was recorded on another clock than the reader's: its start there, labelled with
+ * that clock's offset ("5:26 PM where recorded, UTC−5"); null when both clocks read the same.
+ */
+export function formatRecordedStart(start: Date, recordedZone: string, readerZone: string): string | null {
+	try {
+		if (zoneOffsetMs(start, recordedZone) === zoneOffsetMs(start, readerZone)) return null;
+		return `${formatTimeOfDay(start, recordedZone)} where recorded, ${formatUtcOffset(start, recordedZone)}`;
+	} catch {
+		return null;
 	}
 }
 
@@ -61,52 +75,22 @@ export function attributionLabel(code: string): string {
 	return ATTRIBUTION_LABELS[code] ?? (code.startsWith('ua_footpod') ? ATTRIBUTION_LABELS.ua_footpod : code);
 }
 
-/** The wall-clock parts of an instant in a time zone. */
-function wallClock(instant: Date, timeZone: string) {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(instant);
-	const get = (type: string) => Number(parts.find((part) => part.type === type)?.value);
-	return {
-		y: get('year'),
-		mo: get('month'),
-		d: get('day'),
-		h: get('hour'),
-		mi: get('minute'),
-		s: get('second'),
-	};
-}
-
 /** An instant as a `datetime-local` value (YYYY-MM-DDTHH:mm) on the clock of a time zone. */
 export function toLocalInput(instant: Date, timeZone: string): string {
-	const c = wallClock(instant, timeZone);
-	const two = (n: number) => String(n).padStart(2, '0');
-	return `${c.y}-${two(c.mo)}-${two(c.d)}T${two(c.h)}:${two(c.mi)}`;
+	const wall = wallClockAt(instant, timeZone);
+	return `${wallClockDate(wall)}T${wallClockTime(wall)}`;
 }
 
 /**
- * A `datetime-local` value read on the clock of a time zone, as an ISO 8601 instant with `Z`.
- * The zone's offset is found at the guessed instant and checked once more, so a time next to a
- * daylight-saving change lands on the right side of it.
+ * A `datetime-local` value read on the clock of a time zone, as an ISO 8601 instant with `Z`. A
+ * time skipped by a clock change moves forward by the change; a time that happens twice is the
+ * first.
  */
 export function fromLocalInput(value: string, timeZone: string): string | null {
 	const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
 	if (!match) return null;
-	const [y, mo, d, h, mi] = match.slice(1).map(Number);
-	const asUtc = Date.UTC(y, mo - 1, d, h, mi);
-	const offsetAt = (instant: number) => {
-		const c = wallClock(new Date(instant), timeZone);
-		return Date.UTC(c.y, c.mo - 1, c.d, c.h, c.mi, c.s) - instant;
-	};
-	let instant = asUtc - offsetAt(asUtc);
-	instant = asUtc - offsetAt(instant);
+	const [year, month, day, hour, minute] = match.slice(1).map(Number);
+	const instant = instantOf({ year, month, day, hour, minute }, timeZone).getTime();
 	return Number.isNaN(instant) ? null : new Date(instant).toISOString();
 }
 

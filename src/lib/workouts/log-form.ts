@@ -1,3 +1,4 @@
+import { instantOf, wallClockAt, wallClockDate, wallClockTime, zoneOffsetMs } from '../core/dates';
 import { METRES_PER_KM, METRES_PER_MILE } from '../core/units';
 
 /**
@@ -56,42 +57,16 @@ export function durationFields(totalSeconds: number): DurationFields {
 	};
 }
 
-type ZonedParts = { year: number; month: number; day: number; hour: number; minute: number; second: number };
-
-function zonedParts(instant: Date, timeZone: string): ZonedParts {
-	const parts = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	}).formatToParts(instant);
-	const value = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
-	return {
-		year: value('year'),
-		month: value('month'),
-		day: value('day'),
-		hour: value('hour'),
-		minute: value('minute'),
-		second: value('second'),
-	};
-}
-
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The calendar day (`YYYY-MM-DD`) it is in the member's time zone at `now`. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-	const p = zonedParts(now, timeZone);
-	return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+	return wallClockDate(wallClockAt(now, timeZone));
 }
 
 /** The wall-clock time (`HH:MM`) in the member's time zone at `now`. */
 export function clockIn(timeZone: string, now: Date = new Date()): string {
-	const p = zonedParts(now, timeZone);
-	return `${pad(p.hour)}:${pad(p.minute)}`;
+	return wallClockTime(wallClockAt(now, timeZone));
 }
 
 /** A real calendar day on or before today (both `YYYY-MM-DD`); the date picker offers no later one. */
@@ -104,16 +79,10 @@ export function checkWorkoutDate(date: string, today: string): string | null {
 	return null;
 }
 
-/** Minutes the zone is ahead of UTC at an instant. */
-function offsetMinutes(instant: Date, timeZone: string): number {
-	const p = zonedParts(instant, timeZone);
-	const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-	return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
-}
-
 /**
  * The instant a wall-clock date and time in a zone stand for, written as the API reads it (with
- * the zone's offset then). A time skipped by a clock change lands on the later offset.
+ * the zone's offset then). A time skipped by a clock change moves forward by the change; a time
+ * that happens twice is the first.
  */
 export function zonedDateTime(
 	date: string,
@@ -125,20 +94,23 @@ export function zonedDateTime(
 	if (!dateMatch || !timeMatch) return null;
 	const [hour, minute, second] = [Number(timeMatch[1]), Number(timeMatch[2]), Number(timeMatch[3] ?? 0)];
 	if (hour > 23 || minute > 59 || second > 59) return null;
-	const wall = Date.UTC(
-		Number(dateMatch[1]),
-		Number(dateMatch[2]) - 1,
-		Number(dateMatch[3]),
-		hour,
-		minute,
-		second,
+	const instant = instantOf(
+		{
+			year: Number(dateMatch[1]),
+			month: Number(dateMatch[2]),
+			day: Number(dateMatch[3]),
+			hour,
+			minute,
+			second,
+		},
+		timeZone,
 	);
-	let offset = offsetMinutes(new Date(wall), timeZone);
-	offset = offsetMinutes(new Date(wall - offset * 60_000), timeZone);
-	const instant = new Date(wall - offset * 60_000);
+	// Written with the clock as it then read, so a skipped time shows the hour it moved to.
+	const wall = wallClockAt(instant, timeZone);
+	const offset = Math.round(zoneOffsetMs(instant, timeZone) / 60_000);
 	const sign = offset < 0 ? '-' : '+';
 	const abs = Math.abs(offset);
-	const iso = `${date}T${pad(hour)}:${pad(minute)}:${pad(second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+	const iso = `${wallClockDate(wall)}T${wallClockTime(wall)}:${pad(wall.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 	return { iso, instant };
 }
 

@@ -1,10 +1,12 @@
 import type { AstroCookies } from 'astro';
 import * as v from 'valibot';
+import { memberTimeZone } from '../../account/server/time-zone';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../auth/hint';
 import { cookieIsSecure } from '../../auth/server/api';
 import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
+import { formatDay } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { loginPathFor } from '../../site/guards';
 import { type CardEntryView, CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
@@ -65,24 +67,18 @@ export type MembershipPlan = SubscriptionView & {
 	fixCardByText: string | null;
 };
 
-function day(date: string | Date): string {
-	return new Date(date).toLocaleDateString('en-US', {
-		month: 'long',
-		day: 'numeric',
-		year: 'numeric',
-		timeZone: 'UTC',
-	});
-}
-
 /** Everything the membership page shows, for the signed-in member only. */
 export async function loadMembership(deps: AppDeps, viewer: Viewer) {
-	const [subscriptions, products, profiles, history, status] = await Promise.all([
+	const [subscriptions, products, profiles, history, status, zone] = await Promise.all([
 		listSubscriptions(deps, viewer),
 		listProducts(deps),
 		listBillingProfiles(deps, viewer),
 		paymentHistory(deps, viewer),
 		premiumStatus(deps, viewer.id),
+		memberTimeZone(deps, viewer.id),
 	]);
+	// Days as the member's own calendar has them, not UTC's.
+	const day = (date: string | Date) => formatDay(new Date(date), zone);
 	const names = new Map(products.map((product) => [product.id, product.name]));
 	const plans: MembershipPlan[] = subscriptions.map((subscription) => {
 		const price = formatMoney(

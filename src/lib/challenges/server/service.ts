@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lt, notInArray, or, sql } from 'drizzle-orm';
 import { ageOn } from '../../account/derived';
+import { memberTimeZone } from '../../account/server/time-zone';
 import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
@@ -57,11 +58,6 @@ export function challengeStatus(challenge: ChallengeRow, now: Date, timeZone: st
 	if (today > challenge.endsOn) return 'past';
 	if (today < challenge.startsOn) return 'upcoming';
 	return 'active';
-}
-
-async function memberTimeZone(deps: Deps, userId: number): Promise<string> {
-	const [row] = await deps.db.select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
-	return row?.timeZone ?? 'UTC';
 }
 
 type CandidateWorkout = {

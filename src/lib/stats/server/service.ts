@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { formatTimeOfDay } from '../../core/dates';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { activityTypeGroup, findActivityType, listActivityTypes } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';
@@ -233,21 +234,6 @@ function dayOfYear(day: LocalDate): number {
 	return (Date.UTC(day.year, day.month - 1, day.day) - Date.UTC(day.year, 0, 1)) / 86_400_000 + 1;
 }
 
-const timeFormatters = new Map<string, Intl.DateTimeFormat>();
-function localTime(instant: Date, timeZone: string): string {
-	let formatter = timeFormatters.get(timeZone);
-	if (!formatter) {
-		formatter = new Intl.DateTimeFormat('en-GB', {
-			timeZone,
-			hour: '2-digit',
-			minute: '2-digit',
-			hourCycle: 'h23',
-		});
-		timeFormatters.set(timeZone, formatter);
-	}
-	return formatter.format(instant);
-}
-
 /** A month of a member's workouts for the dashboard calendar, in their zone, weeks from their start day. */
 export async function calendarMonth(
 	deps: Deps,
@@ -288,7 +274,7 @@ export async function calendarMonth(
 		activity_name: findActivityType(row.activityTypeId)?.name ?? 'Workout',
 		group: activityTypeGroup(row.activityTypeId),
 		day: row.day,
-		time: localTime(row.start, zone),
+		time: formatTimeOfDay(row.start, zone),
 		distance_m: row.distanceM,
 		duration_s: row.active ?? row.elapsed,
 		calories: row.energyJ === null ? null : Math.round(row.energyJ / 4184),

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { instantOf, wallClockAt } from '../../core/dates';
 import demoRoutes from '../../routes/server/demo/demo-routes.json' with { type: 'json' };
 import type { DemoRoute } from '../../routes/server/demo/types';
 import type { NormalisedWorkout, TrackPoint } from '../../workout-files';
@@ -153,37 +154,15 @@ function unitHash(text: string): number {
 	return createHash('sha256').update(text).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-/** The instant a wall-clock time in `timeZone` names (the zone's offset read back from Intl). */
+/** The instant a wall-clock time (minutes after midnight) names in `timeZone`. */
 export function zonedInstant(ymd: [number, number, number], minutes: number, timeZone: string): Date {
-	const naive = Date.UTC(ymd[0], ymd[1] - 1, ymd[2], 0, minutes);
-	const offsetAt = (ms: number) => {
-		const parts = new Intl.DateTimeFormat('en-US', {
-			timeZone,
-			hourCycle: 'h23',
-			year: 'numeric',
-			month: 'numeric',
-			day: 'numeric',
-			hour: 'numeric',
-			minute: 'numeric',
-		}).formatToParts(new Date(ms));
-		const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-		return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - ms;
-	};
-	const guess = naive - offsetAt(naive);
-	return new Date(naive - offsetAt(guess));
+	const [year, month, day] = ymd;
+	return instantOf({ year, month, day, hour: Math.floor(minutes / 60), minute: minutes % 60 }, timeZone);
 }
 
 function localDate(instant: Date, timeZone: string): [number, number, number] {
-	const [y, m, d] = new Intl.DateTimeFormat('en-CA', {
-		timeZone,
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-	})
-		.format(instant)
-		.split('-')
-		.map(Number);
-	return [y, m, d];
+	const { year, month, day } = wallClockAt(instant, timeZone);
+	return [year, month, day];
 }
 
 type Placed = { lat: number; lng: number; elevation?: number };
