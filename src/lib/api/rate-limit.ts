@@ -1,5 +1,6 @@
 import { getTableName } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import pg from 'pg';
 import {
 	type RateLimiterAbstract,
@@ -10,6 +11,7 @@ import {
 import { AppError } from '../core/errors';
 import type { Db } from '../db/client';
 import { type ApiEnv, presetHeaders } from './context';
+import { requestCost } from './request-costs';
 import { rateLimits } from './tables';
 
 /** Health probes come from the platform, many times a minute, and say nothing about anyone. */
@@ -45,14 +47,15 @@ export function createLimiter(db: Db, options: LimiterOptions): RateLimiterAbstr
 	});
 }
 
-/** Spends one point of `key`'s budget, or refuses with 429 and how long to wait (Retry-After). */
+/** Spends `points` of `key`'s budget (one by default), or refuses with 429 and how long to wait (Retry-After). */
 export async function spendOrRefuse(
 	limiter: RateLimiterAbstract,
 	key: string,
 	message: string,
+	points = 1,
 ): Promise<RateLimiterRes> {
 	try {
-		return await limiter.consume(key);
+		return await limiter.consume(key, points);
 	} catch (refusal) {
 		if (!(refusal instanceof RateLimiterRes)) throw refusal;
 		throw new AppError('rate_limited', message, {
@@ -66,7 +69,8 @@ export async function spendOrRefuse(
  * A per-caller request budget for the whole API (security test 26: scraping public lists and
  * profiles). Members are counted by id, so a household behind one address is not one caller;
  * visitors by address. Calls made inside the process (no socket, address 'unknown') are not
- * network callers.
+ * network callers. Heavy reads (the feed, stats, route search, downloads) cost more than one point
+ * each (request-costs.ts).
  */
 export function rateLimit(db: Db, perMinute: number): MiddlewareHandler<ApiEnv> {
 	if (perMinute <= 0) return (_c, next) => next();
@@ -76,10 +80,21 @@ export function rateLimit(db: Db, perMinute: number): MiddlewareHandler<ApiEnv> 
 		if (UNLIMITED.test(c.req.path) || clientIp === 'unknown') return next();
 		const viewer = c.get('viewer');
 		const key = viewer ? `member:${viewer.id}` : `address:${clientIp}`;
+		// Hono has matched the routes before any middleware runs. A price above the whole budget is
+		// capped, so a small budget still allows one such call a minute.
+		const cost = Math.min(
+			perMinute,
+			requestCost(
+				c.req.method,
+				matchedRoutes(c).map((route) => route.path),
+				(name) => c.req.query(name),
+			),
+		);
 		const spent = await spendOrRefuse(
 			limiter,
 			key,
-			`More than ${perMinute} requests a minute; slow down and try again`,
+			`More than ${perMinute} requests a minute (heavy reads such as the feed count as several); slow down and try again`,
+			cost,
 		);
 		presetHeaders(c, [
 			['RateLimit-Policy', `${perMinute};w=60`],

@@ -1,9 +1,15 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiEnv } from '../../../src/lib/api/context';
+import { PRICED_READS } from '../../../src/lib/api/request-costs';
 import { readConfig } from '../../../src/lib/core/config';
 import { AppError } from '../../../src/lib/core/errors';
+import { createRoutesApi } from '../../../src/lib/routes/server/api';
+import { createSocialApi } from '../../../src/lib/social/server/api';
 import { hourlyBudget } from '../../../src/lib/social/server/limits';
+import { createStatsApi } from '../../../src/lib/stats/server/api';
+import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
+import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { addSignedInMember, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, TEST_DB_KIND, type TestDatabase } from '../../helpers/db';
 
@@ -35,7 +41,7 @@ beforeAll(async () => {
 			API_RATE_LIMIT: String(LIMIT),
 		}),
 	});
-	app = createTestApi(deps, { routes: [publicList] });
+	app = createTestApi(deps, { routes: [publicList, createSocialApi()] });
 });
 afterAll(() => database.close());
 
@@ -80,6 +86,58 @@ describe('the API request budget', () => {
 			await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': `10.0.0.${i}` });
 		const forged = await fromAddress('203.0.113.40', '/api/public-things', { 'x-forwarded-for': '10.9.9.9' });
 		expect(forged.status).toBe(429);
+	});
+
+	// Issue 36: ten members polling the feed inside the per-request budget starved health probes.
+	test("a member polling the feed spends their budget faster, while another member's cheap reads pass", async () => {
+		const costly = readConfig({
+			NODE_ENV: 'test',
+			PUBLIC_URL: 'http://localhost:4321',
+			DATA_DIR: './data-test',
+			API_RATE_LIMIT: '20',
+		});
+		const heavyApp = createTestApi(createTestDeps(database.db, { config: costly }), {
+			routes: [publicList, createSocialApi()],
+		});
+		const poller = await addSignedInMember(deps, 'feedpoller');
+		const reader = await addSignedInMember(deps, 'cheapreader');
+		const as = (token: string, path: string) =>
+			fromAddress('203.0.113.60', path, { authorization: `Bearer ${token}` }, heavyApp);
+		const feed = '/api/v7.1/activity_story/?limit=40';
+
+		// A page of 40 stories costs 10 of the 20 points: two polls a minute, not twenty.
+		expect((await as(poller.token, feed)).status).toBe(200);
+		expect((await as(poller.token, feed)).status).toBe(200);
+		const refused = await as(poller.token, feed);
+		expect(refused.status).toBe(429);
+		expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+		expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+		expect((await as(poller.token, '/api/public-things')).status).toBe(429);
+
+		for (let i = 0; i < 5; i++) expect((await as(reader.token, '/api/public-things')).status).toBe(200);
+		for (let i = 0; i < 5; i++) expect((await as(poller.token, '/api/health')).status).toBe(200);
+	});
+
+	// The feed page reads each story's likes and comments apart; those must stay cheap.
+	test("one story's likes and comments cost what any cheap read costs", async () => {
+		const member = await addSignedInMember(deps, 'replyreader');
+		const as = (path: string) =>
+			fromAddress('203.0.113.61', path, { authorization: `Bearer ${member.token}` });
+		await as('/api/v7.1/activity_story/?reply_type=like&parent_story_id=workout_1');
+		await as('/api/v7.1/activity_story/?reply_type=comment&parent_story_id=workout_1');
+		const cheap = await as('/api/public-things');
+		expect(cheap.headers.get('ratelimit')).toMatch(new RegExp(`^remaining=${LIMIT - 3}, `));
+	});
+
+	// A renamed route would otherwise lose its price without a word.
+	test('every priced read names a GET route the API serves', () => {
+		const served = new Set(
+			[createSocialApi(), createStatsApi(), createRoutesApi(), createWorkoutsApi(), createWorkoutDetailApi()]
+				.flatMap((sub) => sub.routes)
+				.filter((route) => route.method === 'GET')
+				.map((route) => route.path.replace(/\/$/, '')),
+		);
+		expect(PRICED_READS.filter((path) => !served.has(path))).toEqual([]);
 	});
 });
 
