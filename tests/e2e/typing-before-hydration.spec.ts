@@ -30,7 +30,7 @@ const ISLAND_PAGES: IslandPage[] = [
 	{ path: '/us/pa/harrisburg/', island: CITY_SEARCH },
 	{ path: '/auth/login/', island: 'LoginForm' },
 	{ path: '/auth/signup/', island: 'SignupForm' },
-	{ path: '/auth/forgot_password/', island: 'ForgotPasswordForm' },
+	{ path: '/auth/forgot_password/', island: 'RequestLinkForm' },
 	{ path: '/routes/search/', island: 'RouteSearch', signedIn: true },
 	{ path: '/workout/create/', island: 'WorkoutLog', signedIn: true },
 	{ path: '/premium/checkout', island: 'Checkout', signedIn: true },
