@@ -2,7 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import { getRuntime } from './lib/api/runtime';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
 import { honourGlobalPrivacyControl } from './lib/privacy/server/service';
-import { databaseUnavailablePage } from './lib/site/server/unavailable';
+import { databaseUnavailablePage, unstorableTextPage } from './lib/site/server/unavailable';
 
 /**
  * Who is signed in, for on-demand pages. Pre-rendered pages are plain files and never reach
@@ -19,9 +19,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
 			await honourGlobalPrivacyControl(deps, context.locals.viewer.id);
 		return await next();
 	} catch (error) {
-		// The page's own queries fail here too, before it streams: a database away is a 503.
-		const unavailable = databaseUnavailablePage(error);
-		if (unavailable) return unavailable;
+		// The page's own queries fail here too, before it streams: a database away is a 503, text it
+		// cannot hold (a NUL in the address or a form) a 400.
+		const answer = databaseUnavailablePage(error) ?? unstorableTextPage(error);
+		if (answer) return answer;
 		throw error;
 	}
 });

@@ -237,7 +237,7 @@ test.describe('member pages at 375 px @small-screen-layout', () => {
 			'the hosted checkout',
 			async (page, demo) => {
 				const started = await page.request.post('/api/checkoutapi/paymentIntent', {
-					headers: { authorization: `Bearer ${demo.token}` },
+					headers: { authorization: `Bearer ${demo.token}`, 'idempotency-key': `app_${crypto.randomUUID()}` },
 					data: { product_id: 'mvp-annual' },
 				});
 				expect(started.status()).toBe(201);

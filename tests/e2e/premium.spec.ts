@@ -43,11 +43,18 @@ test('a card that succeeds buys MVP: receipt, membership with auto-renew, no ban
 	await page.goto('/', { waitUntil: 'load' });
 	await expect(page.locator('[data-promo]')).toBeVisible();
 
+	const keys: (string | undefined)[] = [];
+	page.on('request', (request) => {
+		if (new URL(request.url()).pathname === '/api/checkoutapi/paymentIntent')
+			keys.push(request.headers()['idempotency-key']);
+	});
 	await page.goto('/premium/checkout', { waitUntil: 'commit' });
 	await expect(page.getByTestId('test-mode')).toContainText('no real card is charged');
 	await page.getByRole('radio', { name: /MVP Annual/ }).check();
 	await payWith(page, '4242 4242 4242 4242');
 	await page.waitForURL(/\/premium\/receipt\/pi_/);
+	// The checkout sends the key every charge needs.
+	expect(keys).toEqual([expect.stringMatching(/^checkout_[0-9a-f]{32}_mvp-annual_none$/)]);
 	await expect(page.getByTestId('receipt-thanks')).toHaveText('Thank you: you are an MVP member.');
 	await expect(page.getByTestId('receipt-amount')).toHaveText('$29.99');
 	await expect(page.getByTestId('receipt')).toContainText('visa ending 4242');
@@ -118,8 +125,14 @@ test('a declined card is explained; a card needing the extra step is confirmed a
 
 test("an app's payment is paid on the hosted checkout", async ({ page }, testInfo) => {
 	const { token } = await newMember(page, 'hosted', testInfo.project.name);
-	const started = await page.request.post('/api/checkoutapi/paymentIntent', {
+	const keyless = await page.request.post('/api/checkoutapi/paymentIntent', {
 		headers: { authorization: `Bearer ${token}` },
+		data: { product_id: 'mvp-annual' },
+	});
+	expect(keyless.status()).toBe(400);
+	expect((await keyless.json()).error_description).toContain('Idempotency-Key');
+	const started = await page.request.post('/api/checkoutapi/paymentIntent', {
+		headers: { authorization: `Bearer ${token}`, 'idempotency-key': `app_${crypto.randomUUID()}` },
 		data: { product_id: 'mvp-annual' },
 	});
 	expect(started.status()).toBe(201);

@@ -74,7 +74,7 @@ async function signIn(page: Page): Promise<{ id: number; token: string }> {
 async function hostedCheckout(page: Page): Promise<string> {
 	const { token } = await signIn(page);
 	const started = await page.request.post('/api/checkoutapi/paymentIntent', {
-		headers: { authorization: `Bearer ${token}` },
+		headers: { authorization: `Bearer ${token}`, 'idempotency-key': `app_${crypto.randomUUID()}` },
 		data: { product_id: 'mvp-annual' },
 	});
 	expect(started.status()).toBe(201);

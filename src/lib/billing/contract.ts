@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { dbInteger } from '../core/integers';
 
 /** Processors a billing profile or payment can belong to: the built-in test one, or Stripe. */
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
@@ -202,7 +203,7 @@ export const PaidSubscriptionCreateSchema = v.object({
 			),
 		}),
 	),
-	billing_profile_id: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+	billing_profile_id: v.optional(dbInteger('billing_profile_id', 1)),
 });
 export type PaidSubscriptionCreate = v.InferOutput<typeof PaidSubscriptionCreateSchema>;
 

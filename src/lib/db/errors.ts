@@ -4,6 +4,19 @@ export function isUniqueViolation(error: unknown): boolean {
 	return outer.code === '23505' || outer.cause?.code === '23505';
 }
 
+/**
+ * Whether a write or a lookup failed on text PostgreSQL cannot hold: a NUL character (22021) or
+ * one the encoding has no place for (22P05). The input was bad, so it deserves a 400, not a 500.
+ */
+export function isUnstorableText(error: unknown): boolean {
+	for (let current = error, depth = 0; current && depth < 5; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (code === '22021' || code === '22P05') return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
 /** SQLSTATEs that mean the database went away, not that the statement was wrong. */
 const UNAVAILABLE_STATES = /^(08|57P0[123]$|53300$)/;
 /** What node-postgres and the socket say when the connection is gone or cannot be made. */

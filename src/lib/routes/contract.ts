@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { dbInteger } from '../core/integers';
 import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
 import { decodePolyline } from '../routing/polyline';
@@ -57,7 +58,7 @@ const LineText = (label: string, max: number) => v.pipe(singleLineText(label, ma
 export const RoutePointInputSchema = v.strictObject({
 	lat: Latitude,
 	lng: Longitude,
-	order: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+	order: v.optional(dbInteger('order')),
 	travel_mode: v.optional(TravelMode),
 	ele: v.optional(v.nullable(Elevation)),
 });
@@ -160,7 +161,7 @@ export const RouteSaveSchema = v.strictObject({
 	state: v.optional(LineText('State', 100), ''),
 	country: v.optional(LineText('Country', 2), ''),
 	/** The version the edit started from; a PUT may send it instead of If-Match. */
-	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+	version: v.optional(dbInteger('version', 1)),
 	...ROUTE_ECHOED_FIELDS,
 });
 export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MemberIdText } from '../account/contract';
+import { dbInteger } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 
 /** Page sizes: friends 40, suggestions 10, search 20, feed 20. */
@@ -75,10 +76,7 @@ export const FriendshipListQuerySchema = v.object({
 });
 export type FriendshipListQuery = v.InferOutput<typeof FriendshipListQuerySchema>;
 
-const MemberIdValue = v.union([
-	v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_147_483_647)),
-	MemberId('to_user'),
-]);
+const MemberIdValue = v.union([dbInteger('to_user', 1), MemberId('to_user')]);
 
 /** POST friendship/: ask `to_user` to be friends. */
 export const FriendshipCreateSchema = v.strictObject({

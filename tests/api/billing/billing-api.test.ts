@@ -18,13 +18,23 @@ import {
 import {
 	billingPaymentIntents,
 	billingProfiles,
+	billingSubscriptions,
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
+import { isUniqueViolation } from '../../../src/lib/db/errors';
 import { enqueueJob, runDueJobs } from '../../../src/lib/jobs/server/service';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
-import { addMember, cardToken, checkout, createBillingTestApp, type Member, resetBilling } from './helpers';
+import {
+	addMember,
+	cardToken,
+	checkout,
+	createBillingTestApp,
+	type Member,
+	newKey,
+	resetBilling,
+} from './helpers';
 
 let database: TestDatabase;
 let made: ReturnType<typeof createBillingTestApp>;
@@ -189,6 +199,7 @@ describe('checkout with the built-in test processor', () => {
 		const again = await callApi(made.app, 'POST', '/api/checkoutapi/paymentIntent', {
 			token: alice.token,
 			body: { product_id: 'mvp-monthly', coupon: 'MVP90' },
+			headers: { 'idempotency-key': newKey() },
 		});
 		expect(again.json.error_details.code).toBe('coupon_already_used');
 	});
@@ -246,6 +257,7 @@ describe('security 34: double submits and idempotency keys', () => {
 		const intent = await callApi(made.app, 'POST', '/api/checkoutapi/paymentIntent', {
 			token: alice.token,
 			body: { product_id: 'mvp-monthly' },
+			headers: { 'idempotency-key': newKey() },
 		});
 		await callApi(made.app, 'POST', '/api/checkoutapi/addCard', {
 			token: alice.token,
@@ -269,10 +281,156 @@ describe('security 34: double submits and idempotency keys', () => {
 		const answer = await callApi(made.app, 'POST', '/api/checkoutapi/paymentIntent', {
 			token: alice.token,
 			body: { product_id: 'mvp-annual', amount: 1, discount: 100 },
+			headers: { 'idempotency-key': newKey() },
 		});
 		expect(answer.json.amount).toBe(2999);
 		const [row] = await made.deps.db.select().from(billingPaymentIntents);
 		expect(row.amount).toBe(2999);
+	});
+});
+
+describe('one charge, one membership', () => {
+	const buyAgain = (member: Member, headers: Record<string, string>) =>
+		callApi(made.app, 'POST', '/api/checkoutapi/paymentIntent', {
+			token: member.token,
+			body: { product_id: 'mvp-monthly' },
+			headers,
+		});
+
+	test('a member who holds a membership cannot buy it again, with or without a new key', async () => {
+		await checkout(made.app, alice, '4242424242424242');
+		const withoutKey = await buyAgain(alice, {});
+		expect(withoutKey.status).toBe(400);
+		expect(withoutKey.json.error_details.code).toBe('idempotency_key_required');
+		expect(withoutKey.json.error_description).toMatch(/Idempotency-Key/);
+		const withNewKey = await buyAgain(alice, { 'idempotency-key': newKey() });
+		expect(withNewKey.status).toBe(409);
+		expect(withNewKey.json.error_details.code).toBe('already_subscribed');
+		expect(withNewKey.json.error_description).toContain('/premium/membership');
+		const saved = await callApi(made.app, 'POST', '/api/billing/paid-subscriptions', {
+			token: alice.token,
+			body: { product_id: 'mvp-annual' },
+			headers: { 'idempotency-key': newKey() },
+		});
+		expect(saved.status).toBe(409);
+		expect(saved.json.error_details.code).toBe('already_subscribed');
+		expect(await subscriptionsOf(alice)).toHaveLength(1);
+		expect(await chargesAtProcessor()).toBe(1);
+	});
+
+	test('a trial from a coupon counts as the membership', async () => {
+		await createCoupon(made.deps, { code: 'TRIAL30', durationInterval: 30, durationUnit: 'day' });
+		await checkout(made.app, alice, '4242424242424242', { coupon: 'TRIAL30' });
+		expect((await subscriptionsOf(alice))[0].is_trial).toBe(true);
+		expect((await buyAgain(alice, { 'idempotency-key': newKey() })).status).toBe(409);
+	});
+
+	test('every charge needs a well-formed Idempotency-Key', async () => {
+		const malformed = await buyAgain(alice, { 'idempotency-key': 'short' });
+		expect(malformed.status).toBe(400);
+		expect(malformed.json.error_details.code).toBe('idempotency_key_invalid');
+		const saved = await callApi(made.app, 'POST', '/api/billing/paid-subscriptions', {
+			token: alice.token,
+			body: { product_id: 'mvp-annual' },
+		});
+		expect(saved.status).toBe(400);
+		expect(saved.json.error_details.code).toBe('idempotency_key_required');
+		expect(await made.deps.db.select().from(billingPaymentIntents)).toEqual([]);
+	});
+
+	test('the same key after the purchase answers the purchase, not a refusal', async () => {
+		const { intent } = await checkout(made.app, alice, '4242424242424242', { key: 'subscribe-click-0002' });
+		const again = await buyAgain(alice, { 'idempotency-key': 'subscribe-click-0002' });
+		expect(again.status).toBe(200);
+		expect(again.json).toMatchObject({ id: intent.json.id, status: 'succeeded' });
+	});
+
+	test('a checkout opened before the member subscribed elsewhere charges nothing', async () => {
+		const older = await buyAgain(alice, { 'idempotency-key': newKey() });
+		await callApi(made.app, 'POST', '/api/checkoutapi/addCard', {
+			token: alice.token,
+			body: { payment_intent_id: older.json.id, cc_token: cardToken('4242424242424242') },
+		});
+		await checkout(made.app, alice, '4242424242424242');
+		const capture = await callApi(made.app, 'POST', '/api/checkoutapi/prepareToCapture', {
+			token: alice.token,
+			body: { payment_intent_id: older.json.id },
+		});
+		expect(capture.status).toBe(409);
+		expect(capture.json.error_details.code).toBe('already_subscribed');
+		expect(await chargesAtProcessor()).toBe(1);
+		expect(await subscriptionsOf(alice)).toHaveLength(1);
+	});
+
+	test('two checkouts charged at the same instant make one membership that runs for both periods', async () => {
+		// Both charges reach the processor before either is settled: the checks before them both passed.
+		const local = paymentProcessor(made.deps);
+		let arrived = 0;
+		let bothArrived: () => void = () => {};
+		const barrier = new Promise<void>((resolve) => {
+			bothArrived = resolve;
+		});
+		const racing = createBillingTestApp(database, {
+			paymentProcessor: {
+				...local,
+				charge: async (request) => {
+					arrived += 1;
+					if (arrived === 2) bothArrived();
+					await barrier;
+					return local.charge(request);
+				},
+			},
+		});
+		const intents = await Promise.all(
+			[newKey(), newKey()].map((key) =>
+				callApi(racing.app, 'POST', '/api/checkoutapi/paymentIntent', {
+					token: alice.token,
+					body: { product_id: 'mvp-monthly' },
+					headers: { 'idempotency-key': key },
+				}),
+			),
+		);
+		for (const intent of intents)
+			await callApi(racing.app, 'POST', '/api/checkoutapi/addCard', {
+				token: alice.token,
+				body: { payment_intent_id: intent.json.id, cc_token: cardToken('4242424242424242') },
+			});
+		const captures = await Promise.all(
+			intents.map((intent) =>
+				callApi(racing.app, 'POST', '/api/checkoutapi/prepareToCapture', {
+					token: alice.token,
+					body: { payment_intent_id: intent.json.id },
+				}),
+			),
+		);
+		expect(captures.map((capture) => capture.json.status)).toEqual(['succeeded', 'succeeded']);
+		// Two charges got through, and are one membership of two months: a lost race is never a lost payment.
+		const subscriptions = await subscriptionsOf(alice);
+		expect(subscriptions).toHaveLength(1);
+		expect(subscriptions[0].subscription_end_date).toBe('2026-08-01T12:00:00.000Z');
+		expect(await chargesAtProcessor()).toBe(2);
+	});
+
+	test('the database itself holds one running membership per member', async () => {
+		await checkout(made.app, alice, '4242424242424242');
+		const now = new Date('2026-06-01T12:00:00Z');
+		await expect(
+			made.deps.db.insert(billingSubscriptions).values({
+				userId: alice.id,
+				productId: 'mvp-annual',
+				status: 'active',
+				startsAt: now,
+				endsAt: now,
+			}),
+		).rejects.toSatisfy(isUniqueViolation);
+		// An ended one does not count.
+		await made.deps.db.insert(billingSubscriptions).values({
+			userId: alice.id,
+			productId: 'mvp-annual',
+			status: 'cancelled',
+			startsAt: now,
+			endsAt: now,
+		});
 	});
 });
 
@@ -691,6 +849,7 @@ describe('subscriptions over time', () => {
 		const answer = await callApi(made.app, 'POST', '/api/billing/paid-subscriptions', {
 			token: alice.token,
 			body: { product_id: 'mvp-annual', billing_details: { country_code: 'US', payment_provider: 'local' } },
+			headers: { 'idempotency-key': newKey() },
 		});
 		expect(answer.status).toBe(201);
 		expect(answer.json).toMatchObject({ status: 'succeeded', amount: 2999 });

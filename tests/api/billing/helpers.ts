@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { AppDeps } from '../../../src/lib/api/context';
 import { tokenizeLocalCard } from '../../../src/lib/billing/local-card';
@@ -30,6 +31,9 @@ export function cardToken(number: string): string {
 	return made.token;
 }
 
+/** A fresh Idempotency-Key, as the checkout form makes one per payment. */
+export const newKey = () => `test_${randomUUID().replaceAll('-', '')}`;
+
 type App = ReturnType<typeof createBillingTestApp>['app'];
 
 /** The checkout as the browser runs it: an intent, a card, the charge. */
@@ -42,7 +46,7 @@ export async function checkout(
 	const intent = await callApi(app, 'POST', '/api/checkoutapi/paymentIntent', {
 		token: member.token,
 		body: { product_id: options.product ?? 'mvp-monthly', coupon: options.coupon },
-		headers: options.key ? { 'idempotency-key': options.key } : {},
+		headers: { 'idempotency-key': options.key ?? newKey() },
 	});
 	if (intent.status !== 201 && intent.status !== 200) return { intent, card: null, capture: null };
 	const id = intent.json.id as string;

@@ -235,6 +235,24 @@ describe('saving a route (the save payload)', () => {
 		});
 		expect(bad.status).toBe(400);
 	});
+
+	test('a version too large for the database is a 400, not a 500', async () => {
+		const created = await api('POST', '/api/v7.1/route/', { token: alice.token, body: linePayload('Huge') });
+		const payload = JSON.stringify({ ...linePayload('Huge'), version: 1 });
+		for (const huge of ['1e308', '18446744073709551616', '2147483648']) {
+			const put = await api('PUT', `/api/v7.1/route/${created.json.id}/`, {
+				token: alice.token,
+				headers: { 'content-type': 'application/json' },
+				body: payload.replace('"version":1', `"version":${huge}`),
+			});
+			expect(put.status, huge).toBe(400);
+			expect(put.json._diagnostics.validation_failures).toEqual([
+				{ version: ['version must be at most 2147483647.'] },
+			]);
+		}
+		const saved = await api('GET', `/api/v7.1/route/${created.json.id}/`, { token: alice.token });
+		expect(saved.json.version).toBe(1);
+	});
 });
 
 describe('GPX export and import', () => {

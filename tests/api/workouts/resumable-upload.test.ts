@@ -19,6 +19,7 @@ import { workoutUploads } from '../../../src/lib/workouts/server/tables';
 import { createWorkoutUploadsApi } from '../../../src/lib/workouts/server/upload-api';
 import { callApi, createTestApi, createTestClock, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { fillDisk } from '../../helpers/disk-full';
 import { addMember, type Member } from './helpers';
 
 let database: TestDatabase;
@@ -170,6 +171,27 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		const late = await patch(created.url, file.length, new Uint8Array());
 		expect(late.status).toBe(409);
 		expect(late.headers.get('upload-offset')).toBe(String(file.length));
+		expect(await storedWorkouts()).toBe(1);
+	});
+
+	test('a PATCH on a full disk is 507 with Retry-After; the bytes that fitted stay, and the upload resumes', async () => {
+		const file = fixture('gpx/Mojstrovka.gpx');
+		const created = await create(file.length, { filename: 'Mojstrovka.gpx' });
+		const disk = fillDisk(resumableUploadFolder(deps.config), { roomLeft: 4_000 });
+		try {
+			const refused = await patch(created.url, 0, file.slice(0, 10_000));
+			expect(refused.status, refused.text).toBe(507);
+			expect(refused.headers.get('retry-after')).toBe('300');
+			expect(refused.json).toMatchObject({ error: 'storage_full' });
+			expect(disk.refused).toBeGreaterThan(0);
+		} finally {
+			disk.restore();
+		}
+		const head = await tus('HEAD', created.url, { token: alice.token });
+		const offset = Number(head.headers.get('upload-offset'));
+		expect(offset).toBeLessThanOrEqual(4_000);
+		expect((await patch(created.url, offset, file.slice(offset))).status).toBe(204);
+		expect((await callApi(app, 'GET', created.url, { token: alice.token })).json.status).toBe('imported');
 		expect(await storedWorkouts()).toBe(1);
 	});
 

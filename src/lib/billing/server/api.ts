@@ -1,7 +1,7 @@
 import { type Context, Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import type { ApiEnv } from '../../api/context';
-import { IdempotencyHeaderSchema } from '../../api/idempotency-header';
+import { idempotencyKeyRefusal, RequiredIdempotencyHeaderSchema } from '../../api/idempotency-header';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { refreshSessionHint } from '../../auth/server/api';
@@ -125,7 +125,7 @@ export function createBillingApi(extra: Partial<BillingDeps> = {}): Hono<ApiEnv>
 		'/billing/paid-subscriptions',
 		describeRoute({ summary: 'Subscribe with a saved card' }),
 		requireViewer,
-		validate('header', IdempotencyHeaderSchema),
+		validate('header', RequiredIdempotencyHeaderSchema, idempotencyKeyRefusal),
 		validate('json', PaidSubscriptionCreateSchema),
 		async (c) =>
 			c.json(
@@ -225,7 +225,7 @@ export function createBillingApi(extra: Partial<BillingDeps> = {}): Hono<ApiEnv>
 		'/checkoutapi/paymentIntent',
 		describeRoute({ summary: 'Start a checkout at the catalogue price' }),
 		requireViewer,
-		validate('header', IdempotencyHeaderSchema),
+		validate('header', RequiredIdempotencyHeaderSchema, idempotencyKeyRefusal),
 		validate('json', PaymentIntentCreateSchema),
 		async (c) => {
 			const { replayed, ...intent } = await createPaymentIntent(

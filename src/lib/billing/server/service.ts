@@ -361,9 +361,19 @@ async function applyFreePeriod(tx: Db, userId: number, coupon: CouponRow, now: D
 	const [running] = await tx
 		.select()
 		.from(billingSubscriptions)
-		.where(and(eq(billingSubscriptions.userId, userId), eq(billingSubscriptions.status, 'active')))
+		.where(
+			and(
+				eq(billingSubscriptions.userId, userId),
+				inArray(billingSubscriptions.status, ['active', 'past_due']),
+			),
+		)
 		.orderBy(desc(billingSubscriptions.endsAt))
 		.limit(1);
+	// A failed renewal is settled with a card, not a free period laid over it.
+	if (running?.status === 'past_due')
+		throw new AppError('conflict', `Update your card first, on your membership page: ${UPDATE_CARD_PATH}`, {
+			detail: 'subscription_past_due',
+		});
 	if (running) {
 		await tx
 			.update(billingSubscriptions)
@@ -660,6 +670,21 @@ async function hasActiveSubscription(db: Db, userId: number): Promise<boolean> {
 	return Boolean(row);
 }
 
+export const MEMBERSHIP_PATH = '/premium/membership';
+
+/** A member holds one membership (the database's unique index holds it too): a second purchase is refused. */
+function alreadyMember(): AppError {
+	return new AppError(
+		'conflict',
+		`You are already an MVP member, so nothing was charged. Change your plan or card on your membership page: ${MEMBERSHIP_PATH}`,
+		{ detail: 'already_subscribed' },
+	);
+}
+
+async function refuseSecondMembership(db: Db, userId: number): Promise<void> {
+	if (await hasActiveSubscription(db, userId)) throw alreadyMember();
+}
+
 async function syncPremium(db: Db, userId: number): Promise<void> {
 	await setPremiumMembership(db, userId, await hasActiveSubscription(db, userId));
 }
@@ -714,7 +739,7 @@ export async function createPaidSubscription(
 	deps: BillingDeps,
 	viewer: Viewer,
 	input: PaidSubscriptionCreate,
-	idempotencyKey?: string,
+	idempotencyKey: string,
 ): Promise<PaymentIntentView> {
 	const intent = await createPaymentIntent(
 		deps,
@@ -796,7 +821,7 @@ export async function createPaymentIntent(
 	deps: BillingDeps,
 	viewer: Viewer,
 	input: PaymentIntentCreate,
-	idempotencyKey?: string,
+	idempotencyKey: string,
 ): Promise<PaymentIntentView & { replayed?: boolean }> {
 	const processor = paymentProcessor(deps);
 	const product = await productRow(deps, input.product_id);
@@ -810,6 +835,10 @@ export async function createPaymentIntent(
 			throw new AppError('conflict', 'You have already used this coupon.', { detail: 'coupon_already_used' });
 	}
 	const requestHash = hashOf(JSON.stringify({ product: product.id, coupon: couponCode }));
+	// A repeat of a request already answered answers the same, even once it made the member an MVP.
+	const replay = await earlierIntent(deps.db, viewer.id, idempotencyKey);
+	if (replay) return replayed(deps, replay, requestHash, processor.testMode);
+	await refuseSecondMembership(deps.db, viewer.id);
 	const id = newId('pi');
 	const [row] = await deps.db
 		.insert(billingPaymentIntents)
@@ -824,27 +853,39 @@ export async function createPaymentIntent(
 			status: 'requires_payment_method',
 			processor: processor.name,
 			clientSecret: `${id}_secret_${randomBytes(12).toString('hex')}`,
-			idempotencyKey: idempotencyKey ?? null,
+			idempotencyKey,
 			requestHash,
 		})
 		.onConflictDoNothing()
 		.returning();
 	if (row) return presentIntent(deps, row, processor.testMode);
-	const [earlier] = await deps.db
+	// The same key at the same moment: the request that lost the race answers what the other made.
+	const earlier = await earlierIntent(deps.db, viewer.id, idempotencyKey);
+	if (!earlier) throw new AppError('conflict', 'Please try again.', { detail: 'payment_intent_conflict' });
+	return replayed(deps, earlier, requestHash, processor.testMode);
+}
+
+async function earlierIntent(db: Db, userId: number, idempotencyKey: string): Promise<IntentRow | undefined> {
+	const [row] = await db
 		.select()
 		.from(billingPaymentIntents)
 		.where(
-			and(
-				eq(billingPaymentIntents.userId, viewer.id),
-				eq(billingPaymentIntents.idempotencyKey, idempotencyKey ?? ''),
-			),
+			and(eq(billingPaymentIntents.userId, userId), eq(billingPaymentIntents.idempotencyKey, idempotencyKey)),
 		);
-	if (!earlier) throw new AppError('conflict', 'Please try again.', { detail: 'payment_intent_conflict' });
+	return row;
+}
+
+function replayed(
+	deps: BillingDeps,
+	earlier: IntentRow,
+	requestHash: string,
+	testMode: boolean,
+): PaymentIntentView & { replayed: true } {
 	if (earlier.requestHash !== requestHash)
 		throw new AppError('unprocessable', 'This Idempotency-Key was used for a different request.', {
 			detail: 'idempotency_key_reused',
 		});
-	return { ...presentIntent(deps, earlier, processor.testMode), replayed: true };
+	return { ...presentIntent(deps, earlier, testMode), replayed: true };
 }
 
 /** Attaches a card the browser tokenised to the checkout (and saves it as a billing profile). */
@@ -924,11 +965,16 @@ export async function prepareToCapture(
 			and(
 				eq(billingPaymentIntents.id, id),
 				inArray(billingPaymentIntents.status, ['requires_payment_method', 'failed']),
+				// A checkout started before the member became an MVP (another tab, an older key) charges nothing.
+				sql`not exists (select 1 from ${billingSubscriptions} where ${billingSubscriptions.userId} = ${viewer.id}
+					and ${billingSubscriptions.status} in ('active', 'past_due'))`,
 			),
 		)
 		.returning();
-	if (!claimed)
+	if (!claimed) {
+		await refuseSecondMembership(deps.db, viewer.id);
 		throw new AppError('conflict', 'This payment is already under way.', { detail: 'payment_in_progress' });
+	}
 	await chargeIntent(deps, claimed);
 	return presentIntent(deps, await ownIntent(deps.db, viewer, id), processor.testMode);
 }
@@ -1057,7 +1103,7 @@ async function settleIntentIn(tx: Db, id: string, payment: ProcessorPayment, now
 
 async function startSubscription(tx: Db, intent: IntentRow, now: Date): Promise<void> {
 	const [product] = await tx.select().from(billingProducts).where(eq(billingProducts.id, intent.productId));
-	let endsAt = addBillingPeriod(now, product.frequencyInterval, product.frequencyUnit);
+	let periodEnd = (from: Date) => addBillingPeriod(from, product.frequencyInterval, product.frequencyUnit);
 	let coupon: CouponRow | null = null;
 	if (intent.couponCode) {
 		coupon = (await claimCouponIn(tx, intent.userId, intent.couponCode, BILLING_COUNTRY)).coupon;
@@ -1067,7 +1113,8 @@ async function startSubscription(tx: Db, intent: IntentRow, now: Date): Promise<
 			.where(
 				and(eq(billingUserCoupons.userId, intent.userId), eq(billingUserCoupons.couponCode, coupon.code)),
 			);
-		endsAt = new Date(now.getTime() + periodDays(coupon.durationInterval, coupon.durationUnit) * DAY_MS);
+		const days = periodDays(coupon.durationInterval, coupon.durationUnit);
+		periodEnd = (from: Date) => new Date(from.getTime() + days * DAY_MS);
 	}
 	const [subscription] = await tx
 		.insert(billingSubscriptions)
@@ -1077,18 +1124,44 @@ async function startSubscription(tx: Db, intent: IntentRow, now: Date): Promise<
 			status: 'active',
 			isTrial: Boolean(coupon),
 			startsAt: now,
-			endsAt,
+			endsAt: periodEnd(now),
 			billingProfileId: intent.billingProfileId,
 			couponCode: coupon?.code ?? null,
 			trialInterval: coupon?.durationInterval ?? 0,
 			trialUnit: coupon?.durationUnit ?? 'day',
 		})
+		// Two checkouts charged in the same instant: the unique index keeps one membership.
+		.onConflictDoNothing()
 		.returning();
+	const kept = subscription ?? (await lengthenRunning(tx, intent.userId, periodEnd));
 	await tx
 		.update(billingPaymentIntents)
-		.set({ subscriptionId: subscription.id, periodStart: now })
+		.set({ subscriptionId: kept.id, periodStart: now })
 		.where(eq(billingPaymentIntents.id, intent.id));
 	await syncPremium(tx, intent.userId);
+}
+
+/** The paid period of a checkout that lost that race lengthens the membership, so no charge is lost. */
+async function lengthenRunning(
+	tx: Db,
+	userId: number,
+	periodEnd: (from: Date) => Date,
+): Promise<SubscriptionRow> {
+	const [running] = await tx
+		.select()
+		.from(billingSubscriptions)
+		.where(
+			and(
+				eq(billingSubscriptions.userId, userId),
+				inArray(billingSubscriptions.status, ['active', 'past_due']),
+			),
+		)
+		.for('update');
+	await tx
+		.update(billingSubscriptions)
+		.set({ endsAt: periodEnd(running.endsAt) })
+		.where(eq(billingSubscriptions.id, running.id));
+	return running;
 }
 
 async function renewSubscription(tx: Db, intent: IntentRow, now: Date): Promise<void> {

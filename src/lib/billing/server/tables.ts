@@ -122,6 +122,10 @@ export const billingSubscriptions = pgTable(
 	(t) => [
 		index('billing_subscriptions_user_idx').on(t.userId),
 		index('billing_subscriptions_due_idx').on(t.status, t.endsAt),
+		// One running membership per member (a trial is an active one): a second purchase is refused.
+		uniqueIndex('billing_subscriptions_one_running_idx')
+			.on(t.userId)
+			.where(sql`${t.status} in ('active', 'past_due')`),
 		check(
 			'billing_subscriptions_status_check',
 			sql`${t.status} in ('pending', 'active', 'past_due', 'lapsed', 'cancelled')`,

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '../../db/errors';
+import { isDatabaseUnavailable, isUnstorableText } from '../../db/errors';
 
 /** Seconds a client is asked to wait while the database is away; a pool reconnects within that. */
 export const DATABASE_RETRY_AFTER_S = 5;
@@ -20,5 +20,17 @@ export function databaseUnavailablePage(error: unknown): Response | null {
 				'cache-control': 'no-store',
 			},
 		},
+	);
+}
+
+/**
+ * The answer for a page asked with text no page can hold (a NUL in its address or a form field):
+ * 400, as the API answers, never a 500. Null for any other error.
+ */
+export function unstorableTextPage(error: unknown): Response | null {
+	if (!isUnstorableText(error)) return null;
+	return new Response(
+		'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not a valid request</title></head><body><h1>Not a valid request</h1><p>The address or the form holds characters we cannot read. Check it and try again.</p></body></html>',
+		{ status: 400, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
 	);
 }

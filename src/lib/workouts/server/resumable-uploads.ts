@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { FileStore } from '@tus/file-store';
 import {
 	ERRORS,
@@ -18,6 +20,7 @@ import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { diskFullError, isDiskFull } from '../../core/server/member-files';
 import { isDatabaseUnavailable } from '../../db/errors';
 import {
 	WORKOUT_UPLOADS_PATH,
@@ -154,6 +157,30 @@ class UploadLock implements Lock {
 	}
 }
 
+/**
+ * FileStore turns every failed write into one "something went wrong" 500, losing why. This write is
+ * FileStore's own, except that a full disk is thrown as itself, so the member hears 507 and comes
+ * back later; the bytes that fitted stay, and HEAD tells the client where to resume.
+ */
+class DiskAwareFileStore extends FileStore {
+	override async write(readable: Readable, id: string, offset: number): Promise<number> {
+		const file = createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset });
+		let received = 0;
+		const counted = new Transform({
+			transform(chunk: Buffer, _encoding, callback) {
+				received += chunk.length;
+				callback(null, chunk);
+			},
+		});
+		try {
+			await pipeline(readable, counted, file);
+		} catch (error) {
+			throw isDiskFull(error) ? error : ERRORS.FILE_WRITE_ERROR;
+		}
+		return offset + received;
+	}
+}
+
 const receivers = new Map<string, Server>();
 
 /**
@@ -166,7 +193,10 @@ function receiverFor(deps: Deps): Server {
 	const existing = receivers.get(folder);
 	if (existing) return existing;
 	mkdirSync(folder, { recursive: true, mode: 0o700 });
-	const store = new FileStore({ directory: folder, expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
+	const store = new DiskAwareFileStore({
+		directory: folder,
+		expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS,
+	});
 	const local = new MemoryLocker({ acquireLockTimeout: LOCK_WAIT_MS });
 	const server = new Server({
 		path: WORKOUT_UPLOADS_PATH.replace(/\/$/, ''),
@@ -181,6 +211,14 @@ function receiverFor(deps: Deps): Server {
 			return {
 				newLock: (id: string) => new UploadLock(id, context.deps, local.newLock(id)),
 			} satisfies Locker;
+		},
+		// tus answers a failed write 500; a full disk is the member's cue to come back later (507).
+		onResponseError: (request, error) => {
+			if (!isDiskFull(error)) return undefined;
+			const refusal = diskFullError();
+			const context = requestContexts.get(request as unknown as Request);
+			if (context) context.refusal = refusal;
+			return { status_code: refusal.status, body: refusal.message };
 		},
 		onUploadCreate: async (request, upload) => {
 			await recordNewUpload(request as unknown as Request, upload);
