@@ -5,16 +5,19 @@ export const PRIVACY_LEVELS: PrivacyLevel[] = [0, 1, 3];
 
 /**
  * The one privacy decision: may `viewerId` see something of `ownerId` kept at `level`?
- * `isFriend` says whether the two are active friends (the social domain knows).
+ * `relation` says whether the two are active friends and whether either blocked the other (the
+ * social domain knows); a block hides the profile from a signed-in member, whatever its level.
  */
 export function canView(
 	viewerId: number | null | undefined,
 	ownerId: number,
 	level: number,
-	isFriend = false,
+	relation: { isFriend: boolean; blocked: boolean },
 ): boolean {
-	if (viewerId !== null && viewerId !== undefined && viewerId === ownerId) return true;
+	const signedIn = viewerId !== null && viewerId !== undefined;
+	if (signedIn && viewerId === ownerId) return true;
+	if (signedIn && relation.blocked) return false;
 	if (level === PRIVACY.public) return true;
-	if (level === PRIVACY.friends) return isFriend && viewerId !== null && viewerId !== undefined;
+	if (level === PRIVACY.friends) return relation.isFriend && signedIn;
 	return false;
 }

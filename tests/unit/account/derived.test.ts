@@ -191,6 +191,12 @@ describe('canView', () => {
 		[2, 1, 3, false, true],
 		[2, 1, 6, false, false],
 	])('viewer %s, owner %s, level %s, friend %s → %s', (viewer, owner, level, friend, expected) => {
-		expect(canView(viewer, owner, level, friend)).toBe(expected);
+		expect(canView(viewer, owner, level, { isFriend: friend, blocked: false })).toBe(expected);
+	});
+	test('a block hides a profile at every level from a signed-in member, not from the owner or signed-out visitors', () => {
+		for (const level of [0, 1, 3])
+			expect(canView(2, 1, level, { isFriend: false, blocked: true })).toBe(false);
+		expect(canView(1, 1, 0, { isFriend: false, blocked: true })).toBe(true);
+		expect(canView(null, 1, 3, { isFriend: false, blocked: true })).toBe(true);
 	});
 });

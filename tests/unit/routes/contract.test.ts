@@ -264,21 +264,31 @@ describe('canView', () => {
 		const owner = { id: 1 };
 		const other = { id: 2 };
 		for (const privacy of [0, 1, 3, 6])
-			expect(canView(owner, route(privacy), { isFriend: false })).toBe(true);
-		expect(canView(other, route(0), { isFriend: true })).toBe(false);
-		expect(canView(other, route(1), { isFriend: true })).toBe(true);
-		expect(canView(other, route(1), { isFriend: false })).toBe(false);
-		expect(canView(null, route(1), { isFriend: true })).toBe(false);
-		expect(canView(null, route(3), { isFriend: false })).toBe(true);
-		expect(canView(null, route(6), { isFriend: false })).toBe(false);
-		expect(canView(null, route(6), { isFriend: false, token: 'a'.repeat(43) })).toBe(true);
-		expect(canView(null, route(6), { isFriend: false, token: 'a'.repeat(42) })).toBe(false);
-		expect(canView(null, route(0), { isFriend: false, token: 'a'.repeat(43) })).toBe(false);
-		expect(canView(null, route(2), { isFriend: false })).toBe(false);
+			expect(canView(owner, route(privacy), { isFriend: false, blocked: false })).toBe(true);
+		expect(canView(other, route(0), { isFriend: true, blocked: false })).toBe(false);
+		expect(canView(other, route(1), { isFriend: true, blocked: false })).toBe(true);
+		expect(canView(other, route(1), { isFriend: false, blocked: false })).toBe(false);
+		expect(canView(null, route(1), { isFriend: true, blocked: false })).toBe(false);
+		expect(canView(null, route(3), { isFriend: false, blocked: false })).toBe(true);
+		expect(canView(null, route(6), { isFriend: false, blocked: false })).toBe(false);
+		expect(canView(null, route(6), { isFriend: false, blocked: false, token: 'a'.repeat(43) })).toBe(true);
+		expect(canView(null, route(6), { isFriend: false, blocked: false, token: 'a'.repeat(42) })).toBe(false);
+		expect(canView(null, route(0), { isFriend: false, blocked: false, token: 'a'.repeat(43) })).toBe(false);
+		expect(canView(null, route(2), { isFriend: false, blocked: false })).toBe(false);
 	});
 	test('lists never show link-only routes of others', () => {
-		expect(canList({ id: 2 }, route(6), true)).toBe(false);
-		expect(canList({ id: 1 }, route(6), false)).toBe(true);
-		expect(canList(null, route(3), false)).toBe(true);
+		expect(canList({ id: 2 }, route(6), { isFriend: true, blocked: false })).toBe(false);
+		expect(canList({ id: 1 }, route(6), { isFriend: false, blocked: false })).toBe(true);
+		expect(canList(null, route(3), { isFriend: false, blocked: false })).toBe(true);
+	});
+	test('a block hides every route, link-only ones too, from a signed-in member either way; the owner still sees their own', () => {
+		const blocked = { isFriend: false, blocked: true };
+		for (const privacy of [1, 3, 6]) {
+			expect(canView({ id: 2 }, route(privacy), { ...blocked, token: 'a'.repeat(43) })).toBe(false);
+			expect(canList({ id: 2 }, route(privacy), blocked)).toBe(false);
+			expect(canView({ id: 1 }, route(privacy), blocked)).toBe(true);
+		}
+		// Signed out nobody is known, so a block cannot apply.
+		expect(canView(null, route(3), blocked)).toBe(true);
 	});
 });

@@ -18,7 +18,7 @@ import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/service';
-import { areFriends } from '../../social/server/service';
+import { relationBetween } from '../../social/server/service';
 import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import { removeMemberUploadFiles } from '../../workouts/server/resumable-uploads';
@@ -68,8 +68,8 @@ export async function getUser(deps: Deps, viewer: Viewer | null, id: number) {
 	const row = await findRow(deps, id);
 	if (!row) throw notFound();
 	if (viewer?.id === row.id) return presentSelfUser(row, deps.clock());
-	const isFriend = viewer && row.profilePrivacy === 1 ? await areFriends(deps.db, viewer.id, row.id) : false;
-	if (!canView(viewer?.id, row.id, row.profilePrivacy, isFriend)) throw notFound();
+	if (!canView(viewer?.id, row.id, row.profilePrivacy, await relationBetween(deps.db, viewer, row.id)))
+		throw notFound();
 	return presentPublicUser(row);
 }
 
@@ -77,7 +77,8 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	if (viewer.id !== id) {
 		// Another member's profile: 404 if they cannot see it, 403 if they can but may not edit.
 		const row = await findRow(deps, id);
-		if (!row || !canView(viewer.id, row.id, row.profilePrivacy, false)) throw notFound();
+		if (!row || !canView(viewer.id, row.id, row.profilePrivacy, await relationBetween(deps.db, viewer, id)))
+			throw notFound();
 		throw new AppError('forbidden', 'You can only change your own profile.', { detail: 'forbidden' });
 	}
 	const now = deps.clock();
@@ -351,9 +352,9 @@ export async function findProfilePhoto(
 		.from(users)
 		.innerJoin(profilePhotos, eq(profilePhotos.userId, users.id))
 		.where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
-	const isFriend =
-		row && viewerId && row.privacy === 1 ? await areFriends(deps.db, viewerId, row.userId) : false;
-	if (!row || !canView(viewerId, row.userId, row.privacy, isFriend)) return null;
+	if (!row) return null;
+	const relation = await relationBetween(deps.db, viewerId ? { id: viewerId } : null, row.userId);
+	if (!canView(viewerId, row.userId, row.privacy, relation)) return null;
 	const name = size === 'Small' ? row.smallFile : row.mediumFile;
 	return { file: path.join(photoFolder(deps.config), path.basename(name)), updatedAt: row.updatedAt };
 }

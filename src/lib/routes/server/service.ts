@@ -6,7 +6,7 @@ import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import { truncateText } from '../../core/text';
 import type { Db } from '../../db/client';
-import { areFriends } from '../../social/server/service';
+import { notBlockedWith, relationBetween } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import {
 	ActivityTypeId,
@@ -188,11 +188,8 @@ export async function getVisibleRoute(
 ): Promise<RouteWithOwner> {
 	const route = await findRoute(deps.db, id);
 	if (!route) throw notFound();
-	const isFriend =
-		route.privacy === 1 && viewer !== null && viewer.id !== route.ownerId
-			? await areFriends(deps.db, viewer.id, route.ownerId)
-			: false;
-	if (!canView(viewer, route, { isFriend, token })) throw notFound();
+	const relation = await relationBetween(deps.db, viewer, route.ownerId);
+	if (!canView(viewer, route, { ...relation, token })) throw notFound();
 	return route;
 }
 
@@ -278,16 +275,19 @@ export async function rotateLinkToken(deps: Deps, viewer: Viewer, id: number): P
 }
 
 /**
- * The SQL twin of `canList`: own routes, public ones, and friends-only routes of accepted friends.
- * Link-only routes of others never appear in a list, count or search.
+ * The SQL twin of `canList`: own routes, public ones, and friends-only routes of accepted friends,
+ * none of a member blocked either way. Link-only routes of others never appear in a list, count or
+ * search.
  */
 export function listableCondition(viewer: Viewer): SQL {
 	if (!viewer) return eq(routes.privacy, 3);
 	const friendOfOwner = sql`exists (select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${routes.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${routes.ownerId})))`;
 	return or(
 		eq(routes.ownerId, viewer.id),
-		eq(routes.privacy, 3),
-		and(eq(routes.privacy, 1), friendOfOwner),
+		and(
+			notBlockedWith(viewer.id, routes.ownerId),
+			or(eq(routes.privacy, 3), and(eq(routes.privacy, 1), friendOfOwner)),
+		),
 	) as SQL;
 }
 

@@ -99,8 +99,22 @@ export async function isBlockedEitherWay(db: Db, a: number, b: number): Promise<
 	return rows.length > 0;
 }
 
+/**
+ * What the privacy policies need to know about a signed-in viewer and an owner: whether they are
+ * accepted friends, and whether either blocked the other.
+ */
+export async function relationBetween(
+	db: Db,
+	viewer: Viewer,
+	ownerId: number,
+): Promise<{ isFriend: boolean; blocked: boolean }> {
+	if (!viewer || viewer.id === ownerId) return { isFriend: false, blocked: false };
+	const blocked = await isBlockedEitherWay(db, viewer.id, ownerId);
+	return { isFriend: !blocked && (await areFriends(db, viewer.id, ownerId)), blocked };
+}
+
 /** SQL: the member in `column` neither blocked nor was blocked by `viewerId`. */
-function notBlockedWith(viewerId: number, column: AnyPgColumn): SQL {
+export function notBlockedWith(viewerId: number, column: AnyPgColumn): SQL {
 	// The viewer's few blocks are read once into a hashed set rather than looked for again on every row.
 	return sql`${column} not in (select case when ${memberBlocks.blockerId} = ${viewerId} then ${memberBlocks.blockedId} else ${memberBlocks.blockerId} end from ${memberBlocks} where ${memberBlocks.blockerId} = ${viewerId} or ${memberBlocks.blockedId} = ${viewerId})`;
 }
@@ -569,7 +583,9 @@ export async function getProfile(deps: Deps, viewer: Viewer, id: number): Promis
 		if (viewer.id !== id && (await isBlockedEitherWay(deps.db, viewer.id, id))) return null;
 		status = friendStatusOf(viewer.id, id, await friendshipBetween(deps.db, viewer.id, id));
 	}
-	if (!canViewProfile(viewer?.id, id, row.profilePrivacy, status === 'friend')) return null;
+	// A block returned above, before the friendship was read.
+	if (!canViewProfile(viewer?.id, id, row.profilePrivacy, { isFriend: status === 'friend', blocked: false }))
+		return null;
 	return {
 		id: row.id,
 		username: row.username,
@@ -697,6 +713,9 @@ async function workoutPrivacyOf(db: Db, ids: number[]): Promise<Map<number, numb
 	return new Map(rows.map((row) => [row.id, row.privacy]));
 }
 
+/** A member whose stories a feed shows, with what the privacy policies need to know about them. */
+type FeedActor = { id: number; isFriend: boolean; blocked: boolean };
+
 /**
  * SQL for "owned by one of these actors, at a privacy level the viewer may see": the actors are
  * grouped by what the policy allows each (the viewer, friends, others), so the query can use the
@@ -706,8 +725,8 @@ function actorsCondition(
 	ownerColumn: AnyPgColumn,
 	privacy: SQL,
 	levels: readonly number[],
-	actors: { id: number; isFriend: boolean }[],
-	allowed: (actor: { id: number; isFriend: boolean }, privacy: number) => boolean,
+	actors: FeedActor[],
+	allowed: (actor: FeedActor, privacy: number) => boolean,
 ): SQL {
 	const groups = new Map<string, number[]>();
 	for (const actor of actors) {
@@ -737,16 +756,17 @@ export async function listStories(
 	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
 ): Promise<FeedPage> {
 	if (options.view === 'home' && options.feedId !== viewer.id) throw notFound('No such feed.');
-	let actors: { id: number; isFriend: boolean }[];
+	// No actor is blocked either way: a block ends a friendship, and getProfile hides a blocked member.
+	let actors: FeedActor[];
 	if (options.view === 'home') {
 		actors = [
-			{ id: viewer.id, isFriend: false },
-			...(await friendIdsOf(deps.db, viewer.id)).map((id) => ({ id, isFriend: true })),
+			{ id: viewer.id, isFriend: false, blocked: false },
+			...(await friendIdsOf(deps.db, viewer.id)).map((id) => ({ id, isFriend: true, blocked: false })),
 		];
 	} else {
 		const profile = await getProfile(deps, viewer, options.feedId);
 		if (!profile) throw notFound(PRIVATE_PROFILE_MESSAGE);
-		actors = [{ id: profile.id, isFriend: profile.status === 'friend' }];
+		actors = [{ id: profile.id, isFriend: profile.status === 'friend', blocked: false }];
 	}
 	const before = options.before ? parsePosition(options.before) : null;
 	const after = options.after ? parsePosition(options.after) : null;
@@ -756,14 +776,14 @@ export async function listStories(
 		sql`${workouts.privacy}`,
 		[0, 1, 3],
 		actors,
-		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, { isFriend: actor.isFriend }),
+		(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, actor),
 	);
 	const routeActors = actorsCondition(
 		routes.ownerId,
 		sql`${routes.privacy}`,
 		[0, 1, 3, 6],
 		actors,
-		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor.isFriend),
+		(actor, privacy) => canListRoute(viewer, { ownerId: actor.id, privacy, linkToken: '' }, actor),
 	);
 	// Only ids and times are sorted; the chosen stories' rows and owners are read afterwards.
 	const workoutTop = deps.db
@@ -810,7 +830,7 @@ export async function listStories(
 				canViewWorkout(
 					viewer,
 					{ ownerId: actor.id, privacy: Math.min(levels.get(actor.id) ?? 0, cap) },
-					{ isFriend: actor.isFriend },
+					actor,
 				),
 		);
 		const key = sql`(${memberStories.publishedAt}, ${memberStories.objectType} collate "C", ${memberStories.id})`;
@@ -1149,8 +1169,8 @@ async function visibleMemberStory(
 			),
 		);
 	if (!row) throw notFound('No such story.');
-	const isFriend = row.ownerId !== viewer.id && (await areFriends(deps.db, viewer.id, row.ownerId));
-	if (!canViewWorkout(viewer, row, { isFriend })) throw notFound('No such story.');
+	if (!canViewWorkout(viewer, row, await relationBetween(deps.db, viewer, row.ownerId)))
+		throw notFound('No such story.');
 	return row;
 }
 

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import { isListedTimeZone } from '../../core/time-zones';
-import { areFriends } from '../../social/server/service';
+import { relationBetween } from '../../social/server/service';
 import { canView } from '../../workouts/policy';
 import { visibleCondition } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
@@ -59,8 +59,8 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 		.where(eq(users.id, memberId));
 	if (!row) throw new AppError('not_found', 'No such member');
 	const isSelf = viewer?.id === row.id;
-	const isFriend = !isSelf && viewer ? await areFriends(deps.db, viewer.id, row.id) : false;
-	if (!isSelf && !canView(viewer, { ownerId: row.id, privacy: row.workoutPrivacy }, { isFriend }))
+	const relation = await relationBetween(deps.db, viewer, row.id);
+	if (!isSelf && !canView(viewer, { ownerId: row.id, privacy: row.workoutPrivacy }, relation))
 		throw new AppError('not_found', 'No such member');
 	return {
 		id: row.id,
@@ -71,7 +71,7 @@ export async function statsMember(deps: Deps, viewer: Viewer, memberId: number):
 		weekStartDay: (row.weekStartDay >= 0 && row.weekStartDay <= 6 ? row.weekStartDay : 1) as WeekDay,
 		joined: row.createdAt,
 		isSelf,
-		relation: isSelf ? 'self' : isFriend ? 'friend' : 'public',
+		relation: isSelf ? 'self' : relation.isFriend ? 'friend' : 'public',
 	};
 }
 

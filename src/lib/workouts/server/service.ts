@@ -11,7 +11,7 @@ import { AppError } from '../../core/errors';
 import { cleanText, truncateText } from '../../core/text';
 import { assertGearOfOwner } from '../../gear/server/service';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
-import { areFriends } from '../../social/server/service';
+import { notBlockedWith, relationBetween } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { type Effort, effortsOf } from '../../stats/records';
 import { keepEfforts } from '../../stats/server/efforts';
@@ -388,11 +388,7 @@ const notFound = () => new AppError('not_found', 'No such workout');
 export async function getVisibleWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
 	const workout = await findWorkout(deps, id);
 	if (!workout) throw notFound();
-	const isFriend =
-		workout.privacy === 1 && viewer !== null && viewer.id !== workout.ownerId
-			? await areFriends(deps.db, viewer.id, workout.ownerId)
-			: false;
-	if (!canView(viewer, workout, { isFriend })) throw notFound();
+	if (!canView(viewer, workout, await relationBetween(deps.db, viewer, workout.ownerId))) throw notFound();
 	return workout;
 }
 
@@ -467,15 +463,17 @@ export async function deleteWorkout(
 
 /**
  * The SQL twin of `canView`: own workouts, everyone's, and friends-only workouts of accepted
- * friends. Lists, counts and stats filter with it.
+ * friends, none of a member blocked either way. Lists, counts and stats filter with it.
  */
 export function visibleCondition(viewer: Viewer): SQL {
 	if (!viewer) return eq(workouts.privacy, 3);
 	const friendOfOwner = sql`exists (select 1 from ${friendships} where ${friendships.status} = 'active' and ((${friendships.fromUserId} = ${viewer.id} and ${friendships.toUserId} = ${workouts.ownerId}) or (${friendships.toUserId} = ${viewer.id} and ${friendships.fromUserId} = ${workouts.ownerId})))`;
 	return or(
 		eq(workouts.ownerId, viewer.id),
-		eq(workouts.privacy, 3),
-		and(eq(workouts.privacy, 1), friendOfOwner),
+		and(
+			notBlockedWith(viewer.id, workouts.ownerId),
+			or(eq(workouts.privacy, 3), and(eq(workouts.privacy, 1), friendOfOwner)),
+		),
 	) as SQL;
 }
 
