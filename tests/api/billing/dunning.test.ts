@@ -84,12 +84,12 @@ describe('a renewal that fails', () => {
 		expect(await premiumStatus(made.deps, alice.id)).toEqual({ is_ad_free: true, days_remaining: -1 });
 		let sent = await mails();
 		expect(sent.map((mail) => mail.subject)).toEqual(['Your MVP payment failed']);
-		expect(sent[0].text).toContain('Update your card by July 8, 2026 to keep MVP');
+		expect(sent[0].text).toContain('Update your card by Jul 8, 2026 to keep MVP');
 		expect(sent[0].text).toContain('http://localhost:4321/premium/membership#update-card');
 
 		// The member's page says the same.
 		const page = await loadMembership(made.deps, viewerOf(alice));
-		expect(page.plans[0].fixCardByText).toBe('July 8, 2026');
+		expect(page.plans[0].fixCardByText).toBe('Jul 8, 2026');
 
 		// Running the job again before the retry is due charges nothing and mails nothing.
 		await runBillingJobAt(0.5);
@@ -121,7 +121,7 @@ describe('a renewal that fails', () => {
 			'Your MVP payment failed',
 			'Your MVP payment went through',
 		]);
-		expect(sent[1].text).toContain('Your next renewal is on August 1, 2026');
+		expect(sent[1].text).toContain('Your next renewal is on Aug 1, 2026');
 		expect(checkFeature(await memberUser(), 'heart_rate_zones')).toBe(true);
 	});
 
@@ -165,7 +165,7 @@ describe('a renewal that fails', () => {
 			'Your MVP payment failed',
 			'Last try to renew your MVP membership',
 		]);
-		expect((await mails())[1].text).toContain('We will try one last time on July 8, 2026');
+		expect((await mails())[1].text).toContain('We will try one last time on Jul 8, 2026');
 		await runBillingJobAt(6.9);
 		expect(await subscription()).toMatchObject({ status: 'past_due', failedAttempts: 4 });
 		await runBillingJobAt(7);
@@ -183,7 +183,7 @@ describe('a renewal that fails', () => {
 			'Last try to renew your MVP membership',
 			'Your MVP membership has ended',
 		]);
-		expect(sent[2].text).toContain('ended on July 8, 2026');
+		expect(sent[2].text).toContain('ended on Jul 8, 2026');
 		expect(sent[2].text).toContain('http://localhost:4321/premium/checkout');
 	});
 

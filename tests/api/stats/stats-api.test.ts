@@ -53,7 +53,7 @@ describe('dashboard calendar', () => {
 		expect(november.json.weeks.at(-1).days.at(-1)).toBe('2026-12-06');
 		const days = november.json.workouts.map((w: { day: string }) => w.day);
 		expect(days).toEqual(['2026-11-01', '2026-11-02', '2026-11-03', '2026-12-01']);
-		expect(november.json.workouts[2]).toMatchObject({ group: 'ride', distance_m: 20000, time: '07:00' });
+		expect(november.json.workouts[2]).toMatchObject({ group: 'ride', distance_m: 20000, time: '7:00 AM' });
 		// The month's totals leave out the days of the grid outside it.
 		expect(november.json.totals).toMatchObject({ count: 3, distance_m: 28000 });
 		const firstWeek = november.json.weeks.find((w: { first: string }) => w.first === '2026-10-26');

@@ -4,8 +4,9 @@ import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { setPremiumMembership } from '../../auth/server/service';
 import { users } from '../../auth/server/tables';
-import { formatApiDateTime } from '../../core/dates';
+import { formatApiDateTime, formatDay } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { isListedTimeZone } from '../../core/time-zones';
 import type { Db } from '../../db/client';
 import { enqueueJob } from '../../jobs/server/service';
 import { queueMail } from '../../mail/server/service';
@@ -1242,15 +1243,6 @@ export const DUNNING_MAIL_JOB = 'billing.dunning-mail';
 /** Where a member replaces the card a renewal could not charge. */
 export const UPDATE_CARD_PATH = '/premium/membership#update-card';
 
-function mailDay(date: Date): string {
-	return date.toLocaleDateString('en-US', {
-		month: 'long',
-		day: 'numeric',
-		year: 'numeric',
-		timeZone: 'UTC',
-	});
-}
-
 /**
  * Writes and sends one dunning mail. A reminder about a payment the member has fixed meanwhile is
  * dropped: the mail must not ask for something already done.
@@ -1273,6 +1265,9 @@ export async function sendDunningMail(
 	if ((payload.kind === 'failed' || payload.kind === 'last_retry') && !stillDue) return;
 	const site = deps.config.publicUrl.replace(/\/$/, '');
 	const price = formatMoney(product.amount, product.currency);
+	// Days as the member's own calendar has them, as the membership page gives them.
+	const zone = isListedTimeZone(user.timeZone) ? user.timeZone : 'UTC';
+	const mailDay = (date: Date) => formatDay(date, zone);
 	const deadline = mailDay(graceEndsAt(periodStart));
 	const lines: Record<DunningMailKind, { subject: string; body: string[] }> = {
 		failed: {
