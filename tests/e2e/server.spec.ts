@@ -224,6 +224,39 @@ function isListening(port: number): Promise<boolean> {
 	});
 }
 
+/** `npm start` on a data folder, as an operator runs it; resolves once it prints its address. */
+async function startServer(port: number, dataDir: string, env: Record<string, string> = {}) {
+	const npm = spawn('npm', ['start'], {
+		cwd: path.resolve(import.meta.dirname, '../..'),
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {
+			...process.env,
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			DATA_DIR: dataDir,
+			PUBLIC_URL: `http://127.0.0.1:${port}`,
+			LOG_LEVEL: 'warn',
+			...env,
+		},
+	});
+	let output = '';
+	npm.stdout?.on('data', (chunk) => {
+		output += chunk;
+	});
+	npm.stderr?.on('data', (chunk) => {
+		output += chunk;
+	});
+	const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+	// A start that fails says why at once rather than at the timeout.
+	const deadline = Date.now() + 150_000;
+	while (!output.includes('Mapstride is running at')) {
+		if (npm.exitCode !== null || Date.now() > deadline)
+			throw new Error(`npm start did not reach its address:\n${output}`);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	return { npm, exited, output: () => output };
+}
+
 // One server process is enough and the viewport plays no part: the tag keeps it to the desktop project.
 test.describe('npm start under a process manager @desktop-layout', () => {
 	let child: ChildProcess | undefined;
@@ -238,38 +271,47 @@ test.describe('npm start under a process manager @desktop-layout', () => {
 		test.setTimeout(180_000);
 		const port = await freePort();
 		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-sigterm-'));
-		const npm = spawn('npm', ['start'], {
-			cwd: path.resolve(import.meta.dirname, '../..'),
-			stdio: ['ignore', 'pipe', 'pipe'],
-			env: {
-				...process.env,
-				PORT: String(port),
-				HOST: '127.0.0.1',
-				DATA_DIR: dataDir,
-				PUBLIC_URL: `http://127.0.0.1:${port}`,
-				LOG_LEVEL: 'warn',
-			},
-		});
-		child = npm;
-		let output = '';
-		npm.stdout?.on('data', (chunk) => {
-			output += chunk;
-		});
-		npm.stderr?.on('data', (chunk) => {
-			output += chunk;
-		});
-		await expect
-			.poll(() => output, { timeout: 150_000, intervals: [500] })
-			.toContain('Mapstride is running at');
+		const server = await startServer(port, dataDir);
+		child = server.npm;
 		expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(true);
 
-		const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-		npm.kill('SIGTERM');
+		server.npm.kill('SIGTERM');
 		// Requests in flight get up to 10 s to finish; an idle server stops at once.
 		await expect.poll(() => isListening(port), { timeout: 12_000 }).toBe(false);
-		expect(await exited).toBe(0);
-		expect(output).toContain('SIGTERM received');
+		expect(await server.exited).toBe(0);
+		expect(server.output()).toContain('SIGTERM received');
 		expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
-		expect(output).not.toContain('does not call the');
+		expect(server.output()).not.toContain('does not call the');
+	});
+
+	test('restarts on one data folder never refuse, and leave 127.0.0.1 its sign-up budget', async () => {
+		test.setTimeout(300_000);
+		const port = await freePort();
+		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-restarts-'));
+		// One sign-up an hour: a start that seeded through sign-up would spend it, and the second
+		// demo member would already be refused on the first start.
+		const budget = { SIGNUPS_PER_HOUR: '1' };
+		for (let start = 1; start <= 6; start++) {
+			const server = await startServer(port, dataDir, budget);
+			child = server.npm;
+			if (start === 6) {
+				const signup = await fetch(`http://127.0.0.1:${port}/api/auth/signup`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+					body: JSON.stringify({
+						first_name: 'Rita',
+						last_name: 'Restart',
+						email: 'rita.restart@example.com',
+						password: 'six restarts and a trail run',
+						birthdate: '1991-02-03',
+						gender: 'F',
+						location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+					}),
+				});
+				expect(signup.status, await signup.clone().text()).toBe(201);
+			}
+			server.npm.kill('SIGTERM');
+			expect(await server.exited).toBe(0);
+		}
 	});
 });

@@ -1,10 +1,9 @@
 import type { AppDeps } from '../api/context';
-import { setAdmin, signup } from '../auth/server/service';
+import { createDemoMember, setAdmin } from '../auth/server/service';
 import { seedDemoBilling } from '../billing/server/demo';
 import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
-import { AppError } from '../core/errors';
 import { seedDemoConsents } from '../privacy/server/service';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
@@ -31,37 +30,27 @@ const DEMO_FRIEND = {
 
 /**
  * Seeds a demo world on an embedded development database: a member with a friend, routes in the
- * bundled regions and a few months of workouts for both, replayed from real recordings. Goes through the same use cases as real sign-ups, and does nothing when
- * the demo member already exists.
+ * bundled regions and a few months of workouts for both, replayed from real recordings. Members are checked as sign-up checks them but written
+ * directly, so no start spends 127.0.0.1's sign-up budget; does nothing when the demo member already exists.
  */
 export async function seedDemoWorld(deps: AppDeps): Promise<string[]> {
 	// Challenges and the MVP catalogue come first: a database seeded before they existed gets them on its next start.
 	await seedDemoChallenges(deps);
 	await seedCatalogue(deps);
-	const context = { ip: '127.0.0.1', userAgent: 'demo seed' };
 	const signUp = async (person: {
 		email: string;
 		password: string;
 		first_name: string;
 		last_name: string;
 	}) => {
-		try {
-			const signedIn = await signup(
-				deps,
-				{
-					...person,
-					birthdate: '1990-04-12',
-					gender: 'F',
-					location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
-					promotionalPreference: false,
-				},
-				context,
-			);
-			return signedIn.viewer.id;
-		} catch (error) {
-			if (error instanceof AppError && error.detail === 'email/used') return null;
-			throw error;
-		}
+		const member = await createDemoMember(deps, {
+			...person,
+			birthdate: '1990-04-12',
+			gender: 'F',
+			location: { country: 'US', region: 'PA', locality: 'Harrisburg' },
+			promotionalPreference: false,
+		});
+		return member?.id ?? null;
 	};
 	// The operator comes before the members: a database seeded before /admin existed gets one too.
 	await signUp({ ...DEMO_ADMIN_LOGIN, first_name: 'Ola', last_name: 'Operator' });

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
+import { signup } from '../../../src/lib/auth/server/service';
 import { listAppDataAccess, listConnectedApps } from '../../../src/lib/connected-apps/server/service';
 import { DEMO_LOGIN, seedDemoWorld } from '../../../src/lib/db/seed';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { signupBody } from '../auth/helpers';
 
 let database: TestDatabase;
 let deps: ReturnType<typeof createTestDeps>;
@@ -46,5 +48,15 @@ describe('the demo world', () => {
 		expect(await listConnectedApps(deps, self.id)).toHaveLength(1);
 		const again = await callApi(app, 'GET', `/api/v7.1/route/?user=${self.id}`, { token });
 		expect(again.json.total_count).toBe(firstCount);
+	});
+
+	test("forty starts in a row spend none of 127.0.0.1's sign-up budget", async () => {
+		for (let start = 0; start < 40; start++) await seedDemoWorld(deps);
+		// The server's own address signs up as any visitor's would.
+		const signedIn = await signup(deps, signupBody({ email: 'after.forty.starts@example.test' }), {
+			ip: '127.0.0.1',
+			userAgent: 'a browser on the server',
+		});
+		expect(signedIn.user.email).toBe('after.forty.starts@example.test');
 	});
 });

@@ -107,14 +107,18 @@ function normaliseGender(value: string | undefined): 'F' | 'M' | null {
 
 // ---------------------------------------------------------------- sessions
 
-async function signIn(deps: Deps, row: UserRow, context: RequestContext): Promise<SignedIn> {
-	const now = deps.clock();
-	const viewer: Viewer = {
+function viewerOf(row: UserRow): Viewer {
+	return {
 		id: row.id,
 		username: row.username,
 		displayName: row.displayName || row.username,
 		isPremium: row.isPremium,
 	};
+}
+
+async function signIn(deps: Deps, row: UserRow, context: RequestContext): Promise<SignedIn> {
+	const now = deps.clock();
+	const viewer = viewerOf(row);
 	const session = await createSession(deps, row.id, context.userAgent);
 	await deps.db.update(users).set({ lastLoginAt: now }).where(eq(users.id, row.id));
 	return {
@@ -228,31 +232,9 @@ async function uniqueUsername(deps: Pick<AppDeps, 'db'>, email: string): Promise
 	return `member${randomInt(1_000_000, 1_000_000_000)}`;
 }
 
-/**
- * Creates the member, sends the confirmation mail and signs them in. The password is hashed
- * before the duplicate check, so a used email answers no faster than a new one.
- */
-export async function signup(deps: Deps, body: SignupBody, context: RequestContext): Promise<SignedIn> {
-	const now = deps.clock();
-	await limitRequests(deps, addressKey('signup', context.ip), {
-		...REQUESTS_PER_HOUR,
-		max: deps.config.signupsPerHour,
-	});
-	const failures = validateSignup(body, now);
-	if (failures.length) refuse(failures);
-	// Under the region's minimum age nothing is kept: refused before anything is written.
-	if (!meetsMinimumAge(body.location?.country?.trim(), (body.birthdate as string).trim(), now))
-		refuse([{ field: 'birthdate', code: 'birthdate_ineligible', message: MESSAGES.ineligible }]);
+/** Writes a member whose answers are already checked: the part of sign-up after its budgets. */
+async function insertMember(deps: Deps, body: SignupBody, passwordHash: string, now: Date): Promise<UserRow> {
 	const email = (body.email as string).trim();
-	const passwordHash = await hashPassword(body.password as string);
-	// "This email is used" says as much as a login would: it spends the same per-address budget.
-	const ipKey = addressKey('login', context.ip);
-	await takeAttempts(deps, [[ipKey, PER_ADDRESS_DAILY]]);
-	if (await findUserByEmailRow(deps, email))
-		throw new AppError('conflict', MESSAGES.emailUsed, {
-			detail: 'email/used',
-			failures: [{ field: 'email', message: MESSAGES.emailUsed }],
-		});
 	const firstName = (body.first_name as string).trim();
 	const lastName = (body.last_name as string).trim();
 	let row: UserRow;
@@ -297,6 +279,46 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 		});
 	}
 	await recordSignupConsents(deps, row.id, body.consents);
+	return row;
+}
+
+/**
+ * Creates a member of the demo world, unless one has that email (then null). It writes directly,
+ * so restarting the server spends none of 127.0.0.1's sign-up or login budget, and sends no mail.
+ */
+export async function createDemoMember(deps: Deps, body: SignupBody): Promise<Viewer | null> {
+	if (await findUserByEmailRow(deps, body.email as string)) return null;
+	const failures = validateSignup(body, deps.clock());
+	if (failures.length) refuse(failures);
+	return viewerOf(await insertMember(deps, body, await hashPassword(body.password as string), deps.clock()));
+}
+
+/**
+ * Creates the member, sends the confirmation mail and signs them in. The password is hashed
+ * before the duplicate check, so a used email answers no faster than a new one.
+ */
+export async function signup(deps: Deps, body: SignupBody, context: RequestContext): Promise<SignedIn> {
+	const now = deps.clock();
+	await limitRequests(deps, addressKey('signup', context.ip), {
+		...REQUESTS_PER_HOUR,
+		max: deps.config.signupsPerHour,
+	});
+	const failures = validateSignup(body, now);
+	if (failures.length) refuse(failures);
+	// Under the region's minimum age nothing is kept: refused before anything is written.
+	if (!meetsMinimumAge(body.location?.country?.trim(), (body.birthdate as string).trim(), now))
+		refuse([{ field: 'birthdate', code: 'birthdate_ineligible', message: MESSAGES.ineligible }]);
+	const email = (body.email as string).trim();
+	const passwordHash = await hashPassword(body.password as string);
+	// "This email is used" says as much as a login would: it spends the same per-address budget.
+	const ipKey = addressKey('login', context.ip);
+	await takeAttempts(deps, [[ipKey, PER_ADDRESS_DAILY]]);
+	if (await findUserByEmailRow(deps, email))
+		throw new AppError('conflict', MESSAGES.emailUsed, {
+			detail: 'email/used',
+			failures: [{ field: 'email', message: MESSAGES.emailUsed }],
+		});
+	const row = await insertMember(deps, body, passwordHash, now);
 	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
 	await sendVerificationMail(deps, row);
 	return signIn(deps, row, context);
