@@ -72,16 +72,21 @@ function formatFigures(story: StoryView, unit: 'km' | 'mi'): string[] {
 	return out;
 }
 
-const published = (iso: string) =>
-	new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+// Built once: a feed page writes two dates per story.
+const publishedFormat = new Intl.DateTimeFormat(undefined, {
+	year: 'numeric',
+	month: 'short',
+	day: 'numeric',
+});
+const dayFormat = new Intl.DateTimeFormat(undefined, {
+	year: 'numeric',
+	month: 'short',
+	day: 'numeric',
+	timeZone: 'UTC',
+});
+const published = (iso: string) => publishedFormat.format(new Date(iso));
 /** A calendar day (noon UTC), the same wherever the reader is. */
-const day = (iso: string) =>
-	new Date(iso).toLocaleDateString(undefined, {
-		year: 'numeric',
-		month: 'short',
-		day: 'numeric',
-		timeZone: 'UTC',
-	});
+const day = (iso: string) => dayFormat.format(new Date(iso));
 
 async function loadReplies(story: StoryView): Promise<FeedItem> {
 	const [comments, likes] = await Promise.all([

@@ -1,6 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
+import { formatWholeNumber } from '../../lib/core/numbers';
 import type { Bucket, Totals } from '../../lib/stats/aggregate';
 import { distanceIn, formatDistanceShort, formatHours, type Unit } from '../../lib/stats/format';
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
@@ -45,7 +46,7 @@ export function metricText(totals: Totals | undefined, metric: ChartMetric, unit
 		case 'duration':
 			return formatHours(totals.duration_s);
 		case 'calories':
-			return `${totals.calories.toLocaleString('en-US')} kcal`;
+			return `${formatWholeNumber(totals.calories)} kcal`;
 		case 'count':
 			return String(totals.count);
 	}
@@ -225,7 +226,7 @@ export default function StatsChart({
 									<td>{bucket.totals.count}</td>
 									<td>{formatDistanceShort(bucket.totals.distance_m, unit)}</td>
 									<td>{formatHours(bucket.totals.duration_s)}</td>
-									<td>{bucket.totals.calories.toLocaleString('en-US')}</td>
+									<td>{formatWholeNumber(bucket.totals.calories)}</td>
 									{groups.map((group) => (
 										<td key={group}>{metricValue(bucket.by_group[group], metric, unit)}</td>
 									))}

@@ -18,6 +18,7 @@ import { type ActivityGroup, showsSpeedFor } from '../../lib/workouts/activity-g
 import StatsChart, { CHART_METRICS, type ChartMetric } from './StatsChart';
 import ZoneWeeksTable from './ZoneWeeksTable';
 import './stats.scss';
+import { formatWholeNumber } from '../../lib/core/numbers';
 import { groupColour } from './group-colour';
 
 export type StatsExplorerProps = {
@@ -85,7 +86,7 @@ function TotalsCard({
 				</div>
 				<div>
 					<dt>Calories</dt>
-					<dd>{totals.calories.toLocaleString('en-US')} kcal</dd>
+					<dd>{formatWholeNumber(totals.calories)} kcal</dd>
 				</div>
 				<div>
 					<dt>{bySpeed ? 'Speed' : 'Pace'}</dt>

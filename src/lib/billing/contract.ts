@@ -68,11 +68,17 @@ export function addBillingPeriod(start: Date, interval: number, unit: string): D
 	return end;
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 /** "$5.99": an amount in the currency's minor unit. */
 export function formatMoney(amount: number, currency: string): string {
-	return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-		amount / 100,
-	);
+	const code = currency.toUpperCase();
+	let format = moneyFormats.get(code);
+	if (!format) {
+		format = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+		moneyFormats.set(code, format);
+	}
+	return format.format(amount / 100);
 }
 
 // ── Shapes the API answers (and islands read) ──

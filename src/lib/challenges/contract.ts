@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { formatOneDecimal, formatWholeNumber } from '../core/numbers';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 import { ACTIVITY_GROUPS } from '../workouts/activity-groups';
@@ -146,14 +147,14 @@ export const METRIC_LABELS: Record<ChallengeMetric, string> = {
 export function formatMetric(metric: ChallengeMetric, value: number): string {
 	switch (metric) {
 		case 'distance':
-			return `${(value / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })} km`;
+			return `${formatOneDecimal(value / 1000)} km`;
 		case 'duration':
-			return `${(value / 3600).toLocaleString('en-US', { maximumFractionDigits: 1 })} h`;
+			return `${formatOneDecimal(value / 3600)} h`;
 		case 'count':
 			return `${Math.round(value)} ${Math.round(value) === 1 ? 'workout' : 'workouts'}`;
 		case 'calories':
-			return `${Math.round(value).toLocaleString('en-US')} kcal`;
+			return `${formatWholeNumber(value)} kcal`;
 		case 'climb':
-			return `${Math.round(value).toLocaleString('en-US')} m`;
+			return `${formatWholeNumber(value)} m`;
 	}
 }

@@ -101,6 +101,32 @@ export function wallClockTime(wall: Pick<WallClock, 'hour' | 'minute'>): string 
 	return `${two(wall.hour)}:${two(wall.minute)}`;
 }
 
+/** English month abbreviations, January first, as `en-US` writes them ("Sep", not "Sept"). */
+export const MONTH_ABBREVIATIONS = [
+	'Jan',
+	'Feb',
+	'Mar',
+	'Apr',
+	'May',
+	'Jun',
+	'Jul',
+	'Aug',
+	'Sep',
+	'Oct',
+	'Nov',
+	'Dec',
+] as const;
+
+/** "May 2026" for a calendar month (month 1–12). */
+export function formatCalendarMonth(year: number, month: number): string {
+	return `${MONTH_ABBREVIATIONS[month - 1]} ${year}`;
+}
+
+/** "May 1, 2026" for a calendar day, with no zone to read it in: the same words `formatDay` uses. */
+export function formatCalendarDay(day: Pick<WallClock, 'year' | 'month' | 'day'>): string {
+	return `${MONTH_ABBREVIATIONS[day.month - 1]} ${day.day}, ${day.year}`;
+}
+
 const displayFormatters = new Map<string, Intl.DateTimeFormat>();
 
 function displayFormatter(timeZone: string, style: 'time' | 'day' | 'moment'): Intl.DateTimeFormat {

@@ -1,3 +1,4 @@
+import { formatCalendarDay, formatCalendarMonth } from '../core/dates';
 import type { ActivityGroup } from '../workouts/activity-groups';
 import {
 	addDays,
@@ -107,22 +108,12 @@ export function bucketStart(
 
 function bucketLabel(first: LocalDate, period: 'week' | 'month' | 'year', weekType: WeekType): string {
 	if (period === 'year') return String(first.year);
-	if (period === 'month')
-		return new Date(Date.UTC(first.year, first.month - 1, 1)).toLocaleDateString('en-US', {
-			timeZone: 'UTC',
-			month: 'short',
-			year: 'numeric',
-		});
+	if (period === 'month') return formatCalendarMonth(first.year, first.month);
 	if (weekType === 'isoWeek') {
 		const iso = isoWeekNumber(first);
 		return `${iso.year}-W${String(iso.week).padStart(2, '0')}`;
 	}
-	return new Date(Date.UTC(first.year, first.month - 1, first.day)).toLocaleDateString('en-US', {
-		timeZone: 'UTC',
-		month: 'short',
-		day: 'numeric',
-		year: 'numeric',
-	});
+	return formatCalendarDay(first);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { MONTH_ABBREVIATIONS } from '../core/dates';
+import { formatWholeNumber } from '../core/numbers';
 import type { GoalGroup, GoalMetric } from '../goals/contract';
 import { GROUP_LABELS } from './groups';
 
@@ -13,7 +15,7 @@ export function distanceIn(metres: number, unit: Unit): number {
 /** "12.3 km"; whole numbers from 100 up. */
 export function formatDistanceShort(metres: number, unit: Unit): string {
 	const value = distanceIn(metres, unit);
-	return `${value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1)} ${unit}`;
+	return `${value >= 100 ? formatWholeNumber(value) : value.toFixed(1)} ${unit}`;
 }
 
 /** "3 h 05 min", "42 min", "0 min". */
@@ -22,7 +24,7 @@ export function formatHours(seconds: number): string {
 	const h = Math.floor(minutes / 60);
 	const m = minutes % 60;
 	if (h === 0) return `${m} min`;
-	return `${h.toLocaleString('en-US')} h ${String(m).padStart(2, '0')} min`;
+	return `${formatWholeNumber(h)} h ${String(m).padStart(2, '0')} min`;
 }
 
 /** "5:30 /km" from seconds per kilometre. */
@@ -45,7 +47,7 @@ export function formatRate(secondsPerKm: number | null, unit: Unit, bySpeed: boo
 }
 
 export function formatCount(count: number): string {
-	return `${count.toLocaleString('en-US')} ${count === 1 ? 'workout' : 'workouts'}`;
+	return `${formatWholeNumber(count)} ${count === 1 ? 'workout' : 'workouts'}`;
 }
 
 /** A goal's value in words: distance in the member's unit, duration in hours, calories, workouts. */
@@ -56,7 +58,7 @@ export function formatGoalValue(metric: GoalMetric, value: number, unit: Unit): 
 		case 'duration':
 			return formatHours(value);
 		case 'calories':
-			return `${Math.round(value).toLocaleString('en-US')} kcal`;
+			return `${formatWholeNumber(value)} kcal`;
 		case 'count':
 			return formatCount(Math.round(value));
 	}
@@ -96,9 +98,5 @@ export const WEEK_DAY_NAMES = [
 /** 'MMM DD, YYYY' for a `YYYY-MM-DD` day. */
 export function formatDayKey(key: string): string {
 	const [year, month, day] = key.split('-').map(Number);
-	const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString('en-US', {
-		timeZone: 'UTC',
-		month: 'short',
-	});
-	return `${name} ${String(day).padStart(2, '0')}, ${year}`;
+	return `${MONTH_ABBREVIATIONS[month - 1]} ${String(day).padStart(2, '0')}, ${year}`;
 }

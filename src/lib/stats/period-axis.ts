@@ -1,3 +1,4 @@
+import { formatWholeNumber } from '../core/numbers';
 /**
  * The period axis of the stats bar charts: one bar per period at x = 0, 1, 2 …, so a label belongs only on a
  * whole index. Left to itself the chart would put ticks between bars (at 0.1, 0.2 … with one bar) and label
@@ -19,5 +20,5 @@ export function periodTicks(min: number, max: number, step: number, count: numbe
 
 /** "1 period", "12 periods". */
 export function countPeriods(count: number): string {
-	return `${count.toLocaleString('en-US')} ${count === 1 ? 'period' : 'periods'}`;
+	return `${formatWholeNumber(count)} ${count === 1 ? 'period' : 'periods'}`;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import {
+	formatCalendarDay,
+	formatCalendarMonth,
+	formatDay,
 	formatUtcOffset,
 	instantOf,
 	wallClockAt,
@@ -7,6 +10,7 @@ import {
 	wallClockTime,
 	zoneOffsetMs,
 } from '../../../src/lib/core/dates';
+import { formatOneDecimal, formatWholeNumber } from '../../../src/lib/core/numbers';
 import { formatRecordedStart, fromLocalInput } from '../../../src/lib/workouts/detail-format';
 import { checkStartTime, zonedDateTime } from '../../../src/lib/workouts/log-form';
 import { zonedInstant } from '../../../src/lib/workouts/server/demo';
@@ -124,5 +128,26 @@ describe('a workout recorded on another clock', () => {
 		expect(formatRecordedStart(run, 'America/New_York', 'America/Toronto')).toBeNull();
 		expect(formatRecordedStart(run, 'Europe/London', 'UTC')).toBeNull();
 		expect(formatRecordedStart(run, 'Not/AZone', 'UTC')).toBeNull();
+	});
+});
+
+describe('calendar days and months written without a zone', () => {
+	test('read as the zoned formatter writes them, in every month', () => {
+		for (let month = 1; month <= 12; month++) {
+			const noon = new Date(Date.UTC(2026, month - 1, 9, 12));
+			expect(formatCalendarDay({ year: 2026, month, day: 9 })).toBe(formatDay(noon, 'UTC'));
+			expect(formatCalendarMonth(2026, month)).toBe(
+				noon.toLocaleDateString('en-US', { timeZone: 'UTC', month: 'short', year: 'numeric' }),
+			);
+		}
+	});
+});
+
+describe('numbers', () => {
+	test('whole numbers are rounded and grouped; one decimal at most', () => {
+		expect(formatWholeNumber(1234567.6)).toBe('1,234,568');
+		expect(formatWholeNumber(0)).toBe('0');
+		expect(formatOneDecimal(1234.56)).toBe('1,234.6');
+		expect(formatOneDecimal(3)).toBe('3');
 	});
 });
