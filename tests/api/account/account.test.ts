@@ -15,7 +15,7 @@ import { callApi, createTestDeps } from '../../helpers/app';
 import { makePngBomb, pngClaiming } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { fillDisk } from '../../helpers/disk-full';
-import { healthLatenciesDuring } from '../../helpers/health-latency';
+import { healthLatenciesDuring, STALL_MS } from '../../helpers/health-latency';
 import { type App, createAccountsApp, PASSWORD, signupMember } from '../auth/helpers';
 
 let database: TestDatabase;
@@ -428,7 +428,7 @@ describe('profile photo', () => {
 		expect(result.status).toBe(413);
 		expect(result.json.error).toBe('too-big');
 		expect(failures).toBe(0);
-		expect(worst).toBeLessThan(light.worst + 100);
+		expect(worst).toBeLessThan(light.worst + STALL_MS);
 		expect(existsSync(photoFolder(deps.config)) ? readdirSync(photoFolder(deps.config)) : []).toHaveLength(0);
 	});
 
