@@ -66,9 +66,12 @@ export const GoalCreateSchema = v.pipe(
 );
 export type GoalCreateInput = v.InferOutput<typeof GoalCreateSchema>;
 
-export const GoalPatchSchema = v.strictObject({
-	status: v.picklist(['abandoned'], 'A goal can only be stopped (status abandoned).'),
-});
+/** A client may send back the goal's links; `_links.user` must still name the caller. */
+export const GoalPatchSchema = halBody(
+	{ status: v.picklist(['abandoned'], 'A goal can only be stopped (status abandoned).') },
+	{ user: { kind: 'user' } },
+	['self'],
+);
 
 export const GoalIdParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a goal id')),

@@ -310,6 +310,13 @@ describe('friendships, goals and bookmarks', () => {
 		});
 		expect(forged.status).toBe(403);
 		expect(failedFields(forged)).toEqual(['_links.user']);
+
+		const stopped = await api('PATCH', `/api/v7.1/user_goal/${created.json.id}/`, alice.token, {
+			status: 'abandoned',
+			_links: read.json._links,
+		});
+		expect(stopped.status).toBe(200);
+		expect(stopped.json.status).toBe('abandoned');
 	});
 
 	test('a bookmark is made from _links or the plain route, and the two forms must agree', async () => {

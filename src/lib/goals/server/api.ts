@@ -60,6 +60,7 @@ export function createGoalsApi(): Hono<ApiEnv> {
 			validate('json', GoalPatchSchema),
 			async (c) => {
 				const viewer = c.var.viewer as { id: number };
+				requireOwnLink(viewer, c.req.valid('json').links?.user, 'goals');
 				const goal = await abandonGoal(c.var.deps, viewer, Number(c.req.valid('param').id));
 				const { member, goals } = await listGoalsWithProgress(c.var.deps, viewer, { goal: goal.id });
 				return c.json(representGoal(goals[0], member.timeZone));
