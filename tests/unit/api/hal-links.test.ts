@@ -1,7 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, test } from 'vitest';
 import { halBody } from '../../../src/lib/api/hal-links';
-import { toValidationFailures } from '../../../src/lib/api/validate';
 
 const Body = halBody(
 	{
@@ -19,7 +18,7 @@ const Body = halBody(
 
 const fields = (input: unknown) => {
 	const result = v.safeParse(Body, input);
-	return result.success ? [] : toValidationFailures(result.issues).map((failure) => failure.field);
+	return result.success ? [] : result.issues.map((issue) => v.getDotPath(issue) ?? '__all__');
 };
 
 describe('halBody', () => {
