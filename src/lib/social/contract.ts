@@ -212,4 +212,6 @@ export type CommentView = {
 	text: string;
 	published: string;
 	can_delete: boolean;
+	/** The comment itself and its author, as v7.1 links. */
+	_links: { self: { href: string; id: string }[]; user: { href: string; id: string }[] };
 };

@@ -353,6 +353,10 @@ describe('friendships, goals and bookmarks', () => {
 			_links: { user: link('user', alice.id) },
 		});
 		expect(comment.status).toBe(201);
+		expect(comment.json._links).toEqual({
+			self: link('activity_story', comment.json.id),
+			user: link('user', alice.id),
+		});
 		const forged = await api('POST', '/api/v7.1/activity_story/', alice.token, {
 			verb: 'like',
 			parent_story_id: `workout_${workout.json.id}`,
