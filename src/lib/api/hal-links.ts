@@ -144,6 +144,7 @@ export function halBody<
 					continue;
 				}
 				const rule = fieldRules.get(field) as NonNullable<ReturnType<typeof fieldRules.get>>;
+				let refused = false;
 				if (id !== undefined) {
 					const parsed = v.safeParse(rule.value, id);
 					if (!parsed.success) {
@@ -151,7 +152,7 @@ export function halBody<
 							message: `_links.${name}: ${parsed.issues[0].message}`,
 							path: pathTo(dataset.value, '_links', name),
 						});
-						failed = true;
+						refused = true;
 					} else if (body[field] === undefined) {
 						body[field] = parsed.output;
 					} else if (!sameValue(body[field], parsed.output)) {
@@ -159,11 +160,12 @@ export function halBody<
 							message: `${field} and _links.${name} name different values; send one, or the same in both.`,
 							path: pathTo(dataset.value, field),
 						});
-						failed = true;
+						refused = true;
 					}
 				}
+				failed ||= refused;
 				if (body[field] === undefined) {
-					if (rule.required && !failed) {
+					if (rule.required && !refused) {
 						addIssue({
 							message: `${field} is required (or _links.${name}).`,
 							path: pathTo(dataset.value, field),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createAccountApi } from '../../../src/lib/account/server/api';
+import { createLocationPrivacyApi } from '../../../src/lib/account/server/location-privacy';
 import { createDeviceCloudsApi } from '../../../src/lib/connected-apps/server/device-api';
 import {
 	finishDeviceConnect,
@@ -42,6 +43,7 @@ beforeEach(async () => {
 			createSocialApi(),
 			createGoalsApi(),
 			createAccountApi(),
+			createLocationPrivacyApi(),
 			createStatsApi(),
 			createGearApi(),
 			createDeviceCloudsApi(),
@@ -417,6 +419,16 @@ describe('datetimes', () => {
 			code,
 		});
 		await syncDeviceConnection(deps, connectionId);
+		const zone = await api('POST', '/api/v7.1/privacy_zone/', alice.token, {
+			name: 'Home',
+			lat: 40.27,
+			lng: -76.88,
+			radius: 400,
+		});
+		const preference = await api('POST', '/api/v7.1/promotional_preference/', alice.token, {
+			choice: false,
+			_links: { user: link('user', alice.id) },
+		});
 
 		const answers = {
 			route,
@@ -440,6 +452,13 @@ describe('datetimes', () => {
 			gearList: await api('GET', '/api/v7.1/usergear/', alice.token),
 			records: await api('GET', '/api/v7.1/personal_records/', alice.token),
 			remoteConnections: await api('GET', '/api/v7.1/remoteconnection/', alice.token),
+			zone,
+			preference,
+			zoneList: await api('GET', '/api/v7.1/privacy_zone/', alice.token),
+			stats: await api('GET', '/api/v7.1/workout_stats/', alice.token),
+			calendar: await api('GET', '/api/v7.1/workout_calendar/?month=2026-11', alice.token),
+			lifetime: await api('GET', '/api/v7.1/workout_lifetime/', alice.token),
+			notifications: await api('GET', '/api/v7.1/notification/', bob.token),
 		};
 		for (const [resource, answer] of Object.entries(answers)) {
 			expect(answer.status, `${resource}: ${answer.text}`).toBeLessThan(300);
