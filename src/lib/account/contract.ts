@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { halBody } from '../api/hal-links';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 
@@ -17,72 +18,77 @@ const privacyLevel = v.picklist([0, 1, 3], 'Select a valid choice. Use 0, 1 or 3
 
 /**
  * PUT user/{id}/: only these fields may change. Anything else — id, username, email, password,
- * premium status — is refused with 400 (a strict object), so a client cannot slip them in.
+ * premium status — is refused with 400 (a strict object), so a client cannot slip them in. A client
+ * may send back the user's links: `_links.self` must name the member of the path.
  */
-export const UserUpdateSchema = v.strictObject({
-	first_name: v.optional(
-		v.pipe(singleLineText('First name', 60), v.trim(), v.minLength(1, 'First name is required.')),
-	),
-	last_name: v.optional(
-		v.pipe(singleLineText('Last name', 60), v.trim(), v.minLength(1, 'Last name is required.')),
-	),
-	display_name: v.optional(v.pipe(singleLineText('Display name', 80), v.trim())),
-	gender: v.optional(
-		v.nullable(
-			v.picklist(['F', 'M'], 'Select a valid choice. That choice is not one of the available choices.'),
+export const UserUpdateSchema = halBody(
+	{
+		first_name: v.optional(
+			v.pipe(singleLineText('First name', 60), v.trim(), v.minLength(1, 'First name is required.')),
 		),
-	),
-	birthdate: v.optional(
-		v.pipe(singleLineText('Birthdate', 10), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date.')),
-	),
-	location: v.optional(
-		v.strictObject({
-			country: v.optional(
-				v.pipe(singleLineText('Country', 2), v.regex(/^([A-Za-z]{2})?$/, 'Select a valid choice.')),
+		last_name: v.optional(
+			v.pipe(singleLineText('Last name', 60), v.trim(), v.minLength(1, 'Last name is required.')),
+		),
+		display_name: v.optional(v.pipe(singleLineText('Display name', 80), v.trim())),
+		gender: v.optional(
+			v.nullable(
+				v.picklist(['F', 'M'], 'Select a valid choice. That choice is not one of the available choices.'),
 			),
-			region: v.optional(singleLineText('Region', 80)),
-			locality: v.optional(singleLineText('Locality', 80)),
-		}),
-	),
-	time_zone: v.optional(
-		v.pipe(
-			singleLineText('Time zone', 64),
-			v.check(isListedTimeZone, 'Select a valid choice. That choice is not one of the available choices.'),
 		),
-	),
-	display_measurement_system: v.optional(
-		v.picklist(
-			['metric', 'imperial'],
-			'Select a valid choice. That choice is not one of the available choices.',
+		birthdate: v.optional(
+			v.pipe(singleLineText('Birthdate', 10), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Invalid date.')),
 		),
-	),
-	week_start_day: v.optional(
-		v.pipe(
-			v.number('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
-			v.integer('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
-			v.minValue(0, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
-			v.maxValue(6, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+		location: v.optional(
+			v.strictObject({
+				country: v.optional(
+					v.pipe(singleLineText('Country', 2), v.regex(/^([A-Za-z]{2})?$/, 'Select a valid choice.')),
+				),
+				region: v.optional(singleLineText('Region', 80)),
+				locality: v.optional(singleLineText('Locality', 80)),
+			}),
 		),
-	),
-	preferred_language: v.optional(
-		v.pipe(
-			singleLineText('Preferred language', 5),
-			v.regex(/^[a-z]{2}(-[a-z]{2})?$/, 'Select a valid choice.'),
+		time_zone: v.optional(
+			v.pipe(
+				singleLineText('Time zone', 64),
+				v.check(isListedTimeZone, 'Select a valid choice. That choice is not one of the available choices.'),
+			),
 		),
-	),
-	height: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0.5), v.maxValue(2.8)))),
-	weight: v.optional(v.nullable(v.pipe(v.number(), v.minValue(10), v.maxValue(500)))),
-	goal_statement: v.optional(multiLineText('Goal statement', 500)),
-	introduction: v.optional(multiLineText('Introduction', 2000)),
-	privacy: v.optional(
-		v.strictObject({
-			profile: v.optional(privacyLevel),
-			workout: v.optional(privacyLevel),
-			route: v.optional(privacyLevel),
-			email_search: v.optional(privacyLevel),
-		}),
-	),
-});
+		display_measurement_system: v.optional(
+			v.picklist(
+				['metric', 'imperial'],
+				'Select a valid choice. That choice is not one of the available choices.',
+			),
+		),
+		week_start_day: v.optional(
+			v.pipe(
+				v.number('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+				v.integer('week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+				v.minValue(0, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+				v.maxValue(6, 'week_start_day is a day number: 0 (Sunday) to 6 (Saturday).'),
+			),
+		),
+		preferred_language: v.optional(
+			v.pipe(
+				singleLineText('Preferred language', 5),
+				v.regex(/^[a-z]{2}(-[a-z]{2})?$/, 'Select a valid choice.'),
+			),
+		),
+		height: v.optional(v.nullable(v.pipe(v.number(), v.minValue(0.5), v.maxValue(2.8)))),
+		weight: v.optional(v.nullable(v.pipe(v.number(), v.minValue(10), v.maxValue(500)))),
+		goal_statement: v.optional(multiLineText('Goal statement', 500)),
+		introduction: v.optional(multiLineText('Introduction', 2000)),
+		privacy: v.optional(
+			v.strictObject({
+				profile: v.optional(privacyLevel),
+				workout: v.optional(privacyLevel),
+				route: v.optional(privacyLevel),
+				email_search: v.optional(privacyLevel),
+			}),
+		),
+	},
+	{ self: { kind: 'user' } },
+	['image', 'privacy', 'documentation'],
+);
 export type UserUpdate = v.InferOutput<typeof UserUpdateSchema>;
 
 export const PromotionalPreferenceSchema = v.object({

@@ -12,6 +12,28 @@ export const both = (path: string) => [path, path.replace(/\/$/, '')];
 /** A `_links` entry: a list of one `{href, id}` with the id as a string of digits. */
 export const link = (kind: string, id: number) => [{ href: `/v7.1/${kind}/${id}/`, id: String(id) }];
 
+/**
+ * A write's `_links.user` (or another link naming its author, read by `halBody`) may only name the
+ * caller: nobody saves anything as someone else. 403, naming the field.
+ */
+export function requireOwnLink(
+	viewer: { id: number },
+	userId: number | undefined,
+	noun: string,
+	linkName = 'user',
+) {
+	if (userId !== undefined && userId !== viewer.id)
+		throw new AppError('forbidden', `You can only save ${noun} as yourself.`, {
+			detail: 'forbidden',
+			failures: [
+				{
+					field: `_links.${linkName}`,
+					message: `_links.${linkName} must be you (/v7.1/user/${viewer.id}/).`,
+				},
+			],
+		});
+}
+
 /** `_links.self`, `next` and `prev` for a page, keeping the caller's other parameters. */
 export function pageLinks(
 	basePath: string,

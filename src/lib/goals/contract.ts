@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { halBody } from '../api/hal-links';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
 
 /** Only weekly goals are kept. */
@@ -30,24 +31,29 @@ export const MAX_ACTIVE_GOALS = 20;
 export const GOAL_GROUPS = ['all', ...ACTIVITY_GROUPS] as const;
 export type GoalGroup = 'all' | ActivityGroup;
 
+/** A goal is set for the caller: `_links.user`, when a client sends it, must name them. */
 export const GoalCreateSchema = v.pipe(
-	v.strictObject({
-		period: v.picklist(GOAL_PERIODS, 'Only weekly goals (period P1W) are kept.'),
-		criteria: v.strictObject({
-			threshold_metrics: v.strictObject({
-				data_type_field: v.picklist(
-					GOAL_METRICS,
-					'data_type_field is distance, duration, calories or count.',
-				),
-				value: v.pipe(
-					v.number('value must be a number.'),
-					v.finite(),
-					v.gtValue(0, 'value must be above 0.'),
-				),
+	halBody(
+		{
+			period: v.picklist(GOAL_PERIODS, 'Only weekly goals (period P1W) are kept.'),
+			criteria: v.strictObject({
+				threshold_metrics: v.strictObject({
+					data_type_field: v.picklist(
+						GOAL_METRICS,
+						'data_type_field is distance, duration, calories or count.',
+					),
+					value: v.pipe(
+						v.number('value must be a number.'),
+						v.finite(),
+						v.gtValue(0, 'value must be above 0.'),
+					),
+				}),
+				activity_group: v.optional(v.picklist(GOAL_GROUPS, 'activity_group is not a known group.'), 'all'),
 			}),
-			activity_group: v.optional(v.picklist(GOAL_GROUPS, 'activity_group is not a known group.'), 'all'),
-		}),
-	}),
+		},
+		{ user: { kind: 'user' } },
+		['self'],
+	),
 	v.forward(
 		v.check(
 			(input) =>
@@ -60,9 +66,12 @@ export const GoalCreateSchema = v.pipe(
 );
 export type GoalCreateInput = v.InferOutput<typeof GoalCreateSchema>;
 
-export const GoalPatchSchema = v.strictObject({
-	status: v.picklist(['abandoned'], 'A goal can only be stopped (status abandoned).'),
-});
+/** A client may send back the goal's links; `_links.user` must still name the caller. */
+export const GoalPatchSchema = halBody(
+	{ status: v.picklist(['abandoned'], 'A goal can only be stopped (status abandoned).') },
+	{ user: { kind: 'user' } },
+	['self'],
+);
 
 export const GoalIdParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a goal id')),
@@ -94,6 +103,7 @@ export type GoalProgressQuery = v.InferOutput<typeof GoalProgressQuerySchema>;
 /** A goal as the API shows it. */
 export type GoalView = {
 	id: number;
+	_links: { self: { href: string; id: string }[]; user: { href: string; id: string }[] };
 	user_id: number;
 	status: GoalStatus;
 	period: 'P1W';

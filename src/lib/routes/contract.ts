@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { halBody } from '../api/hal-links';
 import { dbInteger } from '../core/integers';
 import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
@@ -119,6 +120,7 @@ const EchoedValue = v.optional(
  */
 export const ROUTE_ECHOED_FIELDS = {
 	distance: EchoedValue,
+	total_distance: EchoedValue,
 	total_ascent: EchoedValue,
 	total_descent: EchoedValue,
 	min_elevation: EchoedValue,
@@ -134,16 +136,25 @@ export const ROUTE_ECHOED_FIELDS = {
 	postal_code: EchoedValue,
 	data_source: EchoedValue,
 	start_point_type: EchoedValue,
+	point_count: EchoedValue,
+	user_display_name: EchoedValue,
 	created_datetime: EchoedValue,
 	updated_datetime: EchoedValue,
 };
 
 /**
- * The payload that saves a route. Strict: an `id`, `user`, `owner` or `_links` in the body is refused,
- * so nobody can save a route as someone else. Elevation comes from `ele` on the points (the
- * planner fills them from /api/routing/height); distance is always measured here.
+ * The references a route save takes in `_links` as MapMyFitness clients send them: privacy and
+ * activity type (the same values as the plain fields) and the owner, who must be the caller.
  */
-export const RouteSaveSchema = v.strictObject({
+const ROUTE_REFERENCES = {
+	privacy: { kind: 'privacy_option', field: 'privacy' },
+	activity_types: { kind: 'activity_type', field: 'activity_type' },
+	user: { kind: 'user' },
+} as const;
+/** The links of a route answer that the server writes; sent back, they are not read. */
+const ROUTE_ECHOED_LINKS = ['self', 'thumbnail', 'alternate', 'documentation'] as const;
+
+const RouteSaveEntries = {
 	name: v.pipe(singleLineText('Name', MAX_ROUTE_NAME), v.trim(), v.minLength(1, 'Name is required.')),
 	description: v.optional(v.pipe(multiLineText('Description', 2000), v.trim()), ''),
 	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000)), 16),
@@ -163,15 +174,27 @@ export const RouteSaveSchema = v.strictObject({
 	/** The version the edit started from; a PUT may send it instead of If-Match. */
 	version: v.optional(dbInteger('version', 1)),
 	...ROUTE_ECHOED_FIELDS,
-});
+};
+
+/**
+ * The payload that saves a route. Strict: an `id`, `user` or `owner` in the body is refused, and
+ * `_links.user` must name the caller (the handler checks), so nobody can save a route as someone
+ * else. Elevation comes from `ele` on the points (the planner fills them from
+ * /api/routing/height); distance is always measured here.
+ */
+export const RouteSaveSchema = halBody(RouteSaveEntries, ROUTE_REFERENCES, ROUTE_ECHOED_LINKS);
 export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;
 
 /** PUT replaces the route, except that privacy and activity type stay as they are when left out. */
-export const RouteUpdateSchema = v.strictObject({
-	...RouteSaveSchema.entries,
-	activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
-	privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES)),
-});
+export const RouteUpdateSchema = halBody(
+	{
+		...RouteSaveEntries,
+		activity_type: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100_000))),
+		privacy: v.optional(v.picklist(ROUTE_PRIVACY_VALUES)),
+	},
+	ROUTE_REFERENCES,
+	ROUTE_ECHOED_LINKS,
+);
 export type RouteUpdateInput = v.InferOutput<typeof RouteUpdateSchema>;
 
 const IntString = (min: number, max: number, name: string) =>
@@ -229,18 +252,15 @@ export const RouteIdParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,9}(,\d{1,9})*,?$/, 'id is a route id or comma-joined route ids.')),
 });
 
-const LinkSchema = v.object({
-	href: v.optional(singleLineText('href', 200)),
-	id: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/^\d{1,9}$/)),
-});
-
-/** A bookmark is created with `_links.route` (and the caller's own `_links.user`). */
-export const BookmarkCreateSchema = v.strictObject({
-	_links: v.strictObject({
-		route: v.pipe(v.array(LinkSchema), v.length(1)),
-		user: v.optional(v.pipe(v.array(LinkSchema), v.length(1))),
-	}),
-});
+/**
+ * A bookmark names its route as `route` or `_links.route` (as MapMyFitness clients send it), and
+ * may name the caller as `_links.user`.
+ */
+export const BookmarkCreateSchema = halBody(
+	{ route: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000)) },
+	{ route: { kind: 'route', field: 'route' }, user: { kind: 'user' } },
+	['self'],
+);
 
 export const BookmarkListQuerySchema = v.object({
 	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),

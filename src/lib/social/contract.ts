@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MemberIdText } from '../account/contract';
+import { halBody } from '../api/hal-links';
 import { dbInteger } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 
@@ -78,14 +79,28 @@ export type FriendshipListQuery = v.InferOutput<typeof FriendshipListQuerySchema
 
 const MemberIdValue = v.union([dbInteger('to_user', 1), MemberId('to_user')]);
 
-/** POST friendship/: ask `to_user` to be friends. */
-export const FriendshipCreateSchema = v.strictObject({
-	to_user: MemberIdValue,
-	message: v.optional(singleLineText('message', 200)),
-});
+/**
+ * POST friendship/: ask `to_user` (or `_links.to_user`) to be friends; `_links.from_user`, when
+ * sent, must be the caller.
+ */
+export const FriendshipCreateSchema = halBody(
+	{
+		to_user: MemberIdValue,
+		message: v.optional(singleLineText('message', 200)),
+	},
+	{ to_user: { kind: 'user', field: 'to_user' }, from_user: { kind: 'user' } },
+	['self'],
+);
 
-/** PATCH friendship/{a}_{b}/: the member asked accepts. */
-export const FriendshipUpdateSchema = v.strictObject({ status: v.literal('active') });
+/**
+ * PATCH friendship/{a}_{b}/: the member asked accepts. A client may send back the friendship's
+ * links; they must name the same two members as the path.
+ */
+export const FriendshipUpdateSchema = halBody(
+	{ status: v.literal('active') },
+	{ from_user: { kind: 'user' }, to_user: { kind: 'user' } },
+	['self'],
+);
 
 export const BlockCreateSchema = v.strictObject({ user: MemberIdValue });
 export const BlockParamSchema = v.object({ id: MemberIdText('id') });
@@ -122,14 +137,25 @@ export const StoryListQuerySchema = v.object({
 });
 export type StoryListQuery = v.InferOutput<typeof StoryListQuerySchema>;
 
-/** POST activity_story/: a like or a comment on a story (a reply when the parent is a comment). */
-export const StoryCreateSchema = v.strictObject({
-	verb: v.picklist(['like', 'comment']),
-	parent_story_id: StoryId('parent_story_id'),
-	text: v.optional(
-		v.pipe(multiLineText('text', MAX_COMMENT_LENGTH), v.trim(), v.minLength(1, 'A comment needs some text.')),
-	),
-});
+/**
+ * POST activity_story/: a like or a comment on a story (a reply when the parent is a comment). The
+ * actor is the caller: `_links.user`, when sent, must name them.
+ */
+export const StoryCreateSchema = halBody(
+	{
+		verb: v.picklist(['like', 'comment']),
+		parent_story_id: StoryId('parent_story_id'),
+		text: v.optional(
+			v.pipe(
+				multiLineText('text', MAX_COMMENT_LENGTH),
+				v.trim(),
+				v.minLength(1, 'A comment needs some text.'),
+			),
+		),
+	},
+	{ user: { kind: 'user' } },
+	['self'],
+);
 export type StoryCreate = v.InferOutput<typeof StoryCreateSchema>;
 
 export const StoryIdParamSchema = v.object({ id: StoryId('id') });
@@ -186,4 +212,6 @@ export type CommentView = {
 	text: string;
 	published: string;
 	can_delete: boolean;
+	/** The comment itself and its author, as v7.1 links. */
+	_links: { self: { href: string; id: string }[]; user: { href: string; id: string }[] };
 };

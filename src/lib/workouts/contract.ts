@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { halBody } from '../api/hal-links';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 import { GearRef } from '../gear/contract';
@@ -181,37 +182,112 @@ const WORKOUT_ECHOED_FIELDS = {
 	user_display_name: EchoedValue,
 };
 
+/**
+ * The aggregates MapMyFitness clients also send at the top level of a workout, a copy of the ones
+ * in `aggregates`.
+ */
+export const TOP_LEVEL_AGGREGATES = [
+	'active_time_total',
+	'elapsed_time_total',
+	'distance_total',
+	'metabolic_energy_total',
+	'speed_avg',
+	'heartrate_avg',
+] as const satisfies readonly (keyof AggregatesInput)[];
+const TOP_LEVEL_AGGREGATE_ENTRIES = Object.fromEntries(
+	TOP_LEVEL_AGGREGATES.map((field) => [field, AggregatesInputSchema.entries[field]]),
+) as Pick<typeof AggregatesInputSchema.entries, (typeof TOP_LEVEL_AGGREGATES)[number]>;
+
+/** Copies agree when they differ by no more than rounding: a thousandth, or a ten-thousandth of the value. */
+const agrees = (a: number, b: number) =>
+	Math.abs(a - b) <= Math.max(1e-3, 1e-4 * Math.max(Math.abs(a), Math.abs(b)));
+
+/**
+ * Folds the top-level copies into `aggregates`: a copy that `aggregates` lacks fills it in, one that
+ * disagrees with it is refused, naming the field.
+ */
+function foldTopLevelAggregates<
+	T extends { aggregates?: AggregatesInput } & Partial<Record<(typeof TOP_LEVEL_AGGREGATES)[number], number>>,
+>() {
+	return v.rawTransform<T, Omit<T, (typeof TOP_LEVEL_AGGREGATES)[number]>>(({ dataset, addIssue, NEVER }) => {
+		const body = { ...dataset.value };
+		let aggregates = body.aggregates;
+		let failed = false;
+		for (const field of TOP_LEVEL_AGGREGATES) {
+			const copy = body[field];
+			delete body[field];
+			if (copy === undefined) continue;
+			const inner = aggregates?.[field];
+			if (inner === undefined) aggregates = { ...aggregates, [field]: copy };
+			else if (!agrees(inner, copy)) {
+				addIssue({
+					message: `${field} (${copy}) disagrees with aggregates.${field} (${inner}); send the same value in both, or one of them.`,
+					path: [{ type: 'object', origin: 'value', input: dataset.value, key: field, value: copy }],
+				});
+				failed = true;
+			}
+		}
+		if (failed) return NEVER;
+		return aggregates === undefined ? body : { ...body, aggregates };
+	});
+}
+
+/** The references a workout write takes in `_links`, next to their plain fields, and the owner (the caller). */
+const WORKOUT_REFERENCES = {
+	activity_type: { kind: 'activity_type', field: 'activity_type' },
+	privacy: { kind: 'privacy_option', field: 'privacy' },
+	gear: { kind: 'usergear', field: 'gear' },
+	user: { kind: 'user' },
+} as const;
+const WORKOUT_ECHOED_LINKS = ['self', 'documentation'] as const;
+
 /** A workout logged by hand or sent by a client; owner, counts and hashes are the server's. */
-export const WorkoutSaveSchema = v.strictObject({
-	name: Name,
-	start_datetime: DateTimeText('start_datetime'),
-	start_locale_timezone: v.optional(TimeZoneText),
-	activity_type: ActivityTypeRef,
-	privacy: v.optional(PrivacyRef),
-	notes: v.optional(Notes, ''),
-	source: v.optional(Source, ''),
-	attribution: v.optional(Attribution),
-	aggregates: v.optional(AggregatesInputSchema, {}),
-	time_series: v.optional(TimeSeriesInputSchema),
-	/** The owner's shoes or bike worn (id or link), or null. */
-	gear: v.optional(GearRef),
-	...WORKOUT_ECHOED_FIELDS,
-});
+export const WorkoutSaveSchema = v.pipe(
+	halBody(
+		{
+			name: Name,
+			start_datetime: DateTimeText('start_datetime'),
+			start_locale_timezone: v.optional(TimeZoneText),
+			activity_type: ActivityTypeRef,
+			privacy: v.optional(PrivacyRef),
+			notes: v.optional(Notes, ''),
+			source: v.optional(Source, ''),
+			attribution: v.optional(Attribution),
+			aggregates: v.optional(AggregatesInputSchema, {}),
+			...TOP_LEVEL_AGGREGATE_ENTRIES,
+			time_series: v.optional(TimeSeriesInputSchema),
+			/** The owner's shoes or bike worn (id or link), or null. */
+			gear: v.optional(GearRef),
+			...WORKOUT_ECHOED_FIELDS,
+		},
+		WORKOUT_REFERENCES,
+		WORKOUT_ECHOED_LINKS,
+	),
+	foldTopLevelAggregates(),
+);
 export type WorkoutSaveInput = v.InferOutput<typeof WorkoutSaveSchema>;
 
 /** A change: any of the editable fields, and the version it was made on (or If-Match). */
-export const WorkoutUpdateSchema = v.strictObject({
-	name: v.optional(Name),
-	start_datetime: v.optional(DateTimeText('start_datetime')),
-	start_locale_timezone: v.optional(TimeZoneText),
-	activity_type: v.optional(ActivityTypeRef),
-	privacy: v.optional(PrivacyRef),
-	notes: v.optional(Notes),
-	aggregates: v.optional(AggregatesInputSchema),
-	gear: v.optional(GearRef),
-	version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
-	...WORKOUT_ECHOED_FIELDS,
-});
+export const WorkoutUpdateSchema = v.pipe(
+	halBody(
+		{
+			name: v.optional(Name),
+			start_datetime: v.optional(DateTimeText('start_datetime')),
+			start_locale_timezone: v.optional(TimeZoneText),
+			activity_type: v.optional(ActivityTypeRef),
+			privacy: v.optional(PrivacyRef),
+			notes: v.optional(Notes),
+			aggregates: v.optional(AggregatesInputSchema),
+			...TOP_LEVEL_AGGREGATE_ENTRIES,
+			gear: v.optional(GearRef),
+			version: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(2_000_000_000))),
+			...WORKOUT_ECHOED_FIELDS,
+		},
+		WORKOUT_REFERENCES,
+		WORKOUT_ECHOED_LINKS,
+	),
+	foldTopLevelAggregates(),
+);
 export type WorkoutUpdateInput = v.InferOutput<typeof WorkoutUpdateSchema>;
 
 export const WorkoutListQuerySchema = v.object({

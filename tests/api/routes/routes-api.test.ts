@@ -102,7 +102,6 @@ describe('saving a route (the save payload)', () => {
 			{ id: 99 },
 			{ user: bob.id },
 			{ owner_id: bob.id },
-			{ _links: { user: [{ id: String(bob.id) }] } },
 		]) {
 			const response = await api('POST', '/api/v7.1/route/', {
 				token: alice.token,
@@ -111,6 +110,12 @@ describe('saving a route (the save payload)', () => {
 			expect(response.status).toBe(400);
 			expect(response.json._diagnostics.validation_failures.length).toBeGreaterThan(0);
 		}
+		const asBob = await api('POST', '/api/v7.1/route/', {
+			token: alice.token,
+			body: { ...linePayload('Sneaky'), _links: { user: [{ id: String(bob.id) }] } },
+		});
+		expect(asBob.status).toBe(403);
+		expect(Object.keys(asBob.json._diagnostics.validation_failures[0])).toEqual(['_links.user']);
 		const created = await api('POST', '/api/v7.1/route/', { token: alice.token, body: linePayload('Mine') });
 		const put = await api('PUT', `/api/v7.1/route/${created.json.id}/`, {
 			token: alice.token,

@@ -82,7 +82,7 @@ describe('weekly goals', () => {
 			percent: 100,
 			current: false,
 		});
-		expect(weeks[1].start_datetime).toBe('2026-11-16T05:00:00.000Z');
+		expect(weeks[1].start_datetime).toBe('2026-11-16T05:00:00+00:00');
 		expect(weeks[0]).toMatchObject({ value: 0, met: false, current: true });
 		const list = await callApi(made.app, 'GET', '/api/v7.1/user_goal/', { token: alice.token });
 		expect(list.json._embedded.user_goals[0].performance).toEqual({ weeks_met: 1, weeks_missed: 0 });
@@ -101,7 +101,7 @@ describe('weekly goals', () => {
 		expect(stopped.status).toBe(200);
 		expect(stopped.json).toMatchObject({
 			status: 'abandoned',
-			end_datetime: '2026-11-17T16:00:00.000Z',
+			end_datetime: '2026-11-17T16:00:00+00:00',
 			progress: null,
 		});
 		const active = await callApi(made.app, 'GET', '/api/v7.1/user_goal/?status=active', {
@@ -114,7 +114,7 @@ describe('weekly goals', () => {
 			token: alice.token,
 			body: { status: 'abandoned' },
 		});
-		expect(again.json.end_datetime).toBe('2026-11-17T16:00:00.000Z');
+		expect(again.json.end_datetime).toBe('2026-11-17T16:00:00+00:00');
 	});
 
 	test('only weekly goals are kept, and thresholds must be real', async () => {
@@ -224,7 +224,7 @@ describe('the day weeks start on', () => {
 		// Alice's weeks start on Sunday: the run opens the current week, 22 to 28 November.
 		const sundayWeeks = await weeksOf(alice.token);
 		expect(sundayWeeks[0]).toMatchObject({ week_start: '2026-11-22', current: true, value: 1, met: true });
-		expect(sundayWeeks[0].start_datetime).toBe('2026-11-22T05:00:00.000Z');
+		expect(sundayWeeks[0].start_datetime).toBe('2026-11-22T05:00:00+00:00');
 		expect(sundayWeeks[1]).toMatchObject({ week_start: '2026-11-15', value: 0, met: false });
 		// Bob's start on Monday: the same run closes the week of 16 November.
 		const mondayWeeks = await weeksOf(bob.token);

@@ -45,6 +45,10 @@ const item = (likes = 0, liked = false): FeedItem => ({
 			text: '<img src=x onerror=alert(1)> nice',
 			published: '2026-05-01T08:00:00+00:00',
 			can_delete: true,
+			_links: {
+				self: [{ href: '/v7.1/activity_story/comment_3/', id: 'comment_3' }],
+				user: [{ href: '/v7.1/user/7/', id: '7' }],
+			},
 		},
 	],
 	likes: [],

@@ -39,8 +39,23 @@ export function createAccountApi(): Hono<ApiEnv> {
 		app.get(path, validate('param', idParam), async (c) =>
 			c.json(await getUser(c.var.deps, c.var.viewer, Number(c.req.valid('param').id))),
 		);
-		app.put(path, requireViewer, validate('param', idParam), validate('json', UserUpdateSchema), async (c) =>
-			c.json(await updateUser(c.var.deps, viewerOf(c), Number(c.req.valid('param').id), c.req.valid('json'))),
+		app.put(
+			path,
+			requireViewer,
+			validate('param', idParam),
+			validate('json', UserUpdateSchema),
+			async (c) => {
+				const id = Number(c.req.valid('param').id);
+				const input = c.req.valid('json');
+				const self = input.links?.self;
+				if (self !== undefined && self !== id)
+					throw new AppError('validation_failed', 'The request is not valid', {
+						failures: [
+							{ field: '_links.self', message: `_links.self must be /v7.1/user/${id}/, as in the path.` },
+						],
+					});
+				return c.json(await updateUser(c.var.deps, viewerOf(c), id, input));
+			},
 		);
 	}
 

@@ -5,6 +5,7 @@ import type { ApiEnv } from '../../api/context';
 import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import {
 	disconnectDevice,
@@ -60,8 +61,8 @@ export function createDeviceCloudsApi(): Hono<ApiEnv> {
 						type: connection.cloud,
 						name: connection.name,
 						test_connection: connection.test,
-						created_datetime: connection.connectedAt.replace('Z', '+00:00'),
-						last_sync_time: connection.lastSyncAt?.replace('Z', '+00:00') ?? null,
+						created_datetime: formatApiDateTime(new Date(connection.connectedAt)),
+						last_sync_time: connection.lastSyncAt ? formatApiDateTime(new Date(connection.lastSyncAt)) : null,
 						last_sync_error: connection.lastError,
 						_links: {
 							self: [{ href: `/v7.1/remoteconnection/${connection.id}/`, id: String(connection.id) }],

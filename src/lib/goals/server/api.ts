@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../../api/context';
-import { both } from '../../api/hal';
+import { both, requireOwnLink } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import {
@@ -34,7 +34,9 @@ export function createGoalsApi(): Hono<ApiEnv> {
 		});
 		app.post(path, requireViewer, validate('json', GoalCreateSchema), async (c) => {
 			const viewer = c.var.viewer as { id: number };
-			const goal = await createGoal(c.var.deps, viewer, c.req.valid('json'));
+			const input = c.req.valid('json');
+			requireOwnLink(viewer, input.links?.user, 'goals');
+			const goal = await createGoal(c.var.deps, viewer, input);
 			const { member, goals } = await listGoalsWithProgress(c.var.deps, viewer, { goal: goal.id });
 			c.header('Location', `/api/v7.1/user_goal/${goal.id}/`);
 			return c.json(representGoal(goals[0], member.timeZone), 201);
@@ -58,6 +60,7 @@ export function createGoalsApi(): Hono<ApiEnv> {
 			validate('json', GoalPatchSchema),
 			async (c) => {
 				const viewer = c.var.viewer as { id: number };
+				requireOwnLink(viewer, c.req.valid('json').links?.user, 'goals');
 				const goal = await abandonGoal(c.var.deps, viewer, Number(c.req.valid('param').id));
 				const { member, goals } = await listGoalsWithProgress(c.var.deps, viewer, { goal: goal.id });
 				return c.json(representGoal(goals[0], member.timeZone));

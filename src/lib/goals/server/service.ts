@@ -1,6 +1,8 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { link } from '../../api/hal';
 import { checkFeature } from '../../billing/features';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { syncMemberStories } from '../../social/server/service';
 import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
@@ -175,8 +177,8 @@ export async function listGoalsWithProgress(
 export function representWeek(week: WeekProgress): WeekProgressView {
 	return {
 		week_start: week.week.key,
-		start_datetime: week.week.start.toISOString(),
-		end_datetime: week.week.end.toISOString(),
+		start_datetime: formatApiDateTime(week.week.start),
+		end_datetime: formatApiDateTime(week.week.end),
 		value: Math.round(week.value * 100) / 100,
 		target: week.target,
 		percent: week.target > 0 ? Math.min(999, Math.round((week.value / week.target) * 100)) : 0,
@@ -191,11 +193,12 @@ export function representGoal(entry: GoalWithWeeks, timeZone: string): GoalView 
 	const finished = weeks.filter((week) => !week.current);
 	return {
 		id: goal.id,
+		_links: { self: link('user_goal', goal.id), user: link('user', goal.ownerId) },
 		user_id: goal.ownerId,
 		status: goal.status as GoalStatus,
 		period: 'P1W',
-		start_datetime: goal.startDatetime.toISOString(),
-		end_datetime: goal.endDatetime?.toISOString() ?? null,
+		start_datetime: formatApiDateTime(goal.startDatetime),
+		end_datetime: goal.endDatetime ? formatApiDateTime(goal.endDatetime) : null,
 		criteria: {
 			threshold_metrics: { data_type_field: goal.metric as GoalMetric, value: goal.threshold },
 			activity_group: goal.activityGroup as GoalGroup,

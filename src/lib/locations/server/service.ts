@@ -1,5 +1,6 @@
 import KDBush from 'kdbush';
 import type { AppDeps } from '../../api/context';
+import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import { decodePath, listRoutes } from '../../routes/server/service';
 import {
@@ -394,7 +395,7 @@ export async function listRoutesNearCity(
 				activity_type_id: route.activityTypeId,
 				start: { lat: route.startLat, lng: route.startLng },
 				owner: route.ownerDisplayName || route.ownerUsername,
-				created: route.createdAt.toISOString().replace('Z', '+00:00'),
+				created: formatApiDateTime(route.createdAt),
 				path: `/routes/view/${route.id}`,
 				shape: thinLine(decodePath(route), CITY_ROUTE_SHAPE_POINTS),
 			}),

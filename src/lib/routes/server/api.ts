@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { DEFAULT_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, pageLinks, preconditionFailed } from '../../api/hal';
+import { both, expectedVersion, pageLinks, preconditionFailed, requireOwnLink } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
@@ -66,7 +66,9 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			});
 		});
 		app.post(path, requireViewer, validate('json', RouteSaveSchema), async (c) => {
-			const route = await createRoute(c.var.deps, c.var.viewer, c.req.valid('json'));
+			const input = c.req.valid('json');
+			requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'routes');
+			const route = await createRoute(c.var.deps, c.var.viewer, input);
 			c.header('ETag', `"${route.version}"`);
 			c.header('Location', `/api/v7.1/route/${route.id}/`);
 			return c.json(representRoute(route, c.var.viewer, 'detailed_internal'), 201);
@@ -180,6 +182,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			validate('json', RouteUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
+				requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'routes');
 				const expected = expectedVersion(c, input.version, 'route');
 				const outcome = await updateRoute(
 					c.var.deps,
@@ -221,12 +224,12 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			});
 		});
 		app.post(path, requireViewer, validate('json', BookmarkCreateSchema), async (c) => {
-			const links = c.req.valid('json')._links;
+			const input = c.req.valid('json');
 			const { bookmark, created } = await createBookmark(
 				c.var.deps,
 				c.var.viewer,
-				Number(links.route[0].id),
-				links.user ? Number(links.user[0].id) : undefined,
+				input.route,
+				input.links?.user,
 			);
 			return c.json(representBookmark(bookmark), created ? 201 : 200);
 		});

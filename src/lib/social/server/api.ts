@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
-import { both, pageLinks } from '../../api/hal';
+import { both, pageLinks, requireOwnLink } from '../../api/hal';
 import { validate } from '../../api/validate';
 import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
@@ -55,7 +55,12 @@ function representFriendship(row: FriendshipRow) {
 		status: row.status,
 		created_datetime: formatApiDateTime(row.createdAt),
 		_links: {
-			self: [{ href: `/v7.1/friendship/${row.fromUserId}_${row.toUserId}/` }],
+			self: [
+				{
+					href: `/v7.1/friendship/${row.fromUserId}_${row.toUserId}/`,
+					id: `${row.fromUserId}_${row.toUserId}`,
+				},
+			],
 			from_user: [{ href: `/v7.1/user/${row.fromUserId}/`, id: String(row.fromUserId) }],
 			to_user: [{ href: `/v7.1/user/${row.toUserId}/`, id: String(row.toUserId) }],
 		},
@@ -135,8 +140,10 @@ export function createSocialApi(options: SocialBudgetSizes = {}): Hono<ApiEnv> {
 		});
 		app.post(path, requireViewer, validate('json', FriendshipCreateSchema), async (c) => {
 			const viewer = viewerOf(c);
+			const input = c.req.valid('json');
+			requireOwnLink(viewer, input.links?.from_user, 'friend requests', 'from_user');
 			await budgetsFor(c.var.deps.db).friendRequest(viewer.id);
-			const row = await requestFriendship(c.var.deps, viewer, Number(c.req.valid('json').to_user));
+			const row = await requestFriendship(c.var.deps, viewer, Number(input.to_user));
 			return c.json(representFriendship(row), 201);
 		});
 	}
@@ -153,6 +160,19 @@ export function createSocialApi(options: SocialBudgetSizes = {}): Hono<ApiEnv> {
 			validate('json', FriendshipUpdateSchema),
 			async (c) => {
 				const [from, to] = readKey(c.req.valid('param').key);
+				const links = c.req.valid('json').links ?? {};
+				for (const [name, id] of [
+					['from_user', from],
+					['to_user', to],
+				] as const) {
+					const sent = links[name];
+					if (sent !== undefined && sent !== id)
+						throw new AppError('validation_failed', 'The request is not valid', {
+							failures: [
+								{ field: `_links.${name}`, message: `_links.${name} must be ${id}, as in the path.` },
+							],
+						});
+				}
 				return c.json(representFriendship(await acceptFriendship(c.var.deps, viewerOf(c), from, to)));
 			},
 		);
@@ -203,6 +223,7 @@ export function createSocialApi(options: SocialBudgetSizes = {}): Hono<ApiEnv> {
 		app.post(path, requireViewer, validate('json', StoryCreateSchema), async (c) => {
 			const viewer = viewerOf(c);
 			const input = c.req.valid('json');
+			requireOwnLink(viewer, input.links?.user, 'likes and comments');
 			if (input.verb === 'comment') await budgetsFor(c.var.deps.db).comment(viewer.id);
 			return c.json(await createReaction(c.var.deps, viewer, input), 201);
 		});

@@ -6,6 +6,7 @@ import type { Viewer } from '../../auth/contract';
 import { createDemoMember } from '../../auth/server/service';
 import { demoChallenges } from '../../challenges/server/seed';
 import { joinChallenge } from '../../challenges/server/service';
+import { formatApiDateTime } from '../../core/dates';
 import { GoalCreateSchema } from '../../goals/contract';
 import { createGoal } from '../../goals/server/service';
 import { WorkoutSaveSchema } from '../../workouts/contract';
@@ -100,7 +101,7 @@ export async function seedDemoSocial(
 		if (ownerId === null) continue;
 		const input = v.parse(WorkoutSaveSchema, {
 			name,
-			start_datetime: new Date(now - daysAgo * 86_400_000).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+			start_datetime: formatApiDateTime(new Date(now - daysAgo * 86_400_000)),
 			start_locale_timezone: 'America/New_York',
 			activity_type: activityType,
 			privacy: 1,

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { canView as canViewProfile, PRIVACY } from '../../account/privacy';
 import { pictureHref } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
+import { link } from '../../api/hal';
 import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
@@ -1339,6 +1340,7 @@ function commentView(
 		text: comment.text,
 		published: formatApiDateTime(comment.createdAt),
 		can_delete: comment.authorId === viewer.id || storyOwnerId === viewer.id,
+		_links: replyLinks(`comment_${comment.id}`, actor.id),
 	};
 }
 
@@ -1348,6 +1350,15 @@ function likeView({ like, actor }: { like: typeof storyLikes.$inferSelect; actor
 		verb: 'like' as const,
 		actor: { id: actor.id, title: displayNameOf(actor), username: actor.username },
 		published: formatApiDateTime(like.createdAt),
+		_links: replyLinks(`like_${like.id}`, actor.id),
+	};
+}
+
+/** A like's or comment's own link and its author's, as MapMyFitness clients read them. */
+function replyLinks(storyId: string, actorId: number) {
+	return {
+		self: [{ href: `/v7.1/activity_story/${storyId}/`, id: storyId }],
+		user: link('user', actorId),
 	};
 }
 
@@ -1406,6 +1417,8 @@ export async function createReaction(deps: Deps, viewer: { id: number }, input: 
 			id: `like_${like.id}`,
 			verb: 'like' as const,
 			parent_story_id: `${resolved.story.type}_${resolved.story.id}`,
+			published: formatApiDateTime(like.createdAt),
+			_links: replyLinks(`like_${like.id}`, viewer.id),
 		};
 	}
 	if (!input.text)
@@ -1429,6 +1442,8 @@ export async function createReaction(deps: Deps, viewer: { id: number }, input: 
 		parent_story_id: `${resolved.story.type}_${resolved.story.id}`,
 		reply_to: resolved.comment ? `comment_${resolved.comment.id}` : null,
 		text: comment.text,
+		published: formatApiDateTime(comment.createdAt),
+		_links: replyLinks(`comment_${comment.id}`, viewer.id),
 	};
 }
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
+import { formatApiDateTime } from '../../core/dates';
 import type { StoredSeries } from '../../workouts/series';
 import { visibleCondition } from '../../workouts/server/service';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
@@ -118,7 +119,7 @@ async function readRecords(
 	const view = (row: (typeof rows)[number]) => ({
 		workout: row.workoutId,
 		seconds: Math.round(row.seconds * 10) / 10,
-		achieved_at: row.achievedAt.toISOString(),
+		achieved_at: formatApiDateTime(row.achievedAt),
 	});
 	const grouped = recordsFrom(rows);
 	const records = grouped.map((entry) => ({

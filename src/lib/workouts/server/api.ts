@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { BULK_IMPORT_BODY_LIMIT, WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, link, pageLinks, preconditionFailed } from '../../api/hal';
+import { both, expectedVersion, link, pageLinks, preconditionFailed, requireOwnLink } from '../../api/hal';
 import { IdempotencyHeaderSchema } from '../../api/idempotency-header';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
@@ -146,16 +146,14 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 			requireViewer,
 			validate('header', IdempotencyHeaderSchema),
 			validate('json', WorkoutSaveSchema),
-			async (c) =>
-				answerCreate(
+			async (c) => {
+				const input = c.req.valid('json');
+				requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'workouts');
+				return answerCreate(
 					c,
-					await createWorkout(
-						c.var.deps,
-						c.var.viewer,
-						c.req.valid('json'),
-						c.req.valid('header')['idempotency-key'],
-					),
-				),
+					await createWorkout(c.var.deps, c.var.viewer, input, c.req.valid('header')['idempotency-key']),
+				);
+			},
 		);
 	}
 
@@ -195,6 +193,7 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 			validate('json', WorkoutUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
+				requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'workouts');
 				const expected = expectedVersion(c, input.version, 'workout');
 				const outcome = await updateWorkout(
 					c.var.deps,
