@@ -98,11 +98,7 @@ describe('saving a route (the save payload)', () => {
 	});
 
 	test('refuses mass assignment of id, owner or links, and leaves ownership unchanged', async () => {
-		for (const extra of [
-			{ id: 99 },
-			{ user: bob.id },
-			{ owner_id: bob.id },
-		]) {
+		for (const extra of [{ id: 99 }, { user: bob.id }, { owner_id: bob.id }]) {
 			const response = await api('POST', '/api/v7.1/route/', {
 				token: alice.token,
 				body: { ...linePayload('Sneaky'), ...extra },
