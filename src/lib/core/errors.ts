@@ -12,6 +12,7 @@ export const APP_ERROR_STATUS = {
 	payload_too_large: 413,
 	unsupported_media_type: 415,
 	unprocessable: 422,
+	precondition_required: 428,
 	rate_limited: 429,
 	unavailable: 503,
 	insufficient_storage: 507,
@@ -44,4 +45,16 @@ export class AppError extends Error {
 	get status(): number {
 		return APP_ERROR_STATUS[this.code];
 	}
+}
+
+/**
+ * A save that does not say which version it edited (428, RFC 6585): without it the last write
+ * would win and silently undo a save made elsewhere meanwhile.
+ */
+export function versionRequired(noun: string): AppError {
+	return new AppError(
+		'precondition_required',
+		`Say which version of the ${noun} you edited, as If-Match: "3" or "version": 3 in the body, so a save made elsewhere meanwhile is not lost.`,
+		{ failures: [{ field: 'version', message: `The version of the ${noun} you edited is required.` }] },
+	);
 }

@@ -261,6 +261,7 @@ describe('MapMyFitness payloads', () => {
 		const updated = await asApp(headers, 'PUT', `/api/v7.1/route/${created.json.id}/`, {
 			...body,
 			name: 'Renamed',
+			version: created.json.version,
 		});
 		expect(updated.status).toBe(200);
 		expect(updated.json.name).toBe('Renamed');

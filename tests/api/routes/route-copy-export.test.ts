@@ -251,7 +251,7 @@ describe('copying a route', () => {
 		// The copy can be saved again unchanged: it is a valid route.
 		const saved = await api('PUT', `/api/v7.1/route/${copy.json.id}/`, {
 			token: friend.token,
-			body: { ...linePayload(copy.json.name, { privacy: 0 }) },
+			body: { ...linePayload(copy.json.name, { privacy: 0 }), version: copy.json.version },
 		});
 		expect(saved.status).toBe(200);
 	});

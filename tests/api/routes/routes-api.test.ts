@@ -156,7 +156,7 @@ describe('saving a route (the save payload)', () => {
 		const id = created.json.id;
 		const put = await api('PUT', `/api/v7.1/route/${id}`, {
 			token: alice.token,
-			body: linePayload('After', { km: 3 }),
+			body: { ...linePayload('After', { km: 3 }), version: created.json.version },
 		});
 		expect(put.status).toBe(200);
 		expect(put.json.name).toBe('After');
@@ -175,7 +175,7 @@ describe('saving a route (the save payload)', () => {
 		const { privacy: _privacy, activity_type: _type, ...withoutBoth } = linePayload('Kept');
 		const put = await api('PUT', `/api/v7.1/route/${created.json.id}/`, {
 			token: alice.token,
-			body: withoutBoth,
+			body: { ...withoutBoth, version: created.json.version },
 		});
 		expect(put.json.privacy).toBe(6);
 		expect(put.json.activity_type).toBe(11);
@@ -235,6 +235,21 @@ describe('saving a route (the save payload)', () => {
 			body: linePayload('x'),
 		});
 		expect(bad.status).toBe(400);
+	});
+
+	test('a save that does not say which version it edited is refused, and changes nothing', async () => {
+		const created = await api('POST', '/api/v7.1/route/', { token: alice.token, body: linePayload('Mine') });
+		const blind = await api('PUT', `/api/v7.1/route/${created.json.id}/`, {
+			token: alice.token,
+			body: linePayload('Overwritten blindly'),
+		});
+		expect(blind.status).toBe(428);
+		expect(blind.json.error).toBe('precondition_required');
+		expect(blind.json._diagnostics.validation_failures).toEqual([
+			{ version: ['The version of the route you edited is required.'] },
+		]);
+		const kept = await api('GET', `/api/v7.1/route/${created.json.id}/`, { token: alice.token });
+		expect(kept.json).toMatchObject({ name: 'Mine', version: 1 });
 	});
 
 	test('a version too large for the database is a 400, not a 500', async () => {

@@ -36,9 +36,10 @@ async function createLinkOnlyRoute(): Promise<{ id: number; token: string }> {
 
 /** Saves the route again through PUT with only its privacy changed; answers the share token. */
 async function saveWithPrivacy(id: number, privacy: 0 | 1 | 3 | 6): Promise<string> {
+	const current = await callApi(made.app, 'GET', `/api/v7.1/route/${id}/`, { token: owner.token });
 	const saved = await callApi(made.app, 'PUT', `/api/v7.1/route/${id}/`, {
 		token: owner.token,
-		body: linePayload('Shared loop', { privacy }),
+		body: { ...linePayload('Shared loop', { privacy }), version: current.json.version },
 	});
 	expect(saved.status, saved.text).toBe(200);
 	expect(saved.json.privacy).toBe(privacy);
@@ -89,7 +90,7 @@ describe('a link-only route that leaves link-only and comes back has a new link'
 		const { privacy: _left, ...body } = linePayload('Renamed loop', { privacy: 6 });
 		const saved = await callApi(made.app, 'PUT', `/api/v7.1/route/${route.id}/`, {
 			token: owner.token,
-			body,
+			body: { ...body, version: 1 },
 		});
 		expect(saved.status).toBe(200);
 		expect(saved.json.share_token).toBe(route.token);

@@ -129,9 +129,11 @@ describe('routes', () => {
 
 	test('a PUT of what was read, links and all, saves the change', async () => {
 		const created = await api('POST', '/api/v7.1/route/', alice.token, clientRoute(alice));
-		const { points, _links, starting_location, distance, total_ascent, created_datetime } = created.json;
+		const { points, _links, starting_location, distance, total_ascent, created_datetime, version } =
+			created.json;
 		const put = await api('PUT', `/api/v7.1/route/${created.json.id}/`, alice.token, {
 			name: 'Riverfront loop, reversed',
+			version,
 			points,
 			starting_location,
 			distance,

@@ -3,7 +3,7 @@ import polyline from '@mapbox/polyline';
 import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
-import { AppError } from '../../core/errors';
+import { AppError, versionRequired } from '../../core/errors';
 import { truncateText } from '../../core/text';
 import type { Db } from '../../db/client';
 import { notBlockedWith, relationBetween } from '../../social/server/service';
@@ -204,8 +204,8 @@ async function getOwnRoute(deps: Deps, viewer: Viewer, id: number): Promise<Rout
 export type UpdateOutcome = { ok: true; route: RouteWithOwner } | { ok: false; current: RouteWithOwner };
 
 /**
- * Replaces a route. With an expected version (If-Match or the body's `version`) the write happens
- * only if nobody saved in between; otherwise the caller gets the server copy to merge.
+ * Replaces a route, only if nobody saved it since the expected version (If-Match or the body's
+ * `version`), which the owner must send; otherwise the caller gets the server copy to merge.
  */
 export async function updateRoute(
 	deps: Deps,
@@ -215,13 +215,17 @@ export async function updateRoute(
 	expectedVersion: number | null,
 ): Promise<UpdateOutcome> {
 	const current = await getOwnRoute(deps, viewer, id);
+	if (expectedVersion === null) throw versionRequired('route');
 	const input: RouteSaveInput = {
 		...update,
 		privacy: update.privacy ?? (current.privacy as RouteSaveInput['privacy']),
 		activity_type: update.activity_type ?? current.activityTypeId,
 	};
-	const conditions = [eq(routes.id, id), eq(routes.ownerId, current.ownerId)];
-	if (expectedVersion !== null) conditions.push(eq(routes.version, expectedVersion));
+	const conditions = [
+		eq(routes.id, id),
+		eq(routes.ownerId, current.ownerId),
+		eq(routes.version, expectedVersion),
+	];
 	const updated = await deps.db
 		.update(routes)
 		.set({
