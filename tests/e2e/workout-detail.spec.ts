@@ -152,7 +152,7 @@ test('a member views, edits, cuts, downloads and deletes a recorded workout', as
 	const downloading = page.waitForEvent('download');
 	await page.getByTestId('download-gpx').click();
 	const download = await downloading;
-	expect(download.suggestedFilename()).toBe('Riverside-tempo.gpx');
+	expect(download.suggestedFilename()).toBe('Riverside tempo.gpx');
 	const file = readWorkoutFileSync(new Uint8Array(readFileSync((await download.path()) as string)));
 	expect(file.points).toHaveLength(91);
 

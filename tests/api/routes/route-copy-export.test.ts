@@ -78,7 +78,7 @@ describe('FIT course export', () => {
 				expect(response.headers.get('content-type')).toBe('application/vnd.ant.fit');
 				expect(response.headers.get('cache-control')).toBe('private, no-store');
 				expect(response.headers.get('content-disposition')).toBe(
-					`attachment; filename="Matrix-${privacy}-${id}.fit"; filename*=UTF-8''Matrix-${privacy}-${id}.fit`,
+					`attachment; filename="Matrix-${privacy}-${id}.fit"; filename*=UTF-8''Matrix%20${privacy}%20${id}.fit`,
 				);
 				const course = readWorkoutFileSync(bytes);
 				expect(course.name).toBe(`Matrix ${privacy}`);
@@ -112,14 +112,14 @@ describe('FIT course export', () => {
 		}
 	});
 
-	test('a route name cannot reach the download header or a path: the file name is an ASCII slug', async () => {
+	test('a route name cannot reach the download header or a path: an ASCII slug, and the words encoded', async () => {
 		const created = await api('POST', '/api/v7.1/route/', {
 			token: owner.token,
 			body: linePayload('../..\\evil "quoted"; filename=x.exe ☕ ünïcode', { privacy: 3 }),
 		});
 		const { response } = await download(`/api/v7.1/route/${created.json.id}/fit/`);
 		expect(response.headers.get('content-disposition')).toBe(
-			`attachment; filename="evil-quoted-filename-x-exe-unicode-${created.json.id}.fit"; filename*=UTF-8''evil-quoted-filename-x-exe-unicode-${created.json.id}.fit`,
+			`attachment; filename="evil-quoted-filename-x.exe-unicode-${created.json.id}.fit"; filename*=UTF-8''evil%20quoted%20%3B%20filename%3Dx.exe%20%E2%98%95%20%C3%BCn%C3%AFcode%20${created.json.id}.fit`,
 		);
 		const { response: missing } = await download('/api/v7.1/route/999999/fit/');
 		expect(missing.status).toBe(404);

@@ -286,7 +286,7 @@ describe('GPX export and import', () => {
 		expect(response.status).toBe(200);
 		expect(response.headers.get('content-type')).toContain('application/gpx+xml');
 		expect(response.headers.get('content-disposition')).toBe(
-			`attachment; filename="Hill-climb-more-${created.json.id}.gpx"; filename*=UTF-8''Hill-climb-more-${created.json.id}.gpx`,
+			`attachment; filename="Hill-climb-more-${created.json.id}.gpx"; filename*=UTF-8''Hill%20climb%20%26%20more%20${created.json.id}.gpx`,
 		);
 		const bytes = new Uint8Array(await response.arrayBuffer());
 		const workout = await readWorkoutFile(bytes);

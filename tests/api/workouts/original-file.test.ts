@@ -60,7 +60,10 @@ test('the owner downloads the uploaded file byte for byte; nobody else gets it',
 	expect(mine.status).toBe(200);
 	expect(Buffer.from(mine.bytes).equals(original)).toBe(true);
 	expect(mine.headers.get('content-type')).toBe('application/octet-stream');
-	expect(mine.headers.get('content-disposition')).toBe('attachment; filename="Evening-walk-Maribor-.tcx.gz"');
+	// Named as uploaded, in ASCII and in the member's own words (RFC 6266), with the extension of what it is.
+	expect(mine.headers.get('content-disposition')).toBe(
+		`attachment; filename="Evening-walk-Maribor-.tcx.gz"; filename*=UTF-8''Evening%20walk%20%28Maribor%29.tcx.gz`,
+	);
 
 	// The friend may see the workout and download its trimmed GPX, never the whole original.
 	expect((await download(id, 'gpx', friend.token)).status).toBe(200);
@@ -79,7 +82,20 @@ test('a hostile file name is kept cleaned, and a logged workout has no original'
 	expect(stored.status).toBe(201);
 	const file = await download(stored.json.id, 'original', owner.token);
 	expect(file.status).toBe(200);
-	expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="lake[A-Za-z0-9.-]*\.gpx"$/);
+	expect(file.headers.get('content-disposition')).toBe(
+		`attachment; filename="lake.gpx"; filename*=UTF-8''lake.gpx`,
+	);
+
+	// A name's own extension never decides how the file opens: a GPX called notes.html downloads as .gpx.
+	const disguised = await upload(
+		readFileSync('tests/fixtures/workouts/gpx/Mojstrovka.gpx'),
+		'Žiga’s notes.html',
+	);
+	expect(disguised.status).toBe(201);
+	const named = await download(disguised.json.id, 'original', owner.token);
+	expect(named.headers.get('content-disposition')).toBe(
+		`attachment; filename="Ziga-s-notes.gpx"; filename*=UTF-8''%C5%BDiga%E2%80%99s%20notes.gpx`,
+	);
 
 	const logged = await callApi(app, 'POST', '/api/v7.1/workout/', {
 		token: owner.token,

@@ -124,7 +124,7 @@ describe('downloading a workout', () => {
 			});
 			expect(response.status).toBe(200);
 			expect(response.headers.get('content-disposition')).toBe(
-				`attachment; filename="Morning-run.${format}"`,
+				`attachment; filename="Morning-run.${format}"; filename*=UTF-8''Morning%20run.${format}`,
 			);
 			const file = readWorkoutFileSync(new Uint8Array(await response.arrayBuffer()));
 			expect(file.format).toBe(format);

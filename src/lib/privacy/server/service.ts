@@ -680,7 +680,7 @@ export async function openExport(
 	if (!row.expiresAt || row.expiresAt <= deps.clock()) throw notFound;
 	return {
 		filePath: path.join(exportFolder(deps.config), path.basename(row.fileName)),
-		downloadName: `mapstride-data-${formatApiDateTime(row.requestedAt).slice(0, 10)}.zip`,
+		downloadName: `mapstride-data-${formatApiDateTime(row.requestedAt).slice(0, 10)}`,
 	};
 }
 

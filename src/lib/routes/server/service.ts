@@ -4,6 +4,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError, versionRequired } from '../../core/errors';
+import { attachmentDisposition } from '../../core/server/downloads';
 import { truncateText } from '../../core/text';
 import type { Db } from '../../db/client';
 import { notBlockedWith, relationBetween } from '../../social/server/service';
@@ -595,7 +596,13 @@ const EXPORT_CONTENT_TYPES: Record<RouteExportFormat, string> = {
 	fit: 'application/vnd.ant.fit',
 };
 
-export type RouteFile = { fileName: string; contentType: string; body: string | Uint8Array<ArrayBuffer> };
+export type RouteFile = {
+	fileName: string;
+	contentType: string;
+	body: string | Uint8Array<ArrayBuffer>;
+	/** The download's header: the route's own name, with the format's extension. */
+	disposition: string;
+};
 
 /** The one export path for every format, behind the same canView decision as the detail (404 otherwise). */
 export async function exportRoute(
@@ -607,14 +614,18 @@ export async function exportRoute(
 ): Promise<RouteFile> {
 	const route = await getVisibleRoute(deps, viewer, id, token);
 	const file = format === 'fit' ? routeToFit(route) : routeToGpx(route);
-	return { ...file, contentType: EXPORT_CONTENT_TYPES[format] };
+	return {
+		...file,
+		contentType: EXPORT_CONTENT_TYPES[format],
+		disposition: attachmentDisposition(`${route.name} ${route.id}`, format, `route-${route.id}`),
+	};
 }
 
-/** Download headers for an exported route; the name is already ASCII, `filename*` states the encoding. */
+/** Download headers for an exported route. */
 export function routeFileHeaders(file: RouteFile): Record<string, string> {
 	return {
 		'Content-Type': file.contentType,
-		'Content-Disposition': `attachment; filename="${file.fileName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+		'Content-Disposition': file.disposition,
 		'Cache-Control': 'private, no-store',
 	};
 }

@@ -112,7 +112,7 @@ export function createWorkoutDetailApi(): Hono<ApiEnv> {
 						? await originalFile(c.var.deps, c.var.viewer, id)
 						: await exportWorkout(c.var.deps, c.var.viewer, id, format);
 				c.header('Content-Type', file.contentType);
-				c.header('Content-Disposition', `attachment; filename="${file.fileName}"`);
+				c.header('Content-Disposition', file.disposition);
 				c.header('Cache-Control', 'private, no-cache');
 				return c.body(typeof file.body === 'string' ? file.body : new Uint8Array(file.body));
 			},

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import { attachmentDisposition, withoutExtension } from '../../core/server/downloads';
 import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
 import type { WorkoutCutInput, WorkoutExportFormat } from '../contract';
@@ -143,13 +144,21 @@ export function exportFileName(name: string, id: number, format: WorkoutExportFo
 	return `${base || `workout-${id}`}.${format}`;
 }
 
+/** A file to download: `fileName` is ASCII and safe in a path, `disposition` its download header. */
+export type WorkoutDownload = {
+	body: string | Uint8Array;
+	contentType: string;
+	fileName: string;
+	disposition: string;
+};
+
 /** A recorded workout as a GPX, TCX or FIT file, for whoever may see it. */
 export async function exportWorkout(
 	deps: Deps,
 	viewer: Viewer,
 	id: number,
 	format: WorkoutExportFormat,
-): Promise<{ body: string | Uint8Array; contentType: string; fileName: string }> {
+): Promise<WorkoutDownload> {
 	const workout = await getVisibleWorkout(deps, viewer, id);
 	const stored = await getWorkoutSeries(deps, workout.id);
 	if (!stored || stored.series.t.length === 0) throw noRecording();
@@ -176,6 +185,7 @@ export async function exportWorkout(
 		body,
 		contentType: EXPORT_TYPES[format],
 		fileName: exportFileName(workout.name, workout.id, format),
+		disposition: attachmentDisposition(workout.name, format, `workout-${workout.id}`),
 	};
 }
 
@@ -194,7 +204,7 @@ export async function hasOriginalFile(deps: Deps, workoutId: number): Promise<bo
  * The file as the owner uploaded it, under its own name. Only the owner gets it: it holds the
  * whole track, ends and privacy zones included. Anyone else gets the same 404 as for no file.
  */
-export async function originalFile(deps: Deps, viewer: Viewer, id: number) {
+export async function originalFile(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutDownload> {
 	const workout = await getVisibleWorkout(deps, viewer, id);
 	const [row] = canEdit(viewer, workout)
 		? await deps.db.select().from(workoutOriginals).where(eq(workoutOriginals.workoutId, workout.id))
@@ -203,14 +213,17 @@ export async function originalFile(deps: Deps, viewer: Viewer, id: number) {
 	const content = new Uint8Array(await gunzipAsync(Buffer.from(row.contentGzipBase64, 'base64')));
 	const format = detectFormat(content);
 	const extension = format === 'gzip' ? 'gz' : format === 'unknown' ? 'bin' : format;
-	const plain = row.fileName
+	// Named by what the bytes are, never by the extension the uploaded name brought along.
+	const words = withoutExtension(row.fileName);
+	const plain = words
 		.normalize('NFKD')
 		.replace(/[^A-Za-z0-9._-]+/g, '-')
-		.replace(/^[-.]+/, '')
+		.replace(/^[-.]+|[-.]+$/g, '')
 		.slice(0, 100);
 	return {
 		body: content,
 		contentType: 'application/octet-stream',
-		fileName: plain || `workout-${workout.id}.${extension}`,
+		fileName: `${plain || `workout-${workout.id}`}.${extension}`,
+		disposition: attachmentDisposition(words, extension, `workout-${workout.id}`),
 	};
 }

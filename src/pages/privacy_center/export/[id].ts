@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { APIRoute } from 'astro';
 import { getRuntime } from '../../../lib/api/runtime';
 import { AppError } from '../../../lib/core/errors';
+import { attachmentDisposition } from '../../../lib/core/server/downloads';
 import { openExport } from '../../../lib/privacy/server/service';
 import { loginPathFor } from '../../../lib/site/guards';
 
@@ -32,7 +33,7 @@ export const GET: APIRoute = async ({ params, url, locals, redirect }) => {
 		return new Response(body, {
 			headers: {
 				'Content-Type': 'application/zip',
-				'Content-Disposition': `attachment; filename="${archive.downloadName}"`,
+				'Content-Disposition': attachmentDisposition(archive.downloadName, 'zip', 'mapstride-data'),
 				'Cache-Control': 'private, no-store',
 			},
 		});

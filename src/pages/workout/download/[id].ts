@@ -24,7 +24,7 @@ export const GET: APIRoute = async ({ params, url, locals }) => {
 		return new Response(typeof file.body === 'string' ? file.body : new Uint8Array(file.body), {
 			headers: {
 				'Content-Type': file.contentType,
-				'Content-Disposition': `attachment; filename="${file.fileName}"`,
+				'Content-Disposition': file.disposition,
 				'Cache-Control': 'private, no-cache',
 			},
 		});
