@@ -244,14 +244,18 @@ function computeMovingTime(
  * climb as the whole track less its jumps.
  *
  * `segmentStarts` are indices into `elevations` where a segment begins; by default one segment.
+ * `smooth: false` leaves out the smoothing, for heights that do not jitter and may lie kilometres apart
+ * (a route's points take theirs from the height map; an average over neighbours would blend two hills):
+ * the hysteresis still applies.
  */
 export function computeElevationChange(
 	elevations: ArrayLike<number>,
 	segmentStarts: ArrayLike<number> = [0],
+	options: { smooth?: boolean } = {},
 ): { gain: number; loss: number } {
 	const n = elevations.length;
 	if (n < 2) return { gain: 0, loss: 0 };
-	const [before, self, after] = ELEVATION_SMOOTHING_WEIGHTS;
+	const [before, self, after] = options.smooth === false ? [0, 1, 0] : ELEVATION_SMOOTHING_WEIGHTS;
 	let gain = 0;
 	let loss = 0;
 	// Direction of the current leg: 1 climbing, -1 descending, 0 not yet known.
@@ -314,6 +318,27 @@ export function computeElevationChange(
 	if (direction === 1) gain += extreme - turn;
 	else if (direction === -1) loss += turn - extreme;
 	return { gain, loss };
+}
+
+/**
+ * A workout's climb and descent: computeElevationChange over the points that have a height, each
+ * segment of the workout a segment of the profile. What members see for a recording, whether it comes
+ * from the CLI, an upload or a file imported as a route.
+ */
+export function computeWorkoutElevationChange(w: NormalisedWorkout): { gain: number; loss: number } {
+	const elevations: number[] = [];
+	// Where each segment's elevations begin in `elevations`.
+	const segmentStarts: number[] = [];
+	let nextSegment = 0;
+	for (let i = 0; i < w.points.length; i++) {
+		if (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) {
+			while (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) nextSegment++;
+			segmentStarts.push(elevations.length);
+		}
+		const elevation = w.points[i].elevation;
+		if (elevation !== undefined) elevations.push(elevation);
+	}
+	return computeElevationChange(elevations, segmentStarts);
 }
 
 function summarise(values: number[], includeZeros: boolean): StatSummary | null {
@@ -518,10 +543,6 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	const distanceM = n > 0 ? cumulative[n - 1] : 0;
 	let firstT: number | undefined;
 	let lastT: number | undefined;
-	const elevations: number[] = [];
-	// Where each segment's elevations begin in `elevations`.
-	const elevationSegmentStarts: number[] = [];
-	let nextSegment = 0;
 	const hr: number[] = [];
 	const cad: number[] = [];
 	const pow: number[] = [];
@@ -532,15 +553,10 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	let positioned = false;
 	for (let i = 0; i < n; i++) {
 		const p = w.points[i];
-		if (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) {
-			while (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) nextSegment++;
-			elevationSegmentStarts.push(elevations.length);
-		}
 		if (p.time !== undefined) {
 			firstT ??= p.time;
 			lastT = p.time;
 		}
-		if (p.elevation !== undefined) elevations.push(p.elevation);
 		if (p.heartRate !== undefined) hr.push(p.heartRate);
 		if (p.cadence !== undefined) cad.push(p.cadence);
 		if (p.power !== undefined) pow.push(p.power);
@@ -555,7 +571,7 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	const elapsedS = firstT !== undefined && lastT !== undefined ? (lastT - firstT) / 1000 : 0;
 	const activityType = options.activityType ?? w.activityType;
 	const movingS = computeMovingTime(w, cumulative, source, movingSpeedThreshold(activityType));
-	const { gain, loss } = computeElevationChange(elevations, elevationSegmentStarts);
+	const { gain, loss } = computeWorkoutElevationChange(w);
 	const avgSpeedMps = movingS > 0 ? distanceM / movingS : 0;
 	const metrics: WorkoutMetrics = {
 		distanceM,
