@@ -1,4 +1,5 @@
 import { EARTH_RADIUS_M } from '../core/units';
+import { computeElevationChange } from '../workout-files/metrics';
 
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
@@ -29,27 +30,30 @@ export type ElevationSummary = {
 	maxM: number | null;
 };
 
-/** Climb and descent over the known heights (points without one are skipped). */
+/**
+ * Climb and descent over the known heights (points without one are skipped), with the product's one climb
+ * count (computeElevationChange: 5 m hysteresis), unsmoothed because a route's points may lie kilometres
+ * apart and take their heights from the height map, which does not jitter.
+ */
 export function summariseElevation(elevations: readonly (number | null | undefined)[]): ElevationSummary {
-	let ascent = 0;
-	let descent = 0;
+	const known: number[] = [];
 	let min = Number.POSITIVE_INFINITY;
 	let max = Number.NEGATIVE_INFINITY;
-	let previous: number | null = null;
 	for (const value of elevations) {
 		if (value === null || value === undefined || !Number.isFinite(value)) continue;
-		if (previous !== null) {
-			const step = value - previous;
-			if (step > 0) ascent += step;
-			else descent -= step;
-		}
-		previous = value;
+		known.push(value);
 		min = Math.min(min, value);
 		max = Math.max(max, value);
 	}
-	if (previous === null) return { ascentM: null, descentM: null, minM: null, maxM: null };
+	if (known.length === 0) return { ascentM: null, descentM: null, minM: null, maxM: null };
+	const { gain, loss } = computeElevationChange(known, [0], { smooth: false });
 	const round = (n: number) => Math.round(n * 10) / 10;
-	return { ascentM: round(ascent), descentM: round(descent), minM: round(min), maxM: round(max) };
+	return {
+		ascentM: round(gain),
+		descentM: round(loss),
+		minM: round(min),
+		maxM: round(max),
+	};
 }
 
 /** Index of the path point closest to a position (for placing custom notes along the route). */

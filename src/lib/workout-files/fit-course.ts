@@ -2,6 +2,7 @@ import { ActivityTypeId } from './contract';
 import { WorkoutFileError } from './errors';
 import { calculateFitCrc } from './fit';
 import { haversineM } from './geo';
+import { computeElevationChange } from './metrics';
 import { FIT_EPOCH_S } from './time';
 
 /** A planned route as a FIT course: the line, optional heights and the cue notes along it. */
@@ -101,18 +102,16 @@ export function writeFitCourse(course: FitCourseInput): Uint8Array<ArrayBuffer> 
 	const sport = FIT_SPORT[course.activityType] ?? 0;
 
 	const distances = new Float64Array(points.length);
-	let ascent = 0;
-	let descent = 0;
+	const heights: number[] = [];
+	if (typeof points[0].elevation === 'number') heights.push(points[0].elevation);
 	for (let i = 1; i < points.length; i++) {
 		const a = points[i - 1];
 		const b = points[i];
 		distances[i] = distances[i - 1] + haversineM(a.lat, a.lng, b.lat, b.lng);
-		if (typeof a.elevation === 'number' && typeof b.elevation === 'number') {
-			const rise = b.elevation - a.elevation;
-			if (rise > 0) ascent += rise;
-			else descent -= rise;
-		}
+		if (typeof b.elevation === 'number') heights.push(b.elevation);
 	}
+	// The course's total climb is the route's (summariseElevation): the product's one climb count.
+	const { gain: ascent, loss: descent } = computeElevationChange(heights, [0], { smooth: false });
 	const total = distances[points.length - 1];
 	const timeAt = (metres: number) => startS + Math.round(metres / speed);
 	const endS = timeAt(total);

@@ -12,6 +12,7 @@ export { coursePointType, type FitCourseInput, writeFitCourse } from './fit-cour
 export { writeFit } from './fit-writer';
 export {
 	computeMetrics,
+	computeWorkoutElevationChange,
 	type MetricsOptions,
 	matchRecordDistances,
 	movingSpeedThreshold,

@@ -3,31 +3,38 @@ import { haversineM, KM_M, MILE_M } from './geo';
 import { formatUtc } from './time';
 
 /**
- * Speed at or above which an interval between two points counts as moving (1.8 km/h): runs, rides,
- * swims and activities the file does not name. Below it a runner or rider is standing, and GPS drift
- * at a standstill stays under it.
+ * Speed at or above which an interval between two points counts as moving (1.8 km/h) for runs, rides and
+ * swims: below it a runner or rider is standing, and GPS drift at a standstill stays under it.
  */
 export const MOVING_SPEED_MPS = 0.5;
 /**
- * The same for walks and hikes (1 km/h, the stop threshold gpxpy and others use): a steep climb, a
- * scramble or a stroll runs at 1–1.8 km/h and is movement, not a stop.
+ * The same for walks, hikes and every file that names no sport we know (1 km/h, the stop threshold gpxpy,
+ * Strava-style tools and handheld devices' own timers use): a steep climb, a scramble or a stroll runs at
+ * 1–1.8 km/h and is movement, not a stop, and a handheld file without a sport is most often a walk or hike.
  */
 export const WALKING_MOVING_SPEED_MPS = 1 / 3.6;
 
-/** The moving-speed threshold for an activity type. */
+/** The moving-speed threshold for an activity type: 1.8 km/h for runs, rides and swims, 1 km/h otherwise. */
 export function movingSpeedThreshold(activityType: NormalisedWorkout['activityType']): number {
-	return activityType === ActivityTypeId.walk || activityType === ActivityTypeId.hike
-		? WALKING_MOVING_SPEED_MPS
-		: MOVING_SPEED_MPS;
+	return activityType === ActivityTypeId.run ||
+		activityType === ActivityTypeId.ride ||
+		activityType === ActivityTypeId.swim
+		? MOVING_SPEED_MPS
+		: WALKING_MOVING_SPEED_MPS;
 }
-/** Half-width of the moving average applied to elevations before counting climb. */
-export const ELEVATION_SMOOTHING_HALF_WINDOW = 2;
 /**
- * Rise or drop, after smoothing, that confirms a turning point (hysteresis). 3 m is GoldenCheetah's
- * default; counting legs from turning point to turning point with it lands within 6 % of the
- * barometric totals Garmin devices write (Edge 810: 537 / 541 m against 514 / 515).
+ * Weights of the light smoothing applied to elevations before counting climb: each height inside a
+ * segment becomes 0.3 × the one before + 0.4 × itself + 0.3 × the one after (gpxpy's smoothing); a
+ * segment's first and last heights stay as recorded.
  */
-export const ELEVATION_THRESHOLD_M = 3;
+export const ELEVATION_SMOOTHING_WEIGHTS = [0.3, 0.4, 0.3] as const;
+/**
+ * Rise or drop, after smoothing, that confirms a turning point (hysteresis). With 5 m the Garmin
+ * fixtures land within 3 % of the barometric totals their devices wrote (Edge 810: 515.2 / 519.2 m
+ * against 514 / 515; the multisport file 1619.6 / 1605.4 against 1579 / 1584), and every real fixture
+ * lies between a 5 m dead band on the raw heights and gpxpy's figure (tests/unit/workout-files/references.test.ts).
+ */
+export const ELEVATION_THRESHOLD_M = 5;
 /** Shortest window for the max speed when the file has no speed stream. */
 export const MAX_SPEED_WINDOW_S = 5;
 /** Longest gap between samples that counts towards time-based sums (power work, moving time without distance). */
@@ -223,28 +230,32 @@ function computeMovingTime(
 }
 
 /**
- * Elevation gain and loss. Each segment (a GPX trkseg, a TCX pause, a FIT timer stop) is smoothed on
- * its own with a centred moving average over 2×ELEVATION_SMOOTHING_HALF_WINDOW+1 samples (fewer at its
- * ends), so no average reaches across a break. The smoothed profile is then read for turning points
- * with hysteresis: a peak is confirmed once the profile has dropped ELEVATION_THRESHOLD_M below it, a
- * trough once it has risen that much above it, and each climb counts from its trough to its peak
- * (each descent from its peak to its trough), tail included; the last leg counts up to its highest
- * (or lowest) level. Rises and drops smaller than the threshold — GPS noise on flat ground — count
- * nothing. A segment carries on from the level the previous one ended at, so nothing is counted
- * across a break (as with distance: a lift ridden while paused is no climb), while a climb interrupted
- * by a pause still counts whole.
+ * Elevation gain and loss: the one climb figure of the product (workout files, the CLI, uploads, routes,
+ * the planner and challenges all count with it). Each segment (a GPX trkseg, a TCX pause, a FIT timer
+ * stop) is smoothed lightly on its own (ELEVATION_SMOOTHING_WEIGHTS over three heights; its first and
+ * last heights stay as recorded), so no average reaches across a break. The smoothed profile is then read
+ * for turning points with hysteresis: a peak is confirmed once the profile has dropped
+ * ELEVATION_THRESHOLD_M below it, a trough once it has risen that much above it, and each climb counts
+ * from its trough to its peak (each descent from its peak to its trough); the last leg counts up to its
+ * highest (or lowest) level. Rises and drops smaller than the threshold — GPS noise on flat ground —
+ * count nothing. A segment carries on from the height the previous one ended at, so the jump between two
+ * segments counts nothing (as with distance: a lift ridden while paused is no climb), while a climb
+ * interrupted by a pause still counts whole, and a track cut into many short segments counts the same
+ * climb as the whole track less its jumps.
  *
  * `segmentStarts` are indices into `elevations` where a segment begins; by default one segment.
+ * `smooth: false` leaves out the smoothing, for heights that do not jitter and may lie kilometres apart
+ * (a route's points take theirs from the height map; an average over neighbours would blend two hills):
+ * the hysteresis still applies.
  */
 export function computeElevationChange(
 	elevations: ArrayLike<number>,
 	segmentStarts: ArrayLike<number> = [0],
+	options: { smooth?: boolean } = {},
 ): { gain: number; loss: number } {
 	const n = elevations.length;
 	if (n < 2) return { gain: 0, loss: 0 };
-	const h = ELEVATION_SMOOTHING_HALF_WINDOW;
-	const prefix = new Float64Array(n + 1);
-	for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + elevations[i];
+	const [before, self, after] = options.smooth === false ? [0, 1, 0] : ELEVATION_SMOOTHING_WEIGHTS;
 	let gain = 0;
 	let loss = 0;
 	// Direction of the current leg: 1 climbing, -1 descending, 0 not yet known.
@@ -263,9 +274,10 @@ export function computeElevationChange(
 		// Each segment carries on from the level the previous one ended at.
 		let offset = 0;
 		for (let i = start; i < end; i++) {
-			const a = Math.max(i - h, start);
-			const b = Math.min(i + h, end - 1);
-			let level = (prefix[b + 1] - prefix[a]) / (b - a + 1);
+			let level =
+				i > start && i < end - 1
+					? before * elevations[i - 1] + self * elevations[i] + after * elevations[i + 1]
+					: elevations[i];
 			if (i === start && start > 0) offset = previous - level;
 			level += offset;
 			if (direction === 1) {
@@ -306,6 +318,27 @@ export function computeElevationChange(
 	if (direction === 1) gain += extreme - turn;
 	else if (direction === -1) loss += turn - extreme;
 	return { gain, loss };
+}
+
+/**
+ * A workout's climb and descent: computeElevationChange over the points that have a height, each
+ * segment of the workout a segment of the profile. What members see for a recording, whether it comes
+ * from the CLI, an upload or a file imported as a route.
+ */
+export function computeWorkoutElevationChange(w: NormalisedWorkout): { gain: number; loss: number } {
+	const elevations: number[] = [];
+	// Where each segment's elevations begin in `elevations`.
+	const segmentStarts: number[] = [];
+	let nextSegment = 0;
+	for (let i = 0; i < w.points.length; i++) {
+		if (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) {
+			while (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) nextSegment++;
+			segmentStarts.push(elevations.length);
+		}
+		const elevation = w.points[i].elevation;
+		if (elevation !== undefined) elevations.push(elevation);
+	}
+	return computeElevationChange(elevations, segmentStarts);
 }
 
 function summarise(values: number[], includeZeros: boolean): StatSummary | null {
@@ -510,10 +543,6 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	const distanceM = n > 0 ? cumulative[n - 1] : 0;
 	let firstT: number | undefined;
 	let lastT: number | undefined;
-	const elevations: number[] = [];
-	// Where each segment's elevations begin in `elevations`.
-	const elevationSegmentStarts: number[] = [];
-	let nextSegment = 0;
 	const hr: number[] = [];
 	const cad: number[] = [];
 	const pow: number[] = [];
@@ -524,15 +553,10 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	let positioned = false;
 	for (let i = 0; i < n; i++) {
 		const p = w.points[i];
-		if (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) {
-			while (nextSegment < w.segmentStarts.length && w.segmentStarts[nextSegment] <= i) nextSegment++;
-			elevationSegmentStarts.push(elevations.length);
-		}
 		if (p.time !== undefined) {
 			firstT ??= p.time;
 			lastT = p.time;
 		}
-		if (p.elevation !== undefined) elevations.push(p.elevation);
 		if (p.heartRate !== undefined) hr.push(p.heartRate);
 		if (p.cadence !== undefined) cad.push(p.cadence);
 		if (p.power !== undefined) pow.push(p.power);
@@ -547,7 +571,7 @@ export function computeMetrics(w: NormalisedWorkout, options: MetricsOptions = {
 	const elapsedS = firstT !== undefined && lastT !== undefined ? (lastT - firstT) / 1000 : 0;
 	const activityType = options.activityType ?? w.activityType;
 	const movingS = computeMovingTime(w, cumulative, source, movingSpeedThreshold(activityType));
-	const { gain, loss } = computeElevationChange(elevations, elevationSegmentStarts);
+	const { gain, loss } = computeWorkoutElevationChange(w);
 	const avgSpeedMps = movingS > 0 ? distanceM / movingS : 0;
 	const metrics: WorkoutMetrics = {
 		distanceM,

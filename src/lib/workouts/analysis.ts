@@ -41,6 +41,8 @@ export function workoutFromSamples(
 		activityType: NormalisedWorkout['activityType'];
 		name?: string;
 		laps?: readonly LapRecord[];
+		/** Where each segment starts (sample indices, the first 0); one segment by default. */
+		segmentStarts?: readonly number[];
 	},
 ): NormalisedWorkout {
 	const laps: Lap[] = (options.laps ?? []).map((lap) => ({
@@ -60,7 +62,7 @@ export function workoutFromSamples(
 		startTime: options.startMs,
 		activityType: options.activityType,
 		...(options.name ? { name: options.name } : {}),
-		segmentStarts: [0],
+		segmentStarts: options.segmentStarts ? [...options.segmentStarts] : [0],
 		points: samples.map((sample) => ({
 			time: options.startMs + sample.offsetMs,
 			...(sample.lat === undefined || sample.lng === undefined ? {} : { lat: sample.lat, lng: sample.lng }),
@@ -81,16 +83,17 @@ export function workoutFromSamples(
 /**
  * The part of a recording between two offsets (seconds from the start, both included), re-timed so
  * it starts at 0; recorded distances restart at 0 too. Laps that lie wholly inside are kept,
- * re-numbered to the kept samples; laps cut through are dropped.
+ * re-numbered to the kept samples; laps cut through are dropped; segment starts inside are kept.
  */
 export function trimSamples(
 	samples: readonly SeriesSample[],
 	laps: readonly LapRecord[],
 	startS: number,
 	endS: number,
-): { samples: SeriesSample[]; laps: LapRecord[]; shiftMs: number } {
+	segmentStarts: readonly number[] = [0],
+): { samples: SeriesSample[]; laps: LapRecord[]; shiftMs: number; segmentStarts: number[] } {
 	const first = samples.findIndex((sample) => sample.offsetMs >= startS * 1000);
-	if (first < 0) return { samples: [], laps: [], shiftMs: 0 };
+	if (first < 0) return { samples: [], laps: [], shiftMs: 0, segmentStarts: [0] };
 	let end = first;
 	while (end < samples.length && samples[end].offsetMs <= endS * 1000) end++;
 	const kept = samples.slice(first, end);
@@ -109,7 +112,12 @@ export function trimSamples(
 			first_sample: lap.first_sample - first,
 			end_sample: lap.end_sample - first,
 		}));
-	return { samples: trimmed, laps: keptLaps, shiftMs };
+	// Breaks inside the kept part stay breaks.
+	const keptStarts = [
+		0,
+		...segmentStarts.filter((start) => start > first && start < end).map((start) => start - first),
+	];
+	return { samples: trimmed, laps: keptLaps, shiftMs, segmentStarts: keptStarts };
 }
 
 export type WorkoutAnalysis = {
@@ -121,7 +129,12 @@ export type WorkoutAnalysis = {
 /** Distance, times, splits per km or mile and best efforts of a recording, from the product's metrics. */
 export function analyseSamples(
 	samples: readonly SeriesSample[],
-	options: { startMs: number; activityType: NormalisedWorkout['activityType']; unit: 'km' | 'mi' },
+	options: {
+		startMs: number;
+		activityType: NormalisedWorkout['activityType'];
+		unit: 'km' | 'mi';
+		segmentStarts?: readonly number[];
+	},
 ): WorkoutAnalysis {
 	const metrics = computeMetrics(workoutFromSamples(samples, options), {
 		activityType: options.activityType,

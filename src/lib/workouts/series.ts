@@ -17,6 +17,11 @@ export type StoredSeries = {
 	pow?: (number | null)[];
 	spd?: (number | null)[];
 	dist?: (number | null)[];
+	/**
+	 * Indices of the samples that start a new segment (after a pause or a break in the file), ascending;
+	 * absent for a recording in one piece. Distance, moving time and climb count nothing across a break.
+	 */
+	seg?: number[];
 };
 
 /** One sample in SI units; `offsetMs` counts from the workout's start. */
@@ -43,7 +48,11 @@ const CHANNELS = [
 	{ key: 'dist', field: 'distance', scale: 100 },
 ] as const;
 
-export function encodeSeries(samples: readonly SeriesSample[]): StoredSeries {
+/** `segmentStarts` as the file readers give them (sample indices, the first 0); stored only past the first. */
+export function encodeSeries(
+	samples: readonly SeriesSample[],
+	segmentStarts: readonly number[] = [0],
+): StoredSeries {
 	const series: StoredSeries = { v: 1, t: [] };
 	let previousTime = 0;
 	for (const sample of samples) {
@@ -63,7 +72,14 @@ export function encodeSeries(samples: readonly SeriesSample[]): StoredSeries {
 			return delta;
 		});
 	}
+	const seg = segmentStarts.filter((start) => start > 0 && start < samples.length);
+	if (seg.length > 0) series.seg = seg;
 	return series;
+}
+
+/** Where each segment of a stored recording starts (sample indices, the first 0). */
+export function segmentStartsOf(series: StoredSeries): number[] {
+	return [0, ...(series.seg ?? [])];
 }
 
 export function decodeSeries(series: StoredSeries): SeriesSample[] {

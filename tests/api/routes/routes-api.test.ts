@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { readWorkoutFile } from '../../../src/lib/workout-files';
+import { readWorkoutFile, readWorkoutFileSync, summariseWorkout } from '../../../src/lib/workout-files';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createRoutesTestApp, linePayload, type Member } from './helpers';
@@ -317,6 +318,36 @@ describe('GPX export and import', () => {
 		expect(route.distance).toBeCloseTo(created.json.distance, 1);
 		expect(route.total_ascent).toBe(20);
 		expect(route.points).toHaveLength(11);
+	});
+
+	test('a file imported as a route shows the climb its workout and the CLI show, segments and all', async () => {
+		// A real walk (660 points, thinned on import) and a real mountain track cut every 23 points, as an
+		// auto-pause would: the route keeps the file's climb, not one of its thinned or joined-up points.
+		const walk = readFileSync('tests/fixtures/workouts/tcx/walking_activity_1.tcx');
+		const lines = readFileSync('tests/fixtures/workouts/gpx/Mojstrovka.gpx', 'utf8').split('\n');
+		let trackpoints = 0;
+		const cut = lines
+			.map((line) =>
+				line.includes('<trkpt') && trackpoints++ % 23 === 22 ? `</trkseg><trkseg>${line}` : line,
+			)
+			.join('\n');
+		for (const bytes of [new Uint8Array(walk), new TextEncoder().encode(cut)]) {
+			const file = readWorkoutFileSync(bytes);
+			const summary = summariseWorkout(file);
+			expect(summary.elevation_gain_m).toBeGreaterThan(200);
+			const imported = await made.app.request('/api/v7.1/route/upload/', {
+				method: 'POST',
+				headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/octet-stream' },
+				body: bytes,
+			});
+			expect(imported.status).toBe(201);
+			const route = await imported.json();
+			expect(route.total_ascent).toBe(summary.elevation_gain_m);
+			expect(route.total_descent).toBe(summary.elevation_loss_m);
+			const shown = await api('GET', `/api/v7.1/route/${route.id}/`, { token: alice.token });
+			expect(shown.json.total_ascent).toBe(summary.elevation_gain_m);
+		}
+		expect(readWorkoutFileSync(new TextEncoder().encode(cut)).segmentStarts).toHaveLength(9);
 	});
 
 	test('refuses files that are not routes, with a reason, and anonymous imports', async () => {

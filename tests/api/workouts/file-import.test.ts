@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { computeMetrics, readWorkoutFileSync, summariseWorkout } from '../../../src/lib/workout-files';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
+import { exportWorkout } from '../../../src/lib/workouts/server/detail';
+import { loadWorkoutPageView } from '../../../src/lib/workouts/server/page-view';
 import { callApi } from '../../helpers/app';
 import { makeBombs } from '../../helpers/bombs';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
@@ -79,6 +82,43 @@ describe('device file import', () => {
 		const [, first] = read.json.time_series.position[0];
 		expect(first.lat).toBeCloseTo(46.4, 0);
 		expect(first.lng).toBeCloseTo(13.7, 0);
+	});
+
+	test('a file in segments keeps them: its workout page counts the climb the CLI counts, not the jumps between', async () => {
+		// Mojstrovka.gpx with 5 points left out every 23, as an auto-pause on the way up would: 7 breaks.
+		const lines = new TextDecoder().decode(fixture('gpx/Mojstrovka.gpx')).split('\n');
+		const points: string[][] = [];
+		let head: string[] = [];
+		for (const line of lines) {
+			if (line.includes('<trkpt')) points.push([line]);
+			else if (points.length > 0) points[points.length - 1].push(line);
+			else head.push(line);
+		}
+		const tail = points[points.length - 1].splice(
+			points[points.length - 1].findIndex((l) => l.includes('</trkpt>')) + 1,
+		);
+		head = head.filter((line) => !line.includes('<trkseg>'));
+		const kept = points.flatMap((point, i) =>
+			i % 23 < 18 ? (i % 23 === 0 && i > 0 ? ['</trkseg><trkseg>', ...point] : point) : [],
+		);
+		const text = [...head, '<trkseg>', ...kept, ...tail].join('\n');
+		const bytes = new TextEncoder().encode(text);
+		const file = readWorkoutFileSync(bytes);
+		expect(file.segmentStarts.length).toBeGreaterThanOrEqual(7);
+		const cli = summariseWorkout(file);
+		// Read as one piece, the jumps across the breaks would count as climb.
+		const joined = computeMetrics({ ...file, segmentStarts: [0] });
+		expect(joined.elevationGainM - cli.elevation_gain_m).toBeGreaterThan(10);
+
+		const answer = await upload(bytes, 'cut.gpx');
+		expect(answer.status).toBe(201);
+		const viewer = { id: alice.id, username: alice.username, displayName: alice.username, isPremium: false };
+		const page = await loadWorkoutPageView(made.deps, viewer, answer.json.id, 'km');
+		expect(page?.view.elevationGainM).toBeCloseTo(cli.elevation_gain_m, 0);
+		// A download keeps the breaks too.
+		const exported = await exportWorkout(made.deps, viewer, answer.json.id, 'gpx');
+		const back = readWorkoutFileSync(new TextEncoder().encode(exported.body as string));
+		expect(back.segmentStarts).toEqual(file.segmentStarts);
 	});
 
 	test('a gzipped TCX run keeps its samples, laps and totals', async () => {

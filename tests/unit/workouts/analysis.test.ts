@@ -132,6 +132,20 @@ describe('cutting a recording', () => {
 		]);
 	});
 
+	test('keeps the breaks inside the cut, re-numbered, so nothing counts across them', () => {
+		const samples = runNorth([{ seconds: 600, mps: 4 }], 60);
+		const cut = trimSamples(samples, [], 120, 660, [0, 1, 5, 8]);
+		expect(cut.segmentStarts).toEqual([0, 3, 6]);
+		const split = analyseSamples(cut.samples, {
+			startMs: START,
+			activityType: 16,
+			unit: 'km',
+			segmentStarts: cut.segmentStarts,
+		});
+		const joined = analyseSamples(cut.samples, { startMs: START, activityType: 16, unit: 'km' });
+		expect(split.metrics.distanceM).toBeCloseTo(joined.metrics.distanceM - 2 * 240, 0);
+	});
+
 	test('recorded distances restart from zero', () => {
 		const samples: SeriesSample[] = [0, 1, 2, 3].map((k) => ({ offsetMs: k * 1000, distance: 10 + k * 3 }));
 		expect(trimSamples(samples, [], 1, 3).samples.map((sample) => sample.distance)).toEqual([0, 3, 6]);

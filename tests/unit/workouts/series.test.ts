@@ -7,8 +7,9 @@ import {
 	encodeSeries,
 	fromApiTimeSeries,
 	type SeriesSample,
+	segmentStartsOf,
 } from '../../../src/lib/workouts/series';
-import { deriveFromFile } from '../../../src/lib/workouts/server/derive-file';
+import { contentHashOf, deriveFromFile } from '../../../src/lib/workouts/server/derive-file';
 
 describe('stored time series', () => {
 	test('round-trips values at their stored precision, keeping gaps as gaps', () => {
@@ -89,5 +90,21 @@ describe('stored time series', () => {
 		if (!derived) throw new Error('the file has timed samples');
 		expect(derived.efforts.map((effort) => effort.key)).toContain('5km');
 		expect(derived.efforts).toEqual(effortsOf(derived, derived.series));
+	});
+
+	test('a file in segments keeps its breaks; one in a piece stores none and hashes as before', () => {
+		const file = readWorkoutFileSync(
+			new Uint8Array(readFileSync('tests/fixtures/workouts/gpx/cerknicko-jezero-with-elevations-zero.gpx')),
+		);
+		expect(file.segmentStarts).toHaveLength(7);
+		const derived = deriveFromFile(file, 70);
+		if (!derived) throw new Error('the file has timed samples');
+		expect(segmentStartsOf(derived.series)).toEqual(file.segmentStarts);
+		// The content hash is the samples': the same recording stored before breaks were kept is a duplicate.
+		const { seg: _seg, ...samplesOnly } = derived.series;
+		expect(contentHashOf(derived.startDatetime, samplesOnly)).toBe(derived.contentHash);
+		const whole = encodeSeries(decodeSeries(derived.series));
+		expect(whole.seg).toBeUndefined();
+		expect(segmentStartsOf(whole)).toEqual([0]);
 	});
 });

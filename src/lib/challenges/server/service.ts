@@ -7,9 +7,11 @@ import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
-import { computeElevationChange } from '../../workout-files/metrics';
+import { ActivityTypeId } from '../../workout-files/contract';
+import { computeWorkoutElevationChange } from '../../workout-files/metrics';
+import { workoutFromSamples } from '../../workouts/analysis';
 import { formatDuration } from '../../workouts/detail-format';
-import { decodeSeries } from '../../workouts/series';
+import { decodeSeries, segmentStartsOf } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
 import { AGE_GRADE_MIN_METRES, ageGrade, formatGrade, type GradedSex } from '../age-grade';
@@ -166,10 +168,12 @@ function climbReader(deps: Deps) {
 					.from(workoutSeries)
 					.where(eq(workoutSeries.workoutId, id));
 				if (!row) return 0;
-				const elevations = decodeSeries(row.series)
-					.map((sample) => sample.elevation)
-					.filter((value): value is number => value !== undefined);
-				return computeElevationChange(elevations).gain;
+				const workout = workoutFromSamples(decodeSeries(row.series), {
+					startMs: 0,
+					activityType: ActivityTypeId.generic,
+					segmentStarts: segmentStartsOf(row.series),
+				});
+				return computeWorkoutElevationChange(workout).gain;
 			})();
 			cache.set(id, found);
 		}

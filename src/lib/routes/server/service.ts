@@ -11,6 +11,7 @@ import { notBlockedWith, relationBetween } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import {
 	ActivityTypeId,
+	computeWorkoutElevationChange,
 	isWorkoutFileError,
 	type NormalisedWorkout,
 	simplifyOffroadSegment,
@@ -149,6 +150,8 @@ export async function createRoute(
 	deps: Deps,
 	viewer: Viewer,
 	input: RouteSaveInput,
+	/** A climb measured on more than the saved points (a file's every height and segment), kept instead. */
+	climb?: { ascentM: number; descentM: number },
 ): Promise<RouteWithOwner> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a route');
 	const now = deps.clock();
@@ -156,6 +159,7 @@ export async function createRoute(
 		.insert(routes)
 		.values({
 			...deriveRoute(input),
+			...(climb ?? {}),
 			ownerId: viewer.id,
 			linkToken: newLinkToken(),
 			createdAt: now,
@@ -734,7 +738,13 @@ export async function importRoute(
 		state: '',
 		country: '',
 	};
-	return createRoute(deps, viewer, input);
+	// The climb of the file as its workout would show it (every height, each segment on its own), not of the
+	// thinned points: the route page, the CLI and an upload of the same file agree.
+	const hasHeights = workout.points.some((point) => point.elevation !== undefined);
+	if (!hasHeights) return createRoute(deps, viewer, input);
+	const { gain, loss } = computeWorkoutElevationChange(workout);
+	const round = (n: number) => Math.round(n * 10) / 10;
+	return createRoute(deps, viewer, input, { ascentM: round(gain), descentM: round(loss) });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,12 @@ import type { StoredLap } from './tables';
 
 /** Identifies a recording: its start and its samples. */
 export function contentHashOf(start: Date, series: StoredSeries): string {
-	return createHash('sha256').update(`${start.toISOString()}\n`).update(JSON.stringify(series)).digest('hex');
+	// The samples alone, so a file stored before segments were kept is still the same recording.
+	const { seg: _segments, ...samples } = series;
+	return createHash('sha256')
+		.update(`${start.toISOString()}\n`)
+		.update(JSON.stringify(samples))
+		.digest('hex');
 }
 
 /**
@@ -83,7 +88,7 @@ export function deriveFromFile(file: NormalisedWorkout, weightKg: number | null)
 	}));
 	const creator = [file.format.toUpperCase(), file.creator].filter(Boolean).join(' · ');
 	const startDatetime = new Date(startMs);
-	const series = encodeSeries(samples);
+	const series = encodeSeries(samples, file.segmentStarts);
 	return {
 		name: file.name,
 		activityType: file.activityType,

@@ -9,7 +9,7 @@ import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
 import type { WorkoutCutInput, WorkoutExportFormat } from '../contract';
 import { canEdit } from '../policy';
-import { decodeSeries, type SeriesSample } from '../series';
+import { decodeSeries, type SeriesSample, segmentStartsOf } from '../series';
 import { activityTypeGroup } from './activity-types';
 import { deriveFromFile } from './derive-file';
 import { recordingForViewer } from './recording';
@@ -30,6 +30,8 @@ export type WorkoutForPage = {
 	isOwner: boolean;
 	samples: SeriesSample[];
 	laps: StoredLap[];
+	/** Where each segment of the recording starts (sample indices, the first 0). */
+	segmentStarts: number[];
 };
 
 /** A workout and its recording for the detail pages, or null when the viewer may not see it. */
@@ -52,6 +54,7 @@ export async function loadWorkoutForPage(
 		isOwner: canEdit(viewer, workout),
 		samples: recording?.samples ?? [],
 		laps: recording?.laps ?? [],
+		segmentStarts: recording?.segmentStarts ?? [0],
 	};
 }
 
@@ -86,7 +89,13 @@ export async function cutWorkout(
 	if (!canEdit(viewer, workout)) throw new AppError('not_found', 'No such workout');
 	const stored = await getWorkoutSeries(deps, workout.id);
 	if (!stored || stored.series.t.length === 0) throw noRecording();
-	const cut = trimSamples(decodeSeries(stored.series), stored.laps, input.start_offset_s, input.end_offset_s);
+	const cut = trimSamples(
+		decodeSeries(stored.series),
+		stored.laps,
+		input.start_offset_s,
+		input.end_offset_s,
+		segmentStartsOf(stored.series),
+	);
 	if (cut.samples.length < 2)
 		throw new AppError('unprocessable', 'Keep at least two recorded samples between the new start and end.', {
 			detail: 'cut_too_short',
@@ -99,6 +108,7 @@ export async function cutWorkout(
 		startMs: workout.startDatetime.getTime() + cut.shiftMs,
 		activityType: fileTypeOf(workout),
 		laps: cut.laps,
+		segmentStarts: cut.segmentStarts,
 	});
 	const derived = deriveFromFile(file, owner?.weightKg ?? null);
 	if (!derived) throw noRecording();
@@ -167,11 +177,25 @@ export async function exportWorkout(
 	const samples = recording.samples.filter((_, i) => !recording.hidden[i]);
 	if (samples.length < 2) throw noRecording();
 	const first = recording.hidden.indexOf(false);
+	// The file keeps the recording's breaks, counted among the samples it holds.
+	const keptBefore: number[] = [];
+	let kept = 0;
+	recording.hidden.forEach((hidden, i) => {
+		keptBefore[i] = kept;
+		if (!hidden) kept++;
+	});
+	const segmentStarts = [
+		0,
+		...new Set(
+			recording.segmentStarts.map((start) => keptBefore[start]).filter((start) => start > 0 && start < kept),
+		),
+	];
 	const file = workoutFromSamples(samples, {
 		startMs: workout.startDatetime.getTime(),
 		activityType: fileTypeOf(workout),
 		name: workout.name,
 		laps: first > 0 ? [] : stored.laps,
+		segmentStarts,
 	});
 	let body: string | Uint8Array;
 	try {

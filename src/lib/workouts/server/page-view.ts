@@ -109,6 +109,7 @@ async function buildView(
 		startMs: workout.startDatetime.getTime(),
 		activityType: fileActivityType(group),
 		unit,
+		segmentStarts: recording?.segmentStarts,
 	});
 	const positioned = samples.filter((sample) => sample.lat !== undefined && sample.lng !== undefined);
 	const pathStep = Math.max(1, Math.ceil(positioned.length / MAP_POINTS));

@@ -2,7 +2,7 @@ import { locationPrivacyOf } from '../../account/server/location-privacy';
 import type { AppDeps } from '../../api/context';
 import { canEdit } from '../policy';
 import { trimForViewer } from '../privacy-zones';
-import { decodeSeries, type SeriesSample, type StoredSeries } from '../series';
+import { decodeSeries, type SeriesSample, type StoredSeries, segmentStartsOf } from '../series';
 import type { WorkoutWithOwner } from './service';
 import type { StoredLap } from './tables';
 
@@ -14,6 +14,8 @@ export type ViewerRecording = {
 	/** Per sample, whether its position was taken away for this viewer. */
 	hidden: boolean[];
 	laps: StoredLap[];
+	/** Where each segment starts (sample indices, the first 0). */
+	segmentStarts: number[];
 };
 
 /**
@@ -44,5 +46,5 @@ export async function recordingForViewer(
 	const laps = stored.laps.map((lap) =>
 		hidden.slice(lap.first_sample, lap.end_sample).some(Boolean) ? { ...lap, distance_total: null } : lap,
 	);
-	return { samples, hidden, laps: laps as StoredLap[] };
+	return { samples, hidden, laps: laps as StoredLap[], segmentStarts: segmentStartsOf(stored.series) };
 }
