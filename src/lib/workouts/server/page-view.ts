@@ -43,7 +43,17 @@ export type RecordingView = {
  * of the same thing should not pay that again. Bounded by entries: each holds at most a few thousand
  * drawn points.
  */
-const views = new LRUCache<string, RecordingView>({ max: 200 });
+const viewsByDatabase = new WeakMap<object, LRUCache<string, RecordingView>>();
+
+/** One cache per database: ids and creation times are only unique within one. */
+function viewsOf(deps: Deps): LRUCache<string, RecordingView> {
+	let views = viewsByDatabase.get(deps.db);
+	if (!views) {
+		views = new LRUCache<string, RecordingView>({ max: 200 });
+		viewsByDatabase.set(deps.db, views);
+	}
+	return views;
+}
 
 /** The workout page's data for a viewer, or null when they may not see the workout. */
 export async function loadWorkoutPageView(
@@ -74,6 +84,7 @@ export async function loadWorkoutPageView(
 		privacy,
 		zones,
 	]);
+	const views = viewsOf(deps);
 	const cached = views.get(key);
 	if (cached) return { workout, isOwner, view: cached };
 	const view = await buildView(deps, workout, viewer, unit, zones);
