@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { users } from '../../../src/lib/auth/server/tables';
 import { computeMetrics, readWorkoutFileSync, summariseWorkout } from '../../../src/lib/workout-files';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { exportWorkout } from '../../../src/lib/workouts/server/detail';
@@ -141,6 +143,17 @@ describe('device file import', () => {
 		);
 		expect(read.json.laps).toHaveLength(11);
 		expect(read.json.time_series.position.length).toBeGreaterThan(1000);
+	});
+
+	test('a file is kept on the clock of the place it was recorded, unless the member names a zone', async () => {
+		const zoneOf = async (path: string, query = '') =>
+			(await upload(fixture(path), path.split('/')[1], query)).json.start_locale_timezone;
+		expect(await zoneOf('tcx/running_activity_2.tcx.gz')).toBe('Europe/Zagreb');
+		expect(await zoneOf('fit/garmin-fenix-5-walk.fit')).toBe('America/Los_Angeles');
+		// Without a position the member's own zone stands.
+		await made.deps.db.update(users).set({ timeZone: 'Asia/Tokyo' }).where(eq(users.id, alice.id));
+		expect(await zoneOf('fit/sample-activity-indoor-trainer.fit')).toBe('Asia/Tokyo');
+		expect(await zoneOf('gpx/Mojstrovka.gpx', '?time_zone=America/Denver')).toBe('America/Denver');
 	});
 
 	test('a FIT ride keeps heart rate, the file name and the ride type', async () => {

@@ -108,6 +108,8 @@ describe('the goal form', () => {
 				threshold_metrics: { data_type_field: 'distance', value: 20 * 1609.344 },
 				activity_group: 'run',
 			},
+			// The form names no other member: the goal is the signed-in member's own.
+			links: {},
 		});
 		expect(readGoalForm(form({ metric: 'duration', value: '2,5' }), 'km').input?.criteria).toEqual({
 			threshold_metrics: { data_type_field: 'duration', value: 9000 },

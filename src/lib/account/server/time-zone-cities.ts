@@ -1,5 +1,4 @@
-import tzLookup from '@photostructure/tz-lookup';
-import { isListedTimeZone } from '../../core/time-zones';
+import { timeZoneAt } from '../../core/server/time-zone-at';
 import { getCountryName, type SearchHome, searchPlaces, US_STATES } from '../../routing/geocode';
 import type { CityTimeZone } from '../contract';
 
@@ -15,7 +14,7 @@ export function findCityTimeZones(term: string, limit: number, home: SearchHome 
 	// Countries and states match too; they can span zones, so only cities are asked for theirs.
 	for (const { place } of searchPlaces(term, [], limit * 2, true, home)) {
 		if (place.type !== 'city') continue;
-		const zone = zoneAt(place.lat, place.lon);
+		const zone = timeZoneAt(place.lat, place.lon);
 		if (!zone) continue;
 		const state = place.country === 'US' ? US_STATES[place.admin] : undefined;
 		const label = state ? `${place.name}, ${state}, US` : `${place.name}, ${getCountryName(place.country)}`;
@@ -26,14 +25,4 @@ export function findCityTimeZones(term: string, limit: number, home: SearchHome 
 		if (found.length === limit) break;
 	}
 	return found;
-}
-
-/** The zone at a place, when it is one members can choose (not an ocean's Etc/GMT+n). */
-function zoneAt(lat: number, lon: number): string | null {
-	try {
-		const zone = tzLookup(lat, lon);
-		return isListedTimeZone(zone) ? zone : null;
-	} catch {
-		return null;
-	}
 }

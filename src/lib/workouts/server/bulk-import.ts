@@ -189,7 +189,7 @@ async function importOne(
 	if (duplicate !== null) return { file, outcome: 'duplicate', workoutId: duplicate };
 	const stored = await storeDerivedWorkout(deps, ownerId, derived, {
 		privacy: defaults.privacy,
-		timeZone: defaults.timeZone,
+		timeZone: derived.recordedTimeZone ?? defaults.timeZone,
 		original: { fileName: file, contentGzipBase64: await packOriginal(bytes) },
 	});
 	return stored.created

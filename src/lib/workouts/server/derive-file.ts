@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { timeZoneAt } from '../../core/server/time-zone-at';
 import { truncateText } from '../../core/text';
 import { type Effort, effortsOf } from '../../stats/records';
 import { computeMetrics, type NormalisedWorkout } from '../../workout-files';
@@ -21,6 +22,12 @@ export function contentHashOf(start: Date, series: StoredSeries): string {
  * Everything stored about a workout read from a device file, in plain data that crosses a thread
  * boundary: the pool's thread computes it so the thread answering requests only writes the row.
  */
+/** Where a recording starts, as a zone: its clock is the one the workout was recorded on. */
+function recordedTimeZoneOf(samples: SeriesSample[]): string | null {
+	const first = samples.find((sample) => sample.lat != null && sample.lng != null);
+	return first ? timeZoneAt(first.lat as number, first.lng as number) : null;
+}
+
 export type DerivedFileWorkout = {
 	/** The file's own name for the workout and activity type, for when the member names none. */
 	name: string | undefined;
@@ -47,6 +54,8 @@ export type DerivedFileWorkout = {
 	powerMax: number | null;
 	powerAvg: number | null;
 	series: StoredSeries;
+	/** The zone where the recording starts, from its first position; null without positions. */
+	recordedTimeZone: string | null;
 	/** Its best efforts, found here on the parse pool rather than on the request's thread. */
 	efforts: Effort[];
 	laps: StoredLap[];
@@ -114,6 +123,7 @@ export function deriveFromFile(file: NormalisedWorkout, weightKg: number | null)
 		powerMax: metrics.power?.max ?? null,
 		powerAvg: metrics.power?.avg ?? null,
 		series,
+		recordedTimeZone: recordedTimeZoneOf(samples),
 		efforts: effortsOf(
 			{
 				distanceTotal: metrics.distanceM,

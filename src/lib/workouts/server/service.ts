@@ -318,7 +318,8 @@ export async function importWorkoutFile(
 		name: query.name,
 		activityType: query.activity_type,
 		privacy: query.privacy ?? defaults.privacy,
-		timeZone: query.time_zone ?? defaults.timeZone,
+		// The zone the file was recorded in, unless the member chose one: a run in Zagreb started at 7:00 there.
+		timeZone: query.time_zone ?? derived.recordedTimeZone ?? defaults.timeZone,
 		original: { fileName: storableFileName(query.fileName), contentGzipBase64: await packOriginal(bytes) },
 		idempotency,
 	});
