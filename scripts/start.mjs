@@ -20,10 +20,26 @@ const lifecycle = globalThis[Symbol.for('mapstride.lifecycle')];
 /** Set once the server exists; a signal before that waits for the database to open, then closes it. */
 let server;
 let stopping = false;
+/** Answers in progress, so a stop can tell each one to close its connection once it is sent. */
+const inFlight = new Set();
+
+/**
+ * A kept-alive connection would outlive the server's stop: Node's close() leaves a connection open
+ * once its answer is sent, and a client may send its next request there. So every answer from now
+ * on says `Connection: close`, and one whose headers are already out ends its connection when done.
+ */
+function closeAfterAnswer(res) {
+	if (!res.headersSent) res.shouldKeepAlive = false;
+	else {
+		const socket = res.socket;
+		res.once('finish', () => socket?.end());
+	}
+}
 async function stop(signal) {
 	if (stopping) return;
 	stopping = true;
 	console.log(`${signal} received: finishing requests in flight, then closing the database.`);
+	for (const res of inFlight) closeAfterAnswer(res);
 	if (server?.listening) {
 		const forced = setTimeout(() => server.closeAllConnections(), 10_000);
 		server.closeIdleConnections();
@@ -56,6 +72,11 @@ const servedBy = cluster.isWorker ? String(cluster.worker.id) : null;
 // after headersTimeout rather than up to half a minute later.
 server = http.createServer({ connectionsCheckingInterval: 5_000 }, (req, res) => {
 	if (servedBy) res.setHeader('X-Served-By', servedBy);
+	if (stopping) closeAfterAnswer(res);
+	else {
+		inFlight.add(res);
+		res.once('close', () => inFlight.delete(res));
+	}
 	return req.url?.startsWith('/api/')
 		? apiListener(req, res)
 		: req.url?.startsWith('/tiles/')

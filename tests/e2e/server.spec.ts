@@ -284,6 +284,55 @@ test.describe('npm start under a process manager @desktop-layout', () => {
 		expect(server.output()).not.toContain('does not call the');
 	});
 
+	test('a request in flight at SIGTERM is answered with Connection: close, and its connection ends', async () => {
+		test.setTimeout(180_000);
+		const port = await freePort();
+		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-keepalive-'));
+		const server = await startServer(port, dataDir);
+		child = server.npm;
+		// A kept-alive client whose request is still arriving when the stop begins.
+		const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		const body = JSON.stringify({ email: 'nobody@example.test', password: 'not the password' });
+		const answered = new Promise<{ connection: string | undefined; closed: Promise<void> }>(
+			(resolve, reject) => {
+				const request = http.request(
+					{
+						port,
+						host: '127.0.0.1',
+						method: 'POST',
+						path: '/api/auth/login',
+						agent,
+						headers: {
+							'content-type': 'application/json',
+							'content-length': Buffer.byteLength(body),
+							origin: `http://127.0.0.1:${port}`,
+						},
+					},
+					(response) => {
+						const socket = request.socket;
+						const closed = new Promise<void>((done) => {
+							if (socket?.destroyed) done();
+							else socket?.once('close', () => done());
+						});
+						response.resume();
+						resolve({ connection: response.headers.connection, closed });
+					},
+				);
+				request.on('error', reject);
+				request.write(body.slice(0, 10));
+				setTimeout(() => {
+					server.npm.kill('SIGTERM');
+					setTimeout(() => request.end(body.slice(10)), 500);
+				}, 200);
+			},
+		);
+		const { connection, closed } = await answered;
+		expect(connection).toBe('close');
+		await closed;
+		expect(await server.exited).toBe(0);
+		agent.destroy();
+	});
+
 	test('restarts on one data folder never refuse, and leave 127.0.0.1 its sign-up budget', async () => {
 		test.setTimeout(300_000);
 		const port = await freePort();
