@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import * as v from 'valibot';
@@ -136,6 +136,39 @@ export async function locationPrivacyOf(deps: Deps, ownerId: number): Promise<Lo
 		hideEndsOf(deps, ownerId),
 	]);
 	return { zones, hideEndsM };
+}
+
+/** The privacy of several owners at once, in two queries whatever their number (a feed page's owners). */
+export async function locationPrivacyOfMany(
+	deps: Deps,
+	ownerIds: number[],
+): Promise<Map<number, LocationPrivacy>> {
+	const owners = [...new Set(ownerIds)];
+	const found = new Map<number, { zones: LocationPrivacy['zones'][number][]; hideEndsM: number }>(
+		owners.map((id) => [id, { zones: [], hideEndsM: HIDE_ENDS_DEFAULT_M }]),
+	);
+	if (owners.length === 0) return found;
+	const [zones, settings] = await Promise.all([
+		deps.db
+			.select({
+				ownerId: privacyZones.ownerId,
+				lat: privacyZones.lat,
+				lng: privacyZones.lng,
+				radiusM: privacyZones.radiusM,
+			})
+			.from(privacyZones)
+			.where(inArray(privacyZones.ownerId, owners)),
+		deps.db
+			.select({ userId: locationPrivacySettings.userId, hideEndsM: locationPrivacySettings.hideEndsM })
+			.from(locationPrivacySettings)
+			.where(inArray(locationPrivacySettings.userId, owners)),
+	]);
+	for (const { ownerId, ...zone } of zones) found.get(ownerId)?.zones.push(zone);
+	for (const { userId, hideEndsM } of settings) {
+		const privacy = found.get(userId);
+		if (privacy) privacy.hideEndsM = hideEndsM;
+	}
+	return found;
 }
 
 /** A member's own privacy zones and hidden workout ends; nobody else reads or changes them. */

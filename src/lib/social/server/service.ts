@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { canView as canViewProfile, PRIVACY } from '../../account/privacy';
+import { locationPrivacyOfMany } from '../../account/server/location-privacy';
 import { pictureHref } from '../../account/server/presenter';
 import type { AppDeps } from '../../api/context';
 import { link } from '../../api/hal';
@@ -15,7 +16,11 @@ import { routes } from '../../routes/server/tables';
 import { canView as canViewWorkout } from '../../workouts/policy';
 import { photosOfWorkouts } from '../../workouts/server/photos';
 import { recordingForViewer } from '../../workouts/server/recording';
-import { getVisibleWorkout, getWorkoutSeries, type WorkoutWithOwner } from '../../workouts/server/service';
+import {
+	getVisibleWorkout,
+	getWorkoutSeriesMany,
+	type WorkoutWithOwner,
+} from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
 import {
 	type CommentView,
@@ -1051,11 +1056,23 @@ async function representStories(
 		viewer,
 		entries.map((entry) => ({ type: entry.type, id: entry.row.id })),
 	);
-	const photos = await photosOfWorkouts(
-		deps,
-		entries.filter((entry) => entry.type === 'workout').map((entry) => entry.row.id),
-		STORY_PHOTOS_SHOWN,
-	);
+	const workouts = entries.flatMap((entry) => (entry.type === 'workout' ? [entry.row] : []));
+	// Read once for the whole page, not once per story: photos, recordings, and each owner's privacy.
+	const [photos, recordings, privacy] = await Promise.all([
+		photosOfWorkouts(
+			deps,
+			workouts.map((workout) => workout.id),
+			STORY_PHOTOS_SHOWN,
+		),
+		getWorkoutSeriesMany(
+			deps,
+			workouts.filter((workout) => workout.sampleCount > 0).map((workout) => workout.id),
+		),
+		locationPrivacyOfMany(
+			deps,
+			workouts.filter((workout) => workout.ownerId !== viewer.id).map((workout) => workout.ownerId),
+		),
+	]);
 	return Promise.all(
 		entries.map(async (entry): Promise<StoryView> => {
 			const key = `${entry.type}_${entry.row.id}`;
@@ -1102,20 +1119,24 @@ async function representStories(
 			if (entry.type === 'workout') {
 				const workout = entry.row;
 				let thumbnail: [number, number][] = [];
-				if (workout.sampleCount > 0) {
-					const stored = await getWorkoutSeries(deps, workout.id);
-					if (stored) {
-						// Every non-owner view goes through the trimmed recording: privacy zones and hidden ends apply.
-						const recording = await recordingForViewer(deps, workout, stored, viewer);
-						thumbnail = thin(
-							recording.samples
-								.filter(
-									(sample, index) =>
-										!recording.hidden[index] && sample.lat !== undefined && sample.lng !== undefined,
-								)
-								.map((sample) => [round5(sample.lat as number), round5(sample.lng as number)]),
-						);
-					}
+				const stored = recordings.get(workout.id);
+				if (stored) {
+					// Every non-owner view goes through the trimmed recording: privacy zones and hidden ends apply.
+					const recording = await recordingForViewer(
+						deps,
+						workout,
+						stored,
+						viewer,
+						privacy.get(workout.ownerId),
+					);
+					thumbnail = thin(
+						recording.samples
+							.filter(
+								(sample, index) =>
+									!recording.hidden[index] && sample.lat !== undefined && sample.lng !== undefined,
+							)
+							.map((sample) => [round5(sample.lat as number), round5(sample.lng as number)]),
+					);
 				}
 				return {
 					...common,

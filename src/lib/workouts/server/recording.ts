@@ -1,7 +1,7 @@
 import { locationPrivacyOf } from '../../account/server/location-privacy';
 import type { AppDeps } from '../../api/context';
 import { canEdit } from '../policy';
-import { trimForViewer } from '../privacy-zones';
+import { type LocationPrivacy, trimForViewer } from '../privacy-zones';
 import { decodeSeries, type SeriesSample, type StoredSeries, segmentStartsOf } from '../series';
 import type { WorkoutWithOwner } from './service';
 import type { StoredLap } from './tables';
@@ -28,10 +28,12 @@ export async function recordingForViewer(
 	workout: WorkoutWithOwner,
 	stored: { series: StoredSeries; laps: StoredLap[] },
 	viewer: { id: number } | null,
+	/** The owner's privacy when the caller read it already (for many workouts at once). */
+	ownerPrivacy?: LocationPrivacy,
 ): Promise<ViewerRecording> {
 	const owner = canEdit(viewer, workout)
 		? { zones: [], hideEndsM: 0 }
-		: await locationPrivacyOf(deps, workout.ownerId);
+		: (ownerPrivacy ?? (await locationPrivacyOf(deps, workout.ownerId)));
 	const { samples, hidden } = trimForViewer(
 		{
 			id: workout.id,

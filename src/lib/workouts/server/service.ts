@@ -405,6 +405,19 @@ export async function getWorkoutSeries(
 	return row ?? null;
 }
 
+/** The stored recordings of several workouts in one query (a feed page's thumbnails). */
+export async function getWorkoutSeriesMany(
+	deps: Deps,
+	workoutIds: number[],
+): Promise<Map<number, { series: StoredSeries; laps: StoredLap[] }>> {
+	if (workoutIds.length === 0) return new Map();
+	const rows = await deps.db
+		.select({ workoutId: workoutSeries.workoutId, series: workoutSeries.series, laps: workoutSeries.laps })
+		.from(workoutSeries)
+		.where(inArray(workoutSeries.workoutId, workoutIds));
+	return new Map(rows.map(({ workoutId, ...stored }) => [workoutId, stored]));
+}
+
 export async function getOwnWorkout(deps: Deps, viewer: Viewer, id: number): Promise<WorkoutWithOwner> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to change a workout');
 	const workout = await findWorkout(deps, id);
