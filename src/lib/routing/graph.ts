@@ -25,6 +25,8 @@ export interface RoadGraph {
 	segTime: Uint32Array;
 	/** Bit m set: mode m may use the segment only to reach a place on it (access=destination and the like). */
 	segDestinationOnly: Uint8Array;
+	/** Bit m set: mode m pays DISCOURAGED_FACTOR on the segment (walkers on a main road without a sidewalk). */
+	segDiscouraged: Uint8Array;
 	/** Bit m set: for mode m the segment lies on a small piece of network cut off from the rest. */
 	segCutOff: Uint8Array;
 	/** Banned turns: from segment turnFrom[i] over junction turnVia[i] onto turnTo[i], for the modes in turnModes[i]. */
@@ -42,6 +44,9 @@ export interface RoadGraph {
 
 /** Cost multiplier of ways open only to reach places on them: passing through is a last resort. */
 export const DESTINATION_ONLY_FACTOR = 10;
+
+/** Cost multiplier of ways a mode may use but should leave for a better one running alongside. */
+export const DISCOURAGED_FACTOR = 2;
 
 /**
  * Pieces of network with fewer junctions than this (or than half the largest piece, in tiny graphs) count as
@@ -63,7 +68,7 @@ export function getSegmentTime(
 	return graph.segTime[(modeIndex * 2 + direction) * graph.segmentCount + segment];
 }
 
-/** What the route search pays for a segment: its time, times the highway and destination-only factors. */
+/** What the route search pays for a segment: its time, times the highway, destination-only and discouraged factors. */
 export function getSegmentCost(
 	graph: RoadGraph,
 	modeIndex: number,
@@ -76,6 +81,7 @@ export function getSegmentCost(
 	let factor = 1;
 	if (highwayFactor !== 1 && isHighwayClass(graph.segClass[segment])) factor *= highwayFactor;
 	if (graph.segDestinationOnly[segment] & (1 << modeIndex)) factor *= DESTINATION_ONLY_FACTOR;
+	if (graph.segDiscouraged[segment] & (1 << modeIndex)) factor *= DISCOURAGED_FACTOR;
 	return time * factor;
 }
 
@@ -115,6 +121,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		roadClass: number;
 		speeds: number[];
 		destinationOnly: number;
+		discouraged: number;
 		wayId: number;
 		surface: number;
 	}[] = [];
@@ -125,11 +132,13 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		const speeds: number[] = [];
 		let any = false;
 		let destinationOnly = 0;
+		let discouraged = 0;
 		MODES.forEach((mode, m) => {
 			const access = getWayAccess(way.tags, mode);
 			speeds.push(access?.forward ?? 0, access?.backward ?? 0);
 			if (access && (access.forward > 0 || access.backward > 0)) any = true;
 			if (access?.destinationOnly) destinationOnly |= 1 << m;
+			if (access?.discouraged) discouraged |= 1 << m;
 		});
 		if (!any) continue;
 		const indexes: number[] = [];
@@ -159,6 +168,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			roadClass: getRoadClass(way.tags),
 			speeds,
 			destinationOnly,
+			discouraged,
 			wayId: way.id,
 			surface: getSurface(way.tags),
 		});
@@ -175,6 +185,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 	const lengths: number[] = [];
 	const speedsOf: number[][] = [];
 	const destinationOnlyOf: number[] = [];
+	const discouragedOf: number[] = [];
 	const surfaceOf: number[] = [];
 	const segmentsOfWay = new Map<number, number[]>();
 	const getJunction = (index: number): number => {
@@ -209,6 +220,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			segClass.push(way.roadClass);
 			speedsOf.push(way.speeds);
 			destinationOnlyOf.push(way.destinationOnly);
+			discouragedOf.push(way.discouraged);
 			surfaceOf.push(way.surface);
 			const ofWay = segmentsOfWay.get(way.wayId);
 			if (ofWay) ofWay.push(lengths.length - 1);
@@ -260,6 +272,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		segSurface: Uint8Array.from(surfaceOf),
 		segTime,
 		segDestinationOnly: Uint8Array.from(destinationOnlyOf),
+		segDiscouraged: Uint8Array.from(discouragedOf),
 		segCutOff: new Uint8Array(segmentCount),
 		turnFrom: new Uint32Array(0),
 		turnVia: new Uint32Array(0),

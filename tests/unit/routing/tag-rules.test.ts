@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { RoutingError } from '../../../src/lib/routing/engine.ts';
+import { RoutingEngine, RoutingError } from '../../../src/lib/routing/engine.ts';
+import { readOsmXmlText } from '../../../src/lib/routing/osm/read.ts';
+import { buildRegion } from '../../../src/lib/routing/region.ts';
 import { getWayAccess, type Mode } from '../../../src/lib/routing/tags.ts';
 import { A, B, buildWorldEngine, E } from './world.ts';
 
@@ -118,6 +120,87 @@ const CASES: Case[] = [
 		tags: { highway: 'service', motor_vehicle: 'customers' },
 		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
 	},
+	{
+		rule: 'motorcar=destination keeps cars from passing through, not walkers or bicycles',
+		tags: { highway: 'residential', motorcar: 'destination' },
+		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
+	},
+	{
+		rule: 'construction=minor beside highway=residential leaves the way open to everyone',
+		tags: { highway: 'residential', construction: 'minor' },
+		aToB: all('direct'),
+		bToA: all('direct'),
+	},
+	{
+		rule: 'a demanding mountain hiking path is walked, not ridden',
+		tags: { highway: 'path', sac_scale: 'demanding_mountain_hiking' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'detour' },
+	},
+	{
+		rule: 'an alpine hiking path is not ridden even when bicycles are allowed',
+		tags: { highway: 'path', sac_scale: 'alpine_hiking', bicycle: 'yes' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'detour' },
+	},
+	{
+		rule: 'a mountain hiking path (below demanding) is still ridden',
+		tags: { highway: 'path', sac_scale: 'mountain_hiking' },
+		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
+	},
+	{
+		rule: 'a track of mtb:scale 3 is not ridden',
+		tags: { highway: 'track', 'mtb:scale': '3' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'detour' },
+	},
+	{
+		rule: 'a track of mtb:scale 4- is not ridden',
+		tags: { highway: 'track', 'mtb:scale': '4-' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'detour' },
+	},
+	{
+		rule: 'a track of mtb:scale 2+ is still ridden',
+		tags: { highway: 'track', 'mtb:scale': '2+' },
+		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
+	},
+	{
+		rule: 'a trunk without a cycle lane is not for bicycles',
+		tags: { highway: 'trunk' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'direct' },
+	},
+	{
+		rule: 'a trunk with cycleway=lane is open to bicycles',
+		tags: { highway: 'trunk', cycleway: 'lane' },
+		aToB: all('direct'),
+	},
+	{
+		rule: 'a trunk with cycleway:right=track is open to bicycles',
+		tags: { highway: 'trunk', 'cycleway:right': 'track' },
+		aToB: all('direct'),
+	},
+	{
+		rule: 'a trunk with cycleway:both=shared_lane is open to bicycles',
+		tags: { highway: 'trunk', 'cycleway:both': 'shared_lane' },
+		aToB: all('direct'),
+	},
+	{
+		rule: 'a trunk with cycleway=no stays closed to bicycles',
+		tags: { highway: 'trunk', cycleway: 'no' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'direct' },
+	},
+	{
+		rule: 'a trunk with sidewalk=no is not for walking',
+		tags: { highway: 'trunk', sidewalk: 'no' },
+		aToB: { pedestrian: 'detour', bicycle: 'detour', auto: 'direct' },
+	},
+	{
+		rule: 'a trunk with sidewalk=none is not for walking',
+		tags: { highway: 'trunk', sidewalk: 'none' },
+		aToB: { pedestrian: 'detour', bicycle: 'detour', auto: 'direct' },
+	},
+	{
+		rule: 'a trunk with sidewalk=no but foot=designated is walked',
+		tags: { highway: 'trunk', sidewalk: 'no', foot: 'designated' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'direct' },
+	},
 ];
 
 // Direct way A–B is about 236 m; the detour through C about 706 m.
@@ -177,5 +260,54 @@ describe('tag rules on a hand-written graph', () => {
 		const imperial = getWayAccess({ highway: 'primary', maxspeed: '30 mph' }, 'auto');
 		expect(metric?.forward).toBeCloseTo(27);
 		expect(imperial?.forward).toBeCloseTo(30 * 1.609344 * 0.9);
+	});
+});
+
+// A main road A–B (about 236 m) with a footway A–D–B a little longer (about 260 m) beside it.
+const D = { lat: 45.0005, lon: 7.0015 };
+async function buildBesideFootway(roadTags: Record<string, string>): Promise<RoutingEngine> {
+	const tag = (k: string, v: string) => `<tag k="${k}" v="${v}"/>`;
+	const node = (id: number, p: { lat: number; lon: number }) =>
+		`<node id="${id}" lat="${p.lat}" lon="${p.lon}"/>`;
+	const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<osm version="0.6">
+${node(1, A)}${node(2, B)}${node(4, D)}
+<way id="10"><nd ref="1"/><nd ref="2"/>${Object.entries(roadTags)
+		.map(([k, v]) => tag(k, v))
+		.join('')}${tag('name', 'Main Road')}</way>
+<way id="11"><nd ref="1"/><nd ref="4"/><nd ref="2"/>${tag('highway', 'footway')}${tag('name', 'Roadside Footway')}</way>
+</osm>`;
+	const osm = await readOsmXmlText(xml);
+	return new RoutingEngine({ regions: [buildRegion('beside-footway', osm)], maxSnapDistance: 50 });
+}
+
+function walkedOn(engine: RoutingEngine): string[] {
+	const trip = engine.route({ locations: [A, B], costing: 'pedestrian' }).trip;
+	return trip.legs[0].maneuvers.flatMap((m) => m.street_names ?? []);
+}
+
+describe('walkers beside main roads', () => {
+	for (const highway of ['trunk', 'primary']) {
+		it(`takes the footway beside a ${highway} without a sidewalk, though it is a little longer`, async () => {
+			const engine = await buildBesideFootway({ highway });
+			expect(walkedOn(engine)).toContain('Roadside Footway');
+			expect(walkedOn(engine)).not.toContain('Main Road');
+		});
+
+		it(`walks a ${highway} that has a sidewalk`, async () => {
+			const engine = await buildBesideFootway({ highway, sidewalk: 'both' });
+			expect(walkedOn(engine)).toEqual(['Main Road']);
+		});
+	}
+
+	it('walks a primary signed foot=designated', async () => {
+		const engine = await buildBesideFootway({ highway: 'primary', foot: 'designated' });
+		expect(walkedOn(engine)).toEqual(['Main Road']);
+	});
+
+	it('drives the main road all the same', async () => {
+		const engine = await buildBesideFootway({ highway: 'primary' });
+		const trip = engine.route({ locations: [A, B], costing: 'auto' }).trip;
+		expect(trip.legs[0].maneuvers.flatMap((m) => m.street_names ?? [])).toEqual(['Main Road']);
 	});
 });
