@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RoutingEngine, RoutingError } from '../../../src/lib/routing/engine.ts';
-import { readOsmXmlText } from '../../../src/lib/routing/osm/read.ts';
+import { measureStep } from '../../../src/lib/routing/geo.ts';
+import { findNodeIndex } from '../../../src/lib/routing/osm/model.ts';
+import { readOsmFile, readOsmXmlText } from '../../../src/lib/routing/osm/read.ts';
+import { decodePolyline } from '../../../src/lib/routing/polyline.ts';
 import { buildRegion } from '../../../src/lib/routing/region.ts';
 import { getWayAccess, type Mode } from '../../../src/lib/routing/tags.ts';
+import { loadTestRegion, REGIONS_DIR } from './region-cache.ts';
 import { A, B, buildWorldEngine, E } from './world.ts';
 
 type Way = 'direct' | 'detour';
@@ -309,5 +314,77 @@ describe('walkers beside main roads', () => {
 		const engine = await buildBesideFootway({ highway: 'primary' });
 		const trip = engine.route({ locations: [A, B], costing: 'auto' }).trip;
 		expect(trip.legs[0].maneuvers.flatMap((m) => m.street_names ?? [])).toEqual(['Main Road']);
+	});
+});
+
+describe('trails too hard to ride on the Andorra extract', () => {
+	const HARD_SAC = new Set([
+		'demanding_mountain_hiking',
+		'alpine_hiking',
+		'demanding_alpine_hiking',
+		'difficult_alpine_hiking',
+	]);
+	// Both ends of a 0.54 km alpine hiking path north of Ordino (way 122383894), and of a 2.5 km
+	// "Mountainbike Downhill" of mtb:scale 3 above Andorra la Vella (way 29249700); bicycles used to take both.
+	const ALPINE = [
+		{ lat: 42.580707, lon: 1.513448 },
+		{ lat: 42.582648, lon: 1.517177 },
+	];
+	const DOWNHILL = [
+		{ lat: 42.545888, lon: 1.508158 },
+		{ lat: 42.540665, lon: 1.494011 },
+	];
+	let engine: RoutingEngine;
+	/** Consecutive shape points of ways too hard to ride, as "lat,lon|lat,lon" in micro-degrees. */
+	const hardSteps = new Set<string>();
+
+	beforeAll(async () => {
+		engine = new RoutingEngine({ regions: [await loadTestRegion('andorra.osm.pbf')], maxSnapDistance: 500 });
+		const osm = await readOsmFile(join(REGIONS_DIR, 'andorra.osm.pbf'));
+		for (const way of osm.ways) {
+			const mtb = /^(\d+)/.exec(way.tags['mtb:scale'] ?? '');
+			if (!HARD_SAC.has(way.tags.sac_scale ?? '') && !(mtb && Number(mtb[1]) >= 3)) continue;
+			const points = way.refs
+				.map((ref) => findNodeIndex(osm, ref))
+				.filter((i) => i >= 0)
+				.map((i) => `${Math.round(osm.nodeLat[i] / 10)},${Math.round(osm.nodeLon[i] / 10)}`);
+			for (let i = 1; i < points.length; i++) {
+				hardSteps.add(`${points[i - 1]}|${points[i]}`);
+				hardSteps.add(`${points[i]}|${points[i - 1]}`);
+			}
+		}
+	});
+
+	/** Metres of the route on ways too hard to ride, and its length in km. */
+	function measureHard(
+		locations: { lat: number; lon: number }[],
+		costing: 'bicycle' | 'pedestrian',
+	): { hard: number; length: number } {
+		const trip = engine.route({ locations, costing }).trip;
+		const shape = decodePolyline(trip.legs[0].shape);
+		const key = ([lat, lon]: [number, number]) => `${Math.round(lat * 1e6)},${Math.round(lon * 1e6)}`;
+		let hard = 0;
+		for (let i = 1; i < shape.length; i++) {
+			if (hardSteps.has(`${key(shape[i - 1])}|${key(shape[i])}`)) {
+				hard += measureStep(shape[i - 1][0], shape[i - 1][1], shape[i][0], shape[i][1]);
+			}
+		}
+		return { hard, length: trip.summary.length };
+	}
+
+	it('rides round an alpine hiking path by road instead of along it', () => {
+		const ride = measureHard(ALPINE, 'bicycle');
+		expect(ride.hard).toBe(0);
+		expect(ride.length).toBeGreaterThan(5);
+	});
+
+	it('rides round an mtb:scale 3 downhill by road instead of along it', () => {
+		const ride = measureHard(DOWNHILL, 'bicycle');
+		expect(ride.hard).toBe(0);
+		expect(ride.length).toBeGreaterThan(5);
+	});
+
+	it('still walks the alpine path', () => {
+		expect(measureHard(ALPINE, 'pedestrian').hard).toBeGreaterThan(500);
 	});
 });
