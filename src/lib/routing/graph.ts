@@ -42,7 +42,15 @@ export interface RoadGraph {
 	bbox: Float64Array;
 }
 
-/** Cost multiplier of ways open only to reach places on them: passing through is a last resort. */
+/**
+ * Cost multiplier of ways open only to reach places on them (access, vehicle, motor_vehicle or motorcar =
+ * destination, customers or delivery): passing through is a last resort. As OSRM and Valhalla do, such a way
+ * stays in the graph with a large penalty rather than a hard ban, so a route that starts or ends on it, or on a
+ * street reached only through it, still uses it, while through traffic takes any other way that is less than ten
+ * times slower. A hard rule ("only the first and last stretch") would need the search to track whether it has
+ * left the restricted area, which the contraction hierarchies cannot; the penalty keeps them exact. The answer
+ * reports the real travel time, not the penalty.
+ */
 export const DESTINATION_ONLY_FACTOR = 10;
 
 /** Cost multiplier of ways a mode may use but should leave for a better one running alongside. */

@@ -131,6 +131,17 @@ const CASES: Case[] = [
 		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
 	},
 	{
+		rule: 'motor_vehicle=destination keeps cars from passing through',
+		tags: { highway: 'residential', motor_vehicle: 'destination' },
+		aToB: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
+		bToA: { pedestrian: 'direct', bicycle: 'direct', auto: 'detour' },
+	},
+	{
+		rule: 'vehicle=destination keeps cars and bicycles from passing through, not walkers',
+		tags: { highway: 'residential', vehicle: 'destination' },
+		aToB: { pedestrian: 'direct', bicycle: 'detour', auto: 'detour' },
+	},
+	{
 		rule: 'construction=minor beside highway=residential leaves the way open to everyone',
 		tags: { highway: 'residential', construction: 'minor' },
 		aToB: all('direct'),
