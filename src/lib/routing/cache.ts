@@ -7,7 +7,7 @@ import type { RoadGraph } from './graph.ts';
 import type { Region } from './region.ts';
 
 // A built region on disk: a JSON header, then every typed array 8-byte aligned, so loading is one read plus views.
-export const CACHE_VERSION = 8;
+export const CACHE_VERSION = 9;
 const MAGIC = 'MSRG';
 
 type Typed = Int32Array | Uint32Array | Float32Array | Float64Array | Uint8Array;

@@ -25,6 +25,8 @@ export interface RoadGraph {
 	segTime: Uint32Array;
 	/** Bit m set: mode m may use the segment only to reach a place on it (access=destination and the like). */
 	segDestinationOnly: Uint8Array;
+	/** Bit m set: mode m pays DISCOURAGED_FACTOR on the segment (walkers on a main road without a sidewalk). */
+	segDiscouraged: Uint8Array;
 	/** Bit m set: for mode m the segment lies on a small piece of network cut off from the rest. */
 	segCutOff: Uint8Array;
 	/** Banned turns: from segment turnFrom[i] over junction turnVia[i] onto turnTo[i], for the modes in turnModes[i]. */
@@ -40,8 +42,19 @@ export interface RoadGraph {
 	bbox: Float64Array;
 }
 
-/** Cost multiplier of ways open only to reach places on them: passing through is a last resort. */
+/**
+ * Cost multiplier of ways open only to reach places on them (access, vehicle, motor_vehicle or motorcar =
+ * destination, customers or delivery): passing through is a last resort. As OSRM and Valhalla do, such a way
+ * stays in the graph with a large penalty rather than a hard ban, so a route that starts or ends on it, or on a
+ * street reached only through it, still uses it, while through traffic takes any other way that is less than ten
+ * times slower. A hard rule ("only the first and last stretch") would need the search to track whether it has
+ * left the restricted area, which the contraction hierarchies cannot; the penalty keeps them exact. The answer
+ * reports the real travel time, not the penalty.
+ */
 export const DESTINATION_ONLY_FACTOR = 10;
+
+/** Cost multiplier of ways a mode may use but should leave for a better one running alongside. */
+export const DISCOURAGED_FACTOR = 2;
 
 /**
  * Pieces of network with fewer junctions than this (or than half the largest piece, in tiny graphs) count as
@@ -63,7 +76,7 @@ export function getSegmentTime(
 	return graph.segTime[(modeIndex * 2 + direction) * graph.segmentCount + segment];
 }
 
-/** What the route search pays for a segment: its time, times the highway and destination-only factors. */
+/** What the route search pays for a segment: its time, times the highway, destination-only and discouraged factors. */
 export function getSegmentCost(
 	graph: RoadGraph,
 	modeIndex: number,
@@ -76,6 +89,7 @@ export function getSegmentCost(
 	let factor = 1;
 	if (highwayFactor !== 1 && isHighwayClass(graph.segClass[segment])) factor *= highwayFactor;
 	if (graph.segDestinationOnly[segment] & (1 << modeIndex)) factor *= DESTINATION_ONLY_FACTOR;
+	if (graph.segDiscouraged[segment] & (1 << modeIndex)) factor *= DISCOURAGED_FACTOR;
 	return time * factor;
 }
 
@@ -115,6 +129,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		roadClass: number;
 		speeds: number[];
 		destinationOnly: number;
+		discouraged: number;
 		wayId: number;
 		surface: number;
 	}[] = [];
@@ -125,11 +140,13 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		const speeds: number[] = [];
 		let any = false;
 		let destinationOnly = 0;
+		let discouraged = 0;
 		MODES.forEach((mode, m) => {
 			const access = getWayAccess(way.tags, mode);
 			speeds.push(access?.forward ?? 0, access?.backward ?? 0);
 			if (access && (access.forward > 0 || access.backward > 0)) any = true;
 			if (access?.destinationOnly) destinationOnly |= 1 << m;
+			if (access?.discouraged) discouraged |= 1 << m;
 		});
 		if (!any) continue;
 		const indexes: number[] = [];
@@ -159,6 +176,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			roadClass: getRoadClass(way.tags),
 			speeds,
 			destinationOnly,
+			discouraged,
 			wayId: way.id,
 			surface: getSurface(way.tags),
 		});
@@ -175,6 +193,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 	const lengths: number[] = [];
 	const speedsOf: number[][] = [];
 	const destinationOnlyOf: number[] = [];
+	const discouragedOf: number[] = [];
 	const surfaceOf: number[] = [];
 	const segmentsOfWay = new Map<number, number[]>();
 	const getJunction = (index: number): number => {
@@ -209,6 +228,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 			segClass.push(way.roadClass);
 			speedsOf.push(way.speeds);
 			destinationOnlyOf.push(way.destinationOnly);
+			discouragedOf.push(way.discouraged);
 			surfaceOf.push(way.surface);
 			const ofWay = segmentsOfWay.get(way.wayId);
 			if (ofWay) ofWay.push(lengths.length - 1);
@@ -260,6 +280,7 @@ export function buildRoadGraph(osm: OsmData): RoadGraph {
 		segSurface: Uint8Array.from(surfaceOf),
 		segTime,
 		segDestinationOnly: Uint8Array.from(destinationOnlyOf),
+		segDiscouraged: Uint8Array.from(discouragedOf),
 		segCutOff: new Uint8Array(segmentCount),
 		turnFrom: new Uint32Array(0),
 		turnVia: new Uint32Array(0),

@@ -11,6 +11,8 @@ export interface WayAccess {
 	backward: number;
 	/** Open only to reach places on the way itself (access=destination, customers, delivery). */
 	destinationOnly: boolean;
+	/** Usable, but the mode should take another way where one exists (walkers on a trunk without a sidewalk). */
+	discouraged: boolean;
 }
 
 // Road classes, kept as small integers in the graph; "highway" here means motorways and trunks (avoidHighways).
@@ -208,6 +210,51 @@ function readMaxspeed(value: string | undefined): number | undefined {
 	return speed > 0 ? speed : undefined;
 }
 
+// Hiking grades a bicycle cannot ride: from demanding mountain hiking up the path needs hands or a rope.
+const BIKE_UNRIDEABLE_SAC = new Set([
+	'demanding_mountain_hiking',
+	'alpine_hiking',
+	'demanding_alpine_hiking',
+	'difficult_alpine_hiking',
+]);
+
+/**
+ * Whether the trail is too hard to ride: a sac_scale from demanding_mountain_hiking up, or an mtb:scale of 3
+ * ("3", "3+", "4-" and so on) or more. Mapstride plans for touring and road bicycles only and offers no
+ * mountain-biking mode, so such trails are closed to every bicycle; a mountain-biking mode would open them.
+ */
+function isTooHardToRide(tags: Tags): boolean {
+	if (BIKE_UNRIDEABLE_SAC.has(tags.sac_scale ?? '')) return true;
+	const mtb = /^(\d+)/.exec(tags['mtb:scale'] ?? '');
+	return mtb !== null && Number(mtb[1]) >= 3;
+}
+
+const CYCLE_LANE = new Set(['lane', 'track', 'opposite_lane', 'opposite_track', 'shared_lane']);
+
+/** Whether the road carries a lane or track for bicycles on either side. */
+function hasCycleLane(tags: Tags): boolean {
+	return ['cycleway', 'cycleway:right', 'cycleway:left', 'cycleway:both'].some((key) =>
+		CYCLE_LANE.has(tags[key] ?? ''),
+	);
+}
+
+const NO_SIDEWALK = new Set(['no', 'none']);
+// Main roads a walker follows only when no footway or sidewalk leads the same way (GraphHopper and Valhalla
+// likewise weigh walking on big roads without a sidewalk).
+const WALK_BESIDE_TRAFFIC = new Set(['trunk', 'trunk_link', 'primary', 'primary_link']);
+
+/** Whether the road has a sidewalk on its carriageway (sidewalk=both/left/right/yes, or per side). */
+function hasSidewalk(tags: Tags): boolean {
+	const present = (value: string | undefined) =>
+		value !== undefined && value !== 'no' && value !== 'none' && value !== 'separate';
+	return (
+		present(tags.sidewalk) ||
+		present(tags['sidewalk:both']) ||
+		present(tags['sidewalk:left']) ||
+		present(tags['sidewalk:right'])
+	);
+}
+
 /** Decides whether and how fast a way can be travelled by the mode; null when not at all. */
 export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 	const highway = tags.highway;
@@ -217,11 +264,16 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 	if (highway === 'construction' || highway === 'proposed' || highway === 'abandoned') return null;
 	if (tags.area === 'yes') return null;
 	let speed: number | undefined;
+	let discouraged = false;
 	const accessKeys = ACCESS_KEYS[mode];
 	if (mode === 'pedestrian') {
 		const allowed = readAccess(tags, accessKeys);
 		speed = FOOT_SPEED[highway];
 		if (allowed === false) return null;
+		const footSigned = tags.foot === 'yes' || tags.foot === 'designated';
+		const trunk = highway === 'trunk' || highway === 'trunk_link';
+		if (trunk && NO_SIDEWALK.has(tags.sidewalk ?? '') && !footSigned) return null;
+		discouraged = WALK_BESIDE_TRAFFIC.has(highway) && !hasSidewalk(tags) && !footSigned;
 		if (speed === undefined) {
 			if (allowed !== true || highway === 'motorway' || highway === 'motorway_link') return null;
 			speed = 5;
@@ -229,10 +281,12 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 	} else if (mode === 'bicycle') {
 		const allowed = readAccess(tags, accessKeys);
 		if (allowed === false) return null;
+		if (isTooHardToRide(tags)) return null;
 		speed = BIKE_SPEED[highway];
 		if (speed === undefined) {
 			const explicit = readAccess(tags, ['bicycle']);
-			if (explicit !== true) return null;
+			const trunkWithLane = (highway === 'trunk' || highway === 'trunk_link') && hasCycleLane(tags);
+			if (explicit !== true && !trunkWithLane) return null;
 			speed = BIKE_IF_ALLOWED[highway] ?? 10;
 		}
 	} else {
@@ -252,6 +306,7 @@ export function getWayAccess(tags: Tags, mode: Mode): WayAccess | null {
 		forward: oneway === -1 ? 0 : speed,
 		backward: oneway === 1 ? 0 : speed,
 		destinationOnly: readAccessRule(tags, accessKeys) === 'destination',
+		discouraged,
 	};
 }
 
