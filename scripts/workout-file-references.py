@@ -18,6 +18,9 @@ Per file:
   ours are (it differs only where heights jump, as on swim_activity_1.tcx's GPS heights).
 - gpxpy_up_m / gpxpy_down_m: GPX.get_uphill_downhill() — heights smoothed 0.3/0.4/0.3 over three points,
   every rise summed, per segment (nothing across the jump between segments).
+- kind: 'track'; or 'no_track_points' (waypoints only: gpxpy finds no track point, and we refuse the file),
+  or 'no_positions' (a FIT without positions, such as an indoor ride: GPX cannot hold it, so gpxpy has no
+  figures to give; the test checks those files against the FIT SDK's decoding instead).
 - hysteresis5_up_m / hysteresis5_down_m: the recorded heights read with a 5 m dead band, per segment: the
   reference level moves (and the rise or drop counts) only once a height is 5 m above or below it.
 """
@@ -33,12 +36,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(ROOT, 'tests', 'fixtures', 'workouts')
 OUT = os.path.join(FIXTURES, 'references.json')
 
-# Recordings with timed points or heights; the others hold too little to compare (a route, a two-point
-# track, track-with-extremes.gpx's 25 made-up points) or no position (compressed-speed-distance.fit).
+# Every file of ../shared/data/workouts (the larger TCX files gzipped here).
 FILES = [
     'gpx/Mojstrovka.gpx',
     'gpx/cerknicko-jezero-with-elevations-zero.gpx',
+    'gpx/gpx1.0_with_all_fields.gpx',
+    'gpx/gpx1.1_with_all_fields.gpx',
+    'gpx/gpx_with_garmin_extension.gpx',
+    'gpx/route.gpx',
     'gpx/track-with-empty-segment.gpx',
+    'gpx/track-with-extremes.gpx',
+    'gpx/unicode_with_bom.gpx',
+    'tcx/brighton-beach.tcx.gz',
     'tcx/cross-country-skiing_activity_1.tcx',
     'tcx/multiple_running_activities.tcx.gz',
     'tcx/running_activity_2.tcx.gz',
@@ -47,10 +56,17 @@ FILES = [
     'tcx/walking_activity_1.tcx',
     'fit/Edge810-Vector-2013-08-16-15-35-10.fit',
     'fit/activity-large-fenxi2-multisport.fit',
+    'fit/activity-settings-corruptheader.fit',
+    'fit/compressed-speed-distance.fit',
     'fit/developer-types-sample.fit',
+    'fit/event_timestamp.fit',
+    'fit/garmin-edge-820-bike.fit',
+    'fit/garmin-fenix-5-bike.fit',
     'fit/garmin-fenix-5-walk.fit',
     'fit/null_compressed_speed_dist.fit',
+    'fit/sample-activity-indoor-trainer.fit',
     'fit/sample_mulitple_header.fit',
+    'fit/strava-android-app-201.10-b1218918.fit',
 ]
 
 BAND_M = 5.0
@@ -74,15 +90,31 @@ def hysteresis(heights, band):
 
 
 def load(path):
+    """The file as gpxpy reads it; None when it holds no positions (GPX cannot carry such points)."""
     full = os.path.join(FIXTURES, path)
     if path.startswith('gpx/'):
         with open(full, encoding='utf-8-sig') as f:
-            return gpxpy.parse(f)
-    text = subprocess.run(
+            gpx = gpxpy.parse(f)
+        if not any(s.points for t in gpx.tracks for s in t.segments) and gpx.routes:
+            # A planned route: we read its points as one track segment, so gpxpy is given the same.
+            track = gpxpy.gpx.GPXTrack()
+            segment = gpxpy.gpx.GPXTrackSegment()
+            for route in gpx.routes:
+                for p in route.points:
+                    segment.points.append(
+                        gpxpy.gpx.GPXTrackPoint(p.latitude, p.longitude, elevation=p.elevation, time=p.time))
+            track.segments.append(segment)
+            gpx.tracks.append(track)
+        return gpx
+    converted = subprocess.run(
         ['npx', 'tsx', 'src/lib/workout-files/cli.ts', 'convert', full, '--to', 'gpx'],
-        cwd=ROOT, check=True, capture_output=True, text=True,
-    ).stdout
-    return gpxpy.parse(text)
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if converted.returncode != 0:
+        if 'cannot_write' in converted.stderr:
+            return None
+        raise RuntimeError(f'{path}: {converted.stderr.strip()}')
+    return gpxpy.parse(converted.stdout)
 
 
 def main():
@@ -93,7 +125,16 @@ def main():
     }
     for path in FILES:
         gpx = load(path)
+        if gpx is None:
+            out['files'][path] = {'kind': 'no_positions'}
+            print(path, out['files'][path], file=sys.stderr)
+            continue
         segments = [s for t in gpx.tracks for s in t.segments if s.points]  # as we read: empty ones dropped
+        if not segments:
+            # Waypoints only: gpxpy finds no track point either.
+            out['files'][path] = {'kind': 'no_track_points'}
+            print(path, out['files'][path], file=sys.stderr)
+            continue
         timed = any(p.time is not None for s in segments for p in s.points)
         moving = gpx.get_moving_data()
         up, down = gpx.get_uphill_downhill()
@@ -111,6 +152,7 @@ def main():
             h_up += u
             h_down += d
         out['files'][path] = {
+            'kind': 'track',
             'segments': len(segments),
             'points': sum(len(s.points) for s in segments),
             'gpxpy_moving_s': round(moving.moving_time, 1) if timed and moving else None,

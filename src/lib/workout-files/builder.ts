@@ -26,6 +26,9 @@ export const GLITCH_MS = 10_000;
 /** 6 Jan 1980, the start of GPS time: no satellite receiver recorded a point before it. */
 export const GPS_EPOCH_MS = Date.UTC(1980, 0, 6);
 
+/** How the warning about a device clock that was never set begins (the workout page has its own notice). */
+export const UNSET_CLOCK_WARNING = 'The times in this file are not real';
+
 export class WorkoutBuilder {
 	readonly points: TrackPoint[] = [];
 	readonly segmentStarts: number[] = [];
@@ -125,8 +128,8 @@ export class WorkoutBuilder {
 		const said = new Date(placeholder).toISOString().slice(0, 10);
 		this.warnOnce(
 			written === undefined
-				? `The times in this file are not real (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept; its date, duration, pace and splits are unknown.`
-				: `The times in this file are not real (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept, dated ${new Date(written).toISOString().slice(0, 10)} when the file was written; its duration, pace and splits are unknown. Change the date on the workout if it is wrong.`,
+				? `${UNSET_CLOCK_WARNING} (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept; its date, duration, pace and splits are unknown.`
+				: `${UNSET_CLOCK_WARNING} (its points say ${said}, before GPS existed: the device's clock was not set). The track and distance were kept, dated ${new Date(written).toISOString().slice(0, 10)} when the file was written; its duration, pace and splits are unknown. Change the date on the workout if it is wrong.`,
 		);
 	}
 

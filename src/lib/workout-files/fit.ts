@@ -10,7 +10,7 @@ import {
 } from './contract';
 import { WorkoutFileError } from './errors';
 import { mapFitSport, nameFitSport } from './sport';
-import { FIT_EPOCH_S } from './time';
+import { FIT_EPOCH_S, formatUtc } from './time';
 
 const SEMICIRCLE_TO_DEG = 180 / 2 ** 31;
 
@@ -330,6 +330,16 @@ interface SessionTotals {
 	start?: number;
 }
 
+/** One FIT file's records in a byte stream; `cutOff` when the stream ends before the file does. */
+interface FitFileRange {
+	start: number;
+	end: number;
+	cutOff?: boolean;
+}
+
+/** A cut-off recording's last record can carry a crashing app's garbage clock (decades ahead). */
+const CUT_OFF_TIME_JUMP_MS = 24 * 3600 * 1000;
+
 function failCorrupt(why: string, details: Record<string, unknown> = {}): never {
 	throw new WorkoutFileError('fit_corrupt', `This FIT file is damaged (${why}).`, details);
 }
@@ -342,8 +352,9 @@ function failCorrupt(why: string, details: Record<string, unknown> = {}): never 
 export function checkFitIntegrity(
 	bytes: Uint8Array,
 	trailing: { bytes: number } = { bytes: 0 },
-): Array<{ start: number; end: number }> {
-	const files: Array<{ start: number; end: number }> = [];
+	options: { keepCutOff?: boolean } = {},
+): FitFileRange[] {
+	const files: FitFileRange[] = [];
 	let offset = 0;
 	while (offset < bytes.length) {
 		const headerSize = bytes[offset];
@@ -367,6 +378,12 @@ export function checkFitIntegrity(
 		const dataStart = offset + headerSize;
 		const dataEnd = dataStart + dataSize;
 		if (dataEnd + 2 > bytes.length) {
+			// A recording app that stopped mid-write leaves a file shorter than its header says; its records up
+			// to the break are still the member's run, so the reader may keep them (unchecked: no CRC to test).
+			if (options.keepCutOff && dataStart < bytes.length) {
+				files.push({ start: dataStart, end: bytes.length, cutOff: true });
+				break;
+			}
 			throw new WorkoutFileError(
 				'truncated',
 				'This FIT file is incomplete: it is shorter than its header says. Copy it from the device again.',
@@ -403,7 +420,7 @@ export function readFit(
 	options: { interpret?: boolean } = {},
 ): NormalisedWorkout {
 	const trailing = { bytes: 0 };
-	const files = checkFitIntegrity(bytes, trailing);
+	const files = checkFitIntegrity(bytes, trailing, { keepCutOff: true });
 	const b = new WorkoutBuilder('fit', container, limits);
 	if (trailing.bytes > 0)
 		b.warnOnce(`${trailing.bytes} bytes after the end of the FIT data were not readable and were ignored.`);
@@ -425,7 +442,29 @@ export function readFit(
 	let avgHr: number | undefined;
 	const maxWaypoints = limits.maxPoints ?? defaultLimits.maxPoints;
 
+	let cutOff: { kept: number; last: number | undefined } | undefined;
 	for (const file of files) {
+		if (!file.cutOff) {
+			decodeFile(file);
+			continue;
+		}
+		const pointsBefore = b.points.length;
+		try {
+			decodeFile(file);
+		} catch (error) {
+			// Where a cut-off file stops making sense is where the recording ended.
+			if (!(error instanceof WorkoutFileError) || error.code !== 'fit_corrupt') throw error;
+		}
+		if (b.points.length === 0) {
+			throw new WorkoutFileError(
+				'truncated',
+				'This FIT file is incomplete: it ends before its first record. Copy it from the device again.',
+			);
+		}
+		cutOff = { kept: b.points.length - pointsBefore, last: b.points[b.points.length - 1]?.time };
+	}
+
+	function decodeFile(file: FitFileRange): void {
 		const defs: Array<Definition | undefined> = new Array(16);
 		const state: DecoderState = { last: -1, acc: -1 };
 		let pos = file.start;
@@ -514,16 +553,21 @@ export function readFit(
 					def.decodeRecord = compileRecordDecoder(def);
 					compiled++;
 				}
-				b.addPoint(
-					def.decodeRecord
-						? def.decodeRecord(dv, bytes, pos, compressedTime, state)
-						: decodeRecordInterpreted(def, dv, bytes, pos, compressedTime, state),
-				);
+				const point = def.decodeRecord
+					? def.decodeRecord(dv, bytes, pos, compressedTime, state)
+					: decodeRecordInterpreted(def, dv, bytes, pos, compressedTime, state);
+				if (file.cutOff && isCrashClock(point)) return;
+				b.addPoint(point);
 			} else {
 				readOtherMessage(g, pos, def);
 			}
 			pos += def.size;
 		}
+	}
+
+	function isCrashClock(point: TrackPoint): boolean {
+		const previous = b.points[b.points.length - 1]?.time;
+		return point.time !== undefined && previous !== undefined && point.time - previous > CUT_OFF_TIME_JUMP_MS;
 	}
 
 	function readOtherMessage(g: number, pos: number, def: Definition): void {
@@ -640,7 +684,22 @@ export function readFit(
 	// A session heart rate of 0 means no strap was worn.
 	if (maxHr) b.deviceTotals.maxHeartRate = maxHr;
 	if (avgHr && sessions.length === 1) b.deviceTotals.avgHeartRate = avgHr;
+	if (cutOff) b.warnOnce(describeCutOff(cutOff.kept, cutOff.last, b.deviceTotals));
 	return b.finish();
+}
+
+/** Tells the member what of a cut-off recording was kept, beside what the file's own summary claims. */
+function describeCutOff(
+	kept: number,
+	last: number | undefined,
+	totals: NormalisedWorkout['deviceTotals'],
+): string {
+	const upTo = last === undefined ? '' : ` up to ${formatUtc(last).slice(11, 19)} UTC`;
+	const claimed: string[] = [];
+	if (totals.elapsedS !== undefined) claimed.push(`${Math.round(totals.elapsedS / 60)} min`);
+	if (totals.distanceM !== undefined) claimed.push(`${(totals.distanceM / 1000).toFixed(2)} km`);
+	const summary = claimed.length > 0 ? ` Its own summary speaks of ${claimed.join(' and ')}.` : '';
+	return `This FIT file is incomplete: the app that recorded it stopped before finishing it. The ${kept.toLocaleString('en-US')} points that could be read${upTo} were kept.${summary} Copy the file from the device again if it holds more.`;
 }
 
 function setScaled(

@@ -6,6 +6,7 @@ import { looksLikeFit, readFit, readFitWithSdk } from './fit';
 import { readGpx } from './gpx';
 import { readTcx } from './tcx';
 
+export { UNSET_CLOCK_WARNING } from './builder';
 export * from './contract';
 export { isWorkoutFileError, WorkoutFileError, type WorkoutFileErrorCode } from './errors';
 export { coursePointType, type FitCourseInput, writeFitCourse } from './fit-course';

@@ -135,7 +135,8 @@ export interface MetricsOptions {
 /**
  * Cumulative distance per point. With positions: haversine between consecutive positioned points of
  * the same segment (no distance is counted across a gap between segments; points without a fix are
- * bridged). Without any position: the device's recorded distance stream, increases only.
+ * bridged). Without any position: the device's recorded distance stream, increases only, counted from
+ * 0 at the start as FIT and TCX define it (a pool swim's first record already holds its first length).
  */
 export function computeCumulativeDistance(w: NormalisedWorkout): {
 	cumulative: Float64Array;
@@ -168,12 +169,12 @@ export function computeCumulativeDistance(w: NormalisedWorkout): {
 	}
 	let recorded = 0;
 	let total = 0;
-	let last = Number.NaN;
+	let last = 0;
 	for (let i = 0; i < n; i++) {
 		const d = points[i].distance;
 		if (d !== undefined) {
 			recorded++;
-			if (!Number.isNaN(last) && d > last) total += d - last;
+			if (d > last) total += d - last;
 			last = d;
 		}
 		cumulative[i] = total;

@@ -277,7 +277,7 @@ describe('device file import', () => {
 		const bombs = makeBombs(200 * 1024 * 1024);
 		const cases: { bytes: Uint8Array; name: string; status: number; error: string }[] = [
 			{ bytes: gpx.subarray(0, gpx.length / 2), name: 'truncated.gpx', status: 422, error: 'file_' },
-			{ bytes: fit.subarray(0, fit.length - 300), name: 'truncated.fit', status: 422, error: 'file_' },
+			{ bytes: fit.subarray(0, fit[0] + 20), name: 'truncated.fit', status: 422, error: 'file_truncated' },
 			{
 				bytes: new TextEncoder().encode('%PDF-1.7 not a workout at all'),
 				name: 'ride.gpx',

@@ -15,7 +15,7 @@ import {
 	sweepWorkoutUploads,
 	UPLOAD_EXPIRY_MS,
 } from '../../../src/lib/workouts/server/resumable-uploads';
-import { workoutUploads } from '../../../src/lib/workouts/server/tables';
+import { workouts, workoutUploads } from '../../../src/lib/workouts/server/tables';
 import { createWorkoutUploadsApi } from '../../../src/lib/workouts/server/upload-api';
 import { callApi, createTestApi, createTestClock, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
@@ -108,6 +108,14 @@ const patch = (url: string, offset: number, body: Uint8Array, token = alice.toke
 async function storedWorkouts(member = alice): Promise<number> {
 	const list = await callApi(app, 'GET', `/api/v7.1/workout/?user=${member.id}`, { token: member.token });
 	return list.json.total_count;
+}
+
+async function storedNotes(workoutId: number): Promise<string[][]> {
+	const rows = await database.db
+		.select({ fileNotes: workouts.fileNotes })
+		.from(workouts)
+		.where(eq(workouts.id, workoutId));
+	return rows.map((row) => row.fileNotes);
 }
 
 describe('resumable workout uploads (tus 1.0)', () => {
@@ -217,6 +225,23 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		const imported = await callApi(app, 'GET', other.url, { token: alice.token });
 		expect(imported.json.status).toBe('imported');
 		expect(imported.json.workout.notice).toBeUndefined();
+	});
+
+	test('a recording the app cut off mid-write keeps what it holds, and the result and workout say so', async () => {
+		const file = fixture('fit/strava-android-app-201.10-b1218918.fit');
+		const created = await create(file.length, { filename: 'strava.fit' });
+		expect((await patch(created.url, 0, file)).status).toBe(204);
+		const view = await callApi(app, 'GET', created.url, { token: alice.token });
+		expect(view.json.status).toBe('imported');
+		expect(view.json.workout.notice).toMatch(
+			/^This FIT file is incomplete: .* The 472 points that could be read up to 14:18:24 UTC were kept\. Its own summary speaks of 59 min and 11\.27 km\./,
+		);
+		const workout = await callApi(app, 'GET', `/api/v7.1/workout/${view.json.workout.id}/`, {
+			token: alice.token,
+		});
+		expect(workout.json.aggregates.elapsed_time_total).toBe(314);
+		expect(workout.json.aggregates.distance_total).toBeCloseTo(928.9, 0);
+		expect(await storedNotes(view.json.workout.id)).toEqual([[view.json.workout.notice]]);
 	});
 
 	test('a small file sent whole with its creation (creation-with-upload) is imported by that request', async () => {

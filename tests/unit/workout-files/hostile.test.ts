@@ -227,10 +227,37 @@ describe('FIT damage', () => {
 		expectRefused(bad, 'fit_checksum');
 	});
 
-	it('refuses a truncated FIT file, including a real one from the Strava app', () => {
-		expectRefused(good.subarray(0, good.length - 100), 'truncated');
+	it('refuses a FIT file cut off inside its header or before its first record', () => {
 		expectRefused(good.subarray(0, 13), 'truncated');
-		expectRefused(loadFixture('fit/strava-android-app-201.10-b1218918.fit'), 'truncated');
+		expectRefused(good.subarray(0, good[0]), 'truncated');
+		expectRefused(good.subarray(0, good[0] + 20), 'truncated');
+	});
+
+	it('keeps the points of a FIT recording cut off mid-write, and says so', () => {
+		const whole = readWorkoutFileSync(good);
+		const cut = readWorkoutFileSync(good.subarray(0, Math.floor(good.length / 2)));
+		expect(cut.points.length).toBeGreaterThan(0);
+		expect(cut.points.length).toBeLessThan(whole.points.length);
+		expect(cut.points).toEqual(whole.points.slice(0, cut.points.length));
+		expect(cut.warnings.join(' ')).toMatch(
+			/incomplete: the app that recorded it stopped before finishing it/,
+		);
+		expect(whole.warnings.join(' ')).not.toMatch(/incomplete/);
+	});
+
+	it('reads the Strava app’s crashed recording up to where it breaks, without its garbage clock', () => {
+		// The app stopped mid-write: the header declares 3 bytes more than the file holds, and a record
+		// after 14:18:24 refers to a layout never defined. Its last readable record says 2085.
+		const strava = readWorkoutFileSync(loadFixture('fit/strava-android-app-201.10-b1218918.fit'));
+		const positioned = strava.points.filter((p) => p.lat !== undefined);
+		expect(positioned).toHaveLength(236);
+		expect(new Date(strava.startTime as number).toISOString()).toBe('2021-09-27T14:13:10.000Z');
+		expect(new Date(strava.points[strava.points.length - 1].time as number).toISOString()).toBe(
+			'2021-09-27T14:18:24.000Z',
+		);
+		expect(strava.warnings).toEqual([
+			'This FIT file is incomplete: the app that recorded it stopped before finishing it. The 472 points that could be read up to 14:18:24 UTC were kept. Its own summary speaks of 59 min and 11.27 km. Copy the file from the device again if it holds more.',
+		]);
 	});
 
 	it('refuses a broken .FIT signature as not a workout file', () => {

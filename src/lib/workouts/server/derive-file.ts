@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { timeZoneAt } from '../../core/server/time-zone-at';
 import { truncateText } from '../../core/text';
 import { type Effort, effortsOf } from '../../stats/records';
-import { computeMetrics, type NormalisedWorkout } from '../../workout-files';
+import { computeMetrics, type NormalisedWorkout, UNSET_CLOCK_WARNING } from '../../workout-files';
 import { DEFAULT_WEIGHT_KG } from '../calories';
 import { MAX_WORKOUT_SOURCE } from '../contract';
 import { encodeSeries, type SeriesSample, type StoredSeries } from '../series';
@@ -38,6 +38,8 @@ export type DerivedFileWorkout = {
 	source: string;
 	origin: 'file';
 	notes: string;
+	/** What the reader noticed, for the owner (an unset clock has its own notice on the workout page). */
+	fileNotes: string[];
 	distanceTotal: number | null;
 	metabolicEnergyTotal: number | null;
 	activeTimeTotal: number | null;
@@ -107,6 +109,7 @@ export function deriveFromFile(file: NormalisedWorkout, weightKg: number | null)
 		source: truncateText(creator, MAX_WORKOUT_SOURCE),
 		origin: 'file',
 		notes: '',
+		fileNotes: file.warnings.filter((warning) => !warning.startsWith(UNSET_CLOCK_WARNING)),
 		distanceTotal: metrics.distanceM,
 		metabolicEnergyTotal: metrics.calories?.joules ?? null,
 		activeTimeTotal: metrics.movingS,

@@ -469,6 +469,14 @@ export async function readUpload(
 	return representUpload(deps, row);
 }
 
+/** What the member should know of an imported file, in one line: an unset clock first, then the reader's notes. */
+function importNotice(workout: Parameters<typeof hasUnknownTimes>[0] & { fileNotes: string[] }): {
+	notice?: string;
+} {
+	const notes = [...(hasUnknownTimes(workout) ? [UNKNOWN_TIMES_NOTICE] : []), ...workout.fileNotes];
+	return notes.length > 0 ? { notice: notes.join(' ') } : {};
+}
+
 async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploadView> {
 	const href = `${WORKOUT_UPLOADS_PATH}${row.id}`;
 	const [workout] = row.workoutId
@@ -480,6 +488,7 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 					sampleCount: workouts.sampleCount,
 					distanceTotal: workouts.distanceTotal,
 					elapsedTimeTotal: workouts.elapsedTimeTotal,
+					fileNotes: workouts.fileNotes,
 				})
 				.from(workouts)
 				.where(eq(workouts.id, row.workoutId))
@@ -497,7 +506,7 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 					workout: {
 						id: workout.id,
 						name: workout.name,
-						...(hasUnknownTimes(workout) ? { notice: UNKNOWN_TIMES_NOTICE } : {}),
+						...importNotice(workout),
 					},
 				}
 			: {}),

@@ -58,6 +58,11 @@ export const workouts = pgTable(
 		attribution: text('attribution'),
 		/** How it arrived: `manual` (logged or sent as JSON) or `file` (device file import). */
 		origin: text('origin').notNull().default('manual'),
+		/**
+		 * What reading the file noticed and the member should know (a recording cut off, activities left
+		 * out, a route read as a track); shown to the owner on the workout page.
+		 */
+		fileNotes: text('file_notes').array().notNull().default(sql`'{}'::text[]`),
 		distanceTotal: doublePrecision('distance_total'),
 		metabolicEnergyTotal: doublePrecision('metabolic_energy_total'),
 		activeTimeTotal: doublePrecision('active_time_total'),

@@ -1,0 +1,1 @@
+ALTER TABLE "workouts" ADD COLUMN "file_notes" text[] DEFAULT '{}'::text[] NOT NULL;
