@@ -12,10 +12,13 @@ export function listTimeZones(): readonly string[] {
 
 /**
  * A listed zone, or an Area/Location alias of one (Chromium lists Asia/Kolkata where Node still
- * lists Asia/Calcutta); abbreviations, offsets and free text such as "EST" or "GMT+5" are refused.
+ * lists Asia/Calcutta), or IANA's fixed Etc/GMT±h zone a recording's stated clock offset is kept in
+ * (never offered to choose: its sign is inverted); abbreviations, offsets and free text such as "EST"
+ * or "GMT+5" are refused.
  */
 export function isListedTimeZone(zone: string): boolean {
 	if (listTimeZones().includes(zone)) return true;
+	if (/^Etc\/GMT[+-](1[0-4]|[1-9])$/.test(zone)) return !/^Etc\/GMT\+1[3-4]$/.test(zone);
 	if (
 		!/^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+)?$/.test(
 			zone,

@@ -43,6 +43,7 @@ export class WorkoutBuilder {
 	startTime: number | undefined;
 	/** When the file says it was written (GPX metadata time): the date of a recording whose clock was not set. */
 	fileTime: number | undefined;
+	recordedUtcOffsetS: number | undefined;
 	activityType: NormalisedWorkout['activityType'] = ActivityTypeId.generic;
 	sport: string | undefined;
 	name: string | undefined;
@@ -166,6 +167,7 @@ export class WorkoutBuilder {
 			warnings: this.warnings,
 		};
 		if (startTime !== undefined) workout.startTime = startTime;
+		if (this.recordedUtcOffsetS !== undefined) workout.recordedUtcOffsetS = this.recordedUtcOffsetS;
 		const sport = cleanFileText(this.sport);
 		const name = cleanFileText(this.name);
 		const creator = cleanFileText(this.creator);

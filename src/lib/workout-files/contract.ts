@@ -80,6 +80,13 @@ export const NormalisedWorkoutSchema = v.object({
 	laps: v.array(LapSchema),
 	waypoints: v.array(WaypointSchema),
 	deviceTotals: DeviceTotalsSchema,
+	/**
+	 * The recording clock's offset from UTC in seconds, where the file states it (a FIT activity's
+	 * local_timestamp), whole quarter hours within ±14 h; what dates a recording that has no position.
+	 */
+	recordedUtcOffsetS: v.optional(
+		v.pipe(v.number(), v.integer(), v.minValue(-14 * 3600), v.maxValue(14 * 3600)),
+	),
 	/** Things we read around, in words a member understands (extra activities ignored, …). */
 	warnings: v.array(v.string()),
 });

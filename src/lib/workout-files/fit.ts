@@ -337,6 +337,17 @@ interface FitFileRange {
 	cutOff?: boolean;
 }
 
+/**
+ * The device clock's offset from UTC, from an activity's timestamp and local_timestamp (both FIT
+ * seconds): only whole quarter hours within ±14 h count, so an unset clock (decades off) or a 0 placeholder
+ * says nothing.
+ */
+function clockOffsetS(utc: number, local: number): number | undefined {
+	if (Number.isNaN(utc) || Number.isNaN(local) || local === 0) return undefined;
+	const offset = local - utc;
+	return Math.abs(offset) <= 14 * 3600 && offset % 900 === 0 ? offset : undefined;
+}
+
 /** A cut-off recording's last record can carry a crashing app's garbage clock (decades ahead). */
 const CUT_OFF_TIME_JUMP_MS = 24 * 3600 * 1000;
 
@@ -626,6 +637,8 @@ export function readFit(
 				}
 			}
 			b.waypoints.push(waypoint);
+		} else if (g === 34) {
+			b.recordedUtcOffsetS ??= clockOffsetS(field(253), field(5));
 		} else if (g === 19) {
 			const lap: Lap = { firstPoint: 0, endPoint: 0 };
 			const start = timeOf(2);
@@ -895,6 +908,13 @@ export function readFitWithSdk(
 	if (maxHr) totals.maxHeartRate = maxHr;
 	const avgHr = sessionMesgs.length === 1 ? numberOf(sessionMesgs[0].avgHeartRate) : undefined;
 	if (avgHr) totals.avgHeartRate = avgHr;
+	const activityMesg = ((messages.activityMesgs ?? []) as SdkMessage[])[0];
+	const activityTime = timeOfSdk(activityMesg?.timestamp);
+	if (activityTime !== undefined)
+		b.recordedUtcOffsetS = clockOffsetS(
+			activityTime / 1000 - FIT_EPOCH_S,
+			numberOf(activityMesg?.localTimestamp) ?? Number.NaN,
+		);
 	const sportMesg = ((messages.sportMesgs ?? []) as SdkMessage[])[0];
 	const courseMesg = ((messages.courseMesgs ?? []) as SdkMessage[])[0];
 	const sportFromSportMesg =

@@ -156,6 +156,28 @@ describe('device file import', () => {
 		expect(await zoneOf('gpx/Mojstrovka.gpx', '?time_zone=America/Denver')).toBe('America/Denver');
 	});
 
+	test('a pool swim without positions is kept on the clock its FIT file states, and a client can echo it', async () => {
+		// event_timestamp.fit: its activity says 14:58:39 UTC and 10:58:39 local, so UTC−4.
+		await made.deps.db.update(users).set({ timeZone: 'Asia/Tokyo' }).where(eq(users.id, alice.id));
+		const swim = await upload(fixture('fit/event_timestamp.fit'), 'swim.fit');
+		expect(swim.status).toBe(201);
+		expect(swim.json.start_locale_timezone).toBe('Etc/GMT+4');
+		// A FIT whose clock was never set (its local time is 21 years off) says nothing of a zone.
+		const unset = await upload(fixture('fit/compressed-speed-distance.fit'), 'unset.fit');
+		expect(unset.json.start_locale_timezone).toBe('Asia/Tokyo');
+		// MapMyFitness clients send back what they read.
+		const echoed = await callApi(made.app, 'PUT', `/api/v7.1/workout/${swim.json.id}/`, {
+			token: alice.token,
+			body: {
+				name: 'Pool',
+				start_locale_timezone: swim.json.start_locale_timezone,
+				version: swim.json.version,
+			},
+		});
+		expect(echoed.status).toBe(200);
+		expect(echoed.json.start_locale_timezone).toBe('Etc/GMT+4');
+	});
+
 	test('a FIT ride keeps heart rate, the file name and the ride type', async () => {
 		const answer = await upload(
 			fixture('fit/garmin-fenix-5-bike.fit'),

@@ -128,6 +128,8 @@ describe('a workout recorded on another clock', () => {
 		expect(formatRecordedStart(run, 'America/New_York', 'America/Toronto')).toBeNull();
 		expect(formatRecordedStart(run, 'Europe/London', 'UTC')).toBeNull();
 		expect(formatRecordedStart(run, 'Not/AZone', 'UTC')).toBeNull();
+		// A pool swim's FIT states only its clock's offset: the fixed zone reads the right way round.
+		expect(formatRecordedStart(run, 'Etc/GMT+4', 'UTC')).toBe('9:46 AM where recorded, UTC\u22124');
 	});
 });
 

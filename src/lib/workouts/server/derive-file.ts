@@ -19,15 +19,22 @@ export function contentHashOf(start: Date, series: StoredSeries): string {
 }
 
 /**
+ * The zone a recording was made in: where it starts, or without any position the clock offset the file
+ * states, as the fixed zone of that offset (IANA's Etc/GMT zones, whose sign is inverted, exist for whole
+ * hours only). Null when the file says neither.
+ */
+function recordedTimeZoneOf(samples: SeriesSample[], utcOffsetS: number | undefined): string | null {
+	const first = samples.find((sample) => sample.lat != null && sample.lng != null);
+	if (first) return timeZoneAt(first.lat as number, first.lng as number);
+	if (utcOffsetS === undefined || utcOffsetS % 3600 !== 0) return null;
+	const hours = utcOffsetS / 3600;
+	return hours === 0 ? 'UTC' : `Etc/GMT${hours > 0 ? '-' : '+'}${Math.abs(hours)}`;
+}
+
+/**
  * Everything stored about a workout read from a device file, in plain data that crosses a thread
  * boundary: the pool's thread computes it so the thread answering requests only writes the row.
  */
-/** Where a recording starts, as a zone: its clock is the one the workout was recorded on. */
-function recordedTimeZoneOf(samples: SeriesSample[]): string | null {
-	const first = samples.find((sample) => sample.lat != null && sample.lng != null);
-	return first ? timeZoneAt(first.lat as number, first.lng as number) : null;
-}
-
 export type DerivedFileWorkout = {
 	/** The file's own name for the workout and activity type, for when the member names none. */
 	name: string | undefined;
@@ -56,7 +63,7 @@ export type DerivedFileWorkout = {
 	powerMax: number | null;
 	powerAvg: number | null;
 	series: StoredSeries;
-	/** The zone where the recording starts, from its first position; null without positions. */
+	/** The zone the recording was made in, from its first position or the file's clock offset. */
 	recordedTimeZone: string | null;
 	/** Its best efforts, found here on the parse pool rather than on the request's thread. */
 	efforts: Effort[];
@@ -126,7 +133,7 @@ export function deriveFromFile(file: NormalisedWorkout, weightKg: number | null)
 		powerMax: metrics.power?.max ?? null,
 		powerAvg: metrics.power?.avg ?? null,
 		series,
-		recordedTimeZone: recordedTimeZoneOf(samples),
+		recordedTimeZone: recordedTimeZoneOf(samples, file.recordedUtcOffsetS),
 		efforts: effortsOf(
 			{
 				distanceTotal: metrics.distanceM,
