@@ -47,9 +47,12 @@ export function placeZone(
 }
 
 function inAnyZone(sample: SeriesSample, zones: readonly PrivacyZone[]): boolean {
-	return zones.some(
-		(zone) => haversineM(sample.lat as number, sample.lng as number, zone.lat, zone.lng) <= zone.radiusM,
-	);
+	return isInAnyZone(sample.lat as number, sample.lng as number, zones);
+}
+
+/** Whether a place lies inside one of a member's privacy zones (workouts and routes alike). */
+export function isInAnyZone(lat: number, lng: number, zones: readonly PrivacyZone[]): boolean {
+	return zones.some((zone) => haversineM(lat, lng, zone.lat, zone.lng) <= zone.radiusM);
 }
 
 /** A number in [0, 1) fixed by the text: the same workout always hides the same length. */

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import polyline from '@mapbox/polyline';
 import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { locationPrivacyOfMany } from '../../account/server/location-privacy';
+import { privacyZones } from '../../account/server/tables';
 import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError, versionRequired } from '../../core/errors';
@@ -40,6 +42,7 @@ import {
 } from '../contract';
 import { boundingBox, cumulativeDistances, nearestPointIndex, summariseElevation } from '../geo';
 import { canEdit, canView } from '../policy';
+import { hideRouteInZones } from '../zones';
 import demoRoutes from './demo/demo-routes.json' with { type: 'json' };
 import type { DemoRoute } from './demo/types';
 import { routeBookmarks, routes } from './tables';
@@ -195,7 +198,31 @@ export async function getVisibleRoute(
 	if (!route) throw notFound();
 	const relation = await relationBetween(deps.db, viewer, route.ownerId);
 	if (!canView(viewer, route, { ...relation, token })) throw notFound();
-	return route;
+	const [seen] = await routesAsSeenBy(deps, viewer, [route]);
+	if (!seen) throw notFound();
+	return seen;
+}
+
+/**
+ * The routes as `viewer` may see them: others' routes without what lies in their owners' privacy
+ * zones, and without those lying wholly inside them. Every read of a route for someone goes through here.
+ */
+export async function routesAsSeenBy<T extends RouteWithOwner>(
+	deps: Deps,
+	viewer: Viewer,
+	found: T[],
+): Promise<T[]> {
+	const others = found.filter((route) => route.ownerId !== viewer?.id && route.path !== '');
+	if (others.length === 0) return found;
+	const privacy = await locationPrivacyOfMany(
+		deps,
+		others.map((route) => route.ownerId),
+	);
+	return found.flatMap((route) => {
+		if (route.ownerId === viewer?.id) return [route];
+		const seen = hideRouteInZones(route, privacy.get(route.ownerId)?.zones ?? []);
+		return seen ? [seen] : [];
+	});
 }
 
 async function getOwnRoute(deps: Deps, viewer: Viewer, id: number): Promise<RouteWithOwner> {
@@ -344,6 +371,10 @@ export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQue
 		conditions.push(
 			sql`2 * 6371000 * asin(least(1, sqrt(power(sin(radians(${routes.startLat} - ${lat}::float8) / 2), 2) + cos(radians(${lat}::float8)) * cos(radians(${routes.startLat})) * power(sin(radians(${routes.startLng} - ${lng}::float8) / 2), 2)))) <= ${radius}::float8`,
 		);
+		// A start inside its owner's privacy zone is no place to find someone else's route by.
+		conditions.push(
+			sql`(${routes.ownerId} = ${viewer?.id ?? 0} or not exists (select 1 from ${privacyZones} where ${privacyZones.ownerId} = ${routes.ownerId} and 2 * 6371000 * asin(least(1, sqrt(power(sin(radians(${routes.startLat} - ${privacyZones.lat}) / 2), 2) + cos(radians(${privacyZones.lat})) * cos(radians(${routes.startLat})) * power(sin(radians(${routes.startLng} - ${privacyZones.lng}) / 2), 2)))) <= ${privacyZones.radiusM}))`,
+		);
 	}
 	const where = and(...conditions);
 
@@ -390,14 +421,16 @@ export async function listRoutes(deps: Deps, viewer: Viewer, query: RouteListQue
 		const [row] = await deps.db.select({ count: sql<number>`count(*)::int` }).from(routes).where(where);
 		totalCount = Number(row?.count ?? 0);
 	}
+	const found = rows.map((row) => ({
+		...EMPTY_HEAVY_COLUMNS,
+		...(row.route as Partial<RouteRow>),
+		ownerDisplayName: row.ownerDisplayName,
+		ownerUsername: row.ownerUsername,
+	})) as RouteWithOwner[];
+	const seen = await routesAsSeenBy(deps, viewer, found);
 	return {
-		routes: rows.map((row) => ({
-			...EMPTY_HEAVY_COLUMNS,
-			...(row.route as Partial<RouteRow>),
-			ownerDisplayName: row.ownerDisplayName,
-			ownerUsername: row.ownerUsername,
-		})) as RouteWithOwner[],
-		totalCount,
+		routes: seen,
+		totalCount: totalCount - (found.length - seen.length),
 		limit,
 		offset,
 		orderBy,
@@ -412,12 +445,16 @@ export async function getRoutesByIds(deps: Deps, viewer: Viewer, ids: number[]):
 		.from(routes)
 		.innerJoin(users, eq(users.id, routes.ownerId))
 		.where(and(inArray(routes.id, ids), listableCondition(viewer)));
-	const byId = new Map(
-		rows.map((row) => [
-			row.route.id,
-			{ ...row.route, ownerDisplayName: row.ownerDisplayName, ownerUsername: row.ownerUsername },
-		]),
+	const seen = await routesAsSeenBy(
+		deps,
+		viewer,
+		rows.map((row) => ({
+			...row.route,
+			ownerDisplayName: row.ownerDisplayName,
+			ownerUsername: row.ownerUsername,
+		})),
 	);
+	const byId = new Map(seen.map((route) => [route.id, route]));
 	return ids.flatMap((id) => {
 		const route = byId.get(id);
 		return route ? [route] : [];

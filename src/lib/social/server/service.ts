@@ -13,6 +13,7 @@ import { queueMailJob } from '../../mail/server/service';
 import { canList as canListRoute } from '../../routes/policy';
 import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
 import { routes } from '../../routes/server/tables';
+import { hideRouteInZones } from '../../routes/zones';
 import { canView as canViewWorkout } from '../../workouts/policy';
 import { photosOfWorkouts } from '../../workouts/server/photos';
 import { recordingForViewer } from '../../workouts/server/recording';
@@ -1070,7 +1071,7 @@ async function representStories(
 		),
 		locationPrivacyOfMany(
 			deps,
-			workouts.filter((workout) => workout.ownerId !== viewer.id).map((workout) => workout.ownerId),
+			entries.filter((entry) => entry.row.ownerId !== viewer.id).map((entry) => entry.row.ownerId),
 		),
 	]);
 	return Promise.all(
@@ -1157,6 +1158,11 @@ async function representStories(
 				};
 			}
 			const route = entry.row;
+			// Others see the line without what lies in the owner's privacy zones, as on the route's own page.
+			const seen =
+				route.ownerId === viewer.id
+					? route
+					: hideRouteInZones(route, privacy.get(route.ownerId)?.zones ?? []);
 			return {
 				...common,
 				object_type: 'route',
@@ -1165,7 +1171,7 @@ async function representStories(
 				details: null,
 				published: formatApiDateTime(route.createdAt),
 				figures: { distance_m: route.distanceM, duration_s: null, ascent_m: route.ascentM, energy_j: null },
-				thumbnail: thin(decodePath(route).map(([lat, lng]) => [round5(lat), round5(lng)])),
+				thumbnail: seen ? thin(decodePath(seen).map(([lat, lng]) => [round5(lat), round5(lng)])) : [],
 				photos: none,
 				href: storyHref({ type: 'route', id: route.id, actorId: route.ownerId }),
 			};
