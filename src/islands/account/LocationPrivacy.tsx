@@ -2,6 +2,7 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api, ensureSession, errorData, loginPath } from '../../lib/api/client';
+import { escapeHtml } from '../../lib/core/html';
 import { type MapTileLayer, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import {
 	HIDE_ENDS_MAX_M,
@@ -10,7 +11,7 @@ import {
 	ZONE_RADIUS_MAX_M,
 	ZONE_RADIUS_MIN_M,
 } from '../../lib/workouts/privacy-zones';
-import { addBaseLayer, escapeHtml } from '../routes/map-layers';
+import { addBaseLayer } from '../routes/map-layers';
 import './location-privacy.scss';
 
 type Zone = {

@@ -4,6 +4,7 @@ import L from 'leaflet';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
 import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
+import { escapeHtml } from '../../lib/core/html';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import {
 	CUSTOM_NOTE_ICON_ID,
@@ -46,7 +47,7 @@ import {
 } from '../../lib/site/cookie-choices';
 import { storedMapType, storedPlannerView } from '../../lib/site/map-memory';
 import type { Rollout } from '../../lib/site/rollouts';
-import { addBaseLayer, escapeHtml } from './map-layers';
+import { addBaseLayer } from './map-layers';
 import type { SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';

@@ -4,10 +4,11 @@ import L from 'leaflet';
 import type { ReadableAtom, WritableAtom } from 'nanostores';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ChartPlace, LatLng } from '../../lib/core/chart-cursor';
+import { escapeHtml } from '../../lib/core/html';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import { MAP_TYPE_STORAGE_KEY, rememberPreference } from '../../lib/site/cookie-choices';
 import { storedMapType } from '../../lib/site/map-memory';
-import { addBaseLayer, escapeHtml } from './map-layers';
+import { addBaseLayer } from './map-layers';
 
 export type TrackMapProps = {
 	/** [lat, lng] pairs of the whole line. */

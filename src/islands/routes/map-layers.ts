@@ -1,16 +1,9 @@
 import L from 'leaflet';
+import { escapeHtml } from '../../lib/core/html';
 import type { MapTileLayer } from '../../lib/core/map-types';
 import { getRolloutVariant, type Rollout } from '../../lib/site/rollouts';
 import { $rollouts, loadBootup } from '../../lib/site/store';
 import { addStreetDetailNote } from './street-detail-note';
-
-/** Leaflet writes attributions as HTML; ours are plain text from configuration. */
-export function escapeHtml(text: string): string {
-	return text.replace(
-		/[&<>"']/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-	);
-}
 
 /** The built-in raster base map (`/tiles/{z}/{x}/{y}.png`, maybe with `{r}`), whose vector tiles the server serves too. */
 const BUILT_IN_RASTER = /^\/tiles\/\{z\}\/\{x\}\/\{y\}(?:\{r\})?\.png$/;

@@ -1,9 +1,10 @@
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
+import { escapeHtml } from '../../lib/core/html';
 import { type MapTileLayer, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import { decodePreviewLine, type RouteListItem } from '../../lib/routes/contract';
 import { storedMapType } from '../../lib/site/map-memory';
-import { addBaseLayer, escapeHtml } from './map-layers';
+import { addBaseLayer } from './map-layers';
 
 /**
  * The route search's results on a Leaflet map: each result's simplified line and a start marker.

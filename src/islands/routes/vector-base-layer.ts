@@ -3,11 +3,11 @@ import type L from 'leaflet';
 import { setWorkerUrl } from 'maplibre-gl';
 import styleSheetUrl from 'maplibre-gl/dist/maplibre-gl.css?url';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { escapeHtml } from '../../lib/core/html';
 import type { MapTileLayer } from '../../lib/core/map-types';
 import { readMapFonts, readMapPalette } from '../../lib/tiles/palette';
 import { buildVectorStyle } from '../../lib/tiles/vector-style';
 import tokens from '../../styles/_tokens.scss?raw';
-import { escapeHtml } from './map-layers';
 
 // Loaded only for members in the alternate maps rollout: MapLibre is most of this chunk.
 

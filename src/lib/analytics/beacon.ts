@@ -5,7 +5,7 @@
  * carries them and every `trackEvent` of the page's islands to /api/auth/client-events.
  */
 import { getPageType } from '../site/page-types';
-import { browserConsent, keepDeviceId } from './boot';
+import { browserConsent, keepDeviceId } from './browser-consent';
 import { PAGE_VIEW_DELAY_MS } from './events';
 import { drainEvents, onEventQueued, queueEvent, trackEvent } from './queue';
 import { browserSenderEnv, createSender } from './sender';
