@@ -143,6 +143,30 @@ export type ChangePasswordBody = v.InferOutput<typeof ChangePasswordSchema>;
 
 export const DeletionRequestSchema = v.object({ password: v.optional(v.string()) });
 
+/** A six-digit code from the authenticator app, or a recovery code (ten letters, dash optional). */
+const SecondFactorCode = v.pipe(
+	v.string('Enter the code from your authenticator app.'),
+	v.trim(),
+	v.regex(
+		/^(\d{6}|[A-Za-z0-9]{5}[- ]?[A-Za-z0-9]{5})$/,
+		'Enter the six digits from your app, or a recovery code.',
+	),
+);
+
+/** The code step of a sign-in: the challenge the password step answered, and the code. */
+export const SecondFactorSignInSchema = v.object({
+	challenge: v.pipe(v.string(), v.maxLength(200)),
+	code: SecondFactorCode,
+	remember_device: v.optional(v.boolean(), false),
+});
+
+export const TwoFactorSetupSchema = v.object({ password: v.optional(v.pipe(v.string(), v.maxLength(1024))) });
+export const TwoFactorConfirmSchema = v.object({ code: SecondFactorCode });
+export const TwoFactorDisableSchema = v.object({
+	password: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+	code: SecondFactorCode,
+});
+
 /** Only same-origin relative paths may be followed after login: never `//evil` or `https://…`. */
 export function safeNextPath(next: string | null | undefined, fallback = '/dashboard'): string {
 	if (!next) return fallback;

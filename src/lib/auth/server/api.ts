@@ -18,7 +18,11 @@ import {
 	LoginBodySchema,
 	PasswordResetRequestSchema,
 	PasswordResetSchema,
+	SecondFactorSignInSchema,
 	SignupBodySchema,
+	TwoFactorConfirmSchema,
+	TwoFactorDisableSchema,
+	TwoFactorSetupSchema,
 	VerificationRequestSchema,
 	type Viewer,
 } from '../contract';
@@ -28,19 +32,32 @@ import { requireViewer } from './middleware';
 import {
 	changePassword,
 	checkResetToken,
+	completeSecondFactorSignIn,
 	confirmEmail,
 	findUserByEmail,
 	login,
 	logout,
+	mailTwoFactorChange,
 	reauthenticate,
 	refreshSession,
 	requestPasswordReset,
 	requestVerificationMail,
 	resendVerificationMail,
 	resetPassword,
+	type SignedIn,
 	signup,
 } from './service';
 import { listSessions, revokeSessionById, SESSION_ABSOLUTE_SECONDS, sessionCookieName } from './session';
+import {
+	CHALLENGE_SECONDS,
+	checkSecondFactor,
+	confirmTwoFactor,
+	REMEMBER_DEVICE_COOKIE,
+	rememberDevice,
+	removeTwoFactor,
+	startTwoFactorSetup,
+	twoFactorStatus,
+} from './two-factor';
 
 /** Cookies we set before this API existed; /clear-legacy removes them. */
 const LEGACY_COOKIES = ['auth-token', 'access_token', 'mmf_auth', 'uacf_auth', 'ms_token'];
@@ -164,8 +181,8 @@ export function createAuthApi(): Hono<ApiEnv> {
 		c.header('Cache-Control', 'no-store');
 	});
 
-	app.post('/auth/login', validate('json', LoginBodySchema, toAuthError), async (c) => {
-		const result = await login(c.var.deps, c.req.valid('json'), requestContext(c));
+	/** A signed-in answer: the session cookies, and the token and member for the page or client. */
+	async function signedInAnswer(c: Context<ApiEnv>, result: SignedIn) {
 		setSessionCookies(c, result.sessionToken, result.sessionExpiresAt, result.viewer);
 		return c.json({
 			access_token: result.accessToken,
@@ -175,7 +192,100 @@ export function createAuthApi(): Hono<ApiEnv> {
 			// A newer consent matrix (or a declined required consent) is answered before going on.
 			consents_pending: await needsConsentPrompt(c.var.deps, result.viewer.id),
 		});
+	}
+
+	app.post('/auth/login', validate('json', LoginBodySchema, toAuthError), async (c) => {
+		const result = await login(c.var.deps, c.req.valid('json'), {
+			...requestContext(c),
+			deviceCookie: getCookie(c, REMEMBER_DEVICE_COOKIE),
+		});
+		if ('challenge' in result)
+			return c.json(
+				{
+					error: 'second_factor_required',
+					message: 'Enter the code from your authenticator app.',
+					challenge: result.challenge,
+					expires_in: CHALLENGE_SECONDS,
+				},
+				401,
+			);
+		return signedInAnswer(c, result);
 	});
+
+	app.post(
+		'/auth/login/second_factor',
+		validate('json', SecondFactorSignInSchema, toAuthError),
+		async (c) => {
+			const body = c.req.valid('json');
+			const result = await completeSecondFactorSignIn(c.var.deps, body, requestContext(c));
+			if (body.remember_device) {
+				const device = await rememberDevice(c.var.deps, result.viewer.id);
+				// Sent only to the sign-in endpoints, never readable by the page.
+				setCookie(c, REMEMBER_DEVICE_COOKIE, device.value, {
+					httpOnly: true,
+					secure: cookieIsSecure(c.var.deps.config),
+					sameSite: 'Strict',
+					path: '/api/auth/',
+					maxAge: device.maxAge,
+				});
+			}
+			return signedInAnswer(c, result);
+		},
+	);
+
+	app.get('/auth/two_factor', requireViewer, async (c) => {
+		const status = await twoFactorStatus(c.var.deps, (c.var.viewer as Viewer).id);
+		return c.json({ enabled: status.enabled, recovery_codes_left: status.recoveryCodesLeft });
+	});
+
+	// Setting it up and turning it off ask for the password again: a session left open is not enough.
+	app.post(
+		'/auth/two_factor/setup',
+		requireViewer,
+		validate('json', TwoFactorSetupSchema, toAuthError),
+		async (c) => {
+			const row = await reauthenticate(
+				c.var.deps,
+				c.var.viewer as Viewer,
+				c.req.valid('json').password,
+				requestContext(c),
+			);
+			const setup = await startTwoFactorSetup(c.var.deps, row);
+			return c.json({ secret: setup.secret, otpauth_uri: setup.uri, qr_svg: setup.qrSvg });
+		},
+	);
+
+	app.post(
+		'/auth/two_factor/confirm',
+		requireViewer,
+		validate('json', TwoFactorConfirmSchema, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			const { recoveryCodes } = await confirmTwoFactor(
+				c.var.deps,
+				viewer.id,
+				c.req.valid('json').code,
+				requestContext(c),
+			);
+			await mailTwoFactorChange(c.var.deps, viewer.id, 'on');
+			return c.json({ enabled: true, recovery_codes: recoveryCodes });
+		},
+	);
+
+	app.post(
+		'/auth/two_factor/disable',
+		requireViewer,
+		validate('json', TwoFactorDisableSchema, toAuthError),
+		async (c) => {
+			const viewer = c.var.viewer as Viewer;
+			const body = c.req.valid('json');
+			await reauthenticate(c.var.deps, viewer, body.password, requestContext(c));
+			await checkSecondFactor(c.var.deps, viewer.id, body.code, requestContext(c));
+			await removeTwoFactor(c.var.deps, viewer.id);
+			await mailTwoFactorChange(c.var.deps, viewer.id, 'off');
+			return c.json({ enabled: false });
+		},
+	);
 
 	app.post('/auth/signup', validate('json', SignupBodySchema, toAuthError), async (c) => {
 		const body = c.req.valid('json');

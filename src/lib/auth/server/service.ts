@@ -48,6 +48,13 @@ import {
 	releaseAttempt,
 	takeAttempts,
 } from './throttle';
+import {
+	challengedMember,
+	checkSecondFactor,
+	issueSignInChallenge,
+	needsSecondFactor,
+	spendChallenge,
+} from './two-factor';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
 export type RequestContext = { ip: string; userAgent: string };
@@ -151,7 +158,11 @@ export async function findUserRow(deps: Pick<AppDeps, 'db'>, id: number): Promis
  * verify. Attempts count before the password is checked, per account+address (10 → 15 min pause)
  * and per address (100 a day); a success gives its attempt back.
  */
-export async function login(deps: Deps, body: LoginBody, context: RequestContext): Promise<SignedIn> {
+export async function login(
+	deps: Deps,
+	body: LoginBody,
+	context: RequestContext & { deviceCookie?: string },
+): Promise<SignedIn | SecondFactorNeeded> {
 	const failures: Failure[] = [];
 	const emailProblem = checkEmailField(body.email ?? body.username);
 	if (emailProblem) failures.push(emailProblem);
@@ -178,6 +189,41 @@ export async function login(deps: Deps, body: LoginBody, context: RequestContext
 		await deps.db.update(users).set({ passwordHash: upgraded }).where(eq(users.id, row.id));
 		row.passwordHash = upgraded;
 	}
+	if (await needsSecondFactor(deps, row.id, context.deviceCookie))
+		return { challenge: await issueSignInChallenge(deps, row.id) };
+	return signIn(deps, row, context);
+}
+
+/** Tells the member their second factor was turned on or off, so a change they did not make is noticed. */
+export async function mailTwoFactorChange(deps: Deps, userId: number, now: 'on' | 'off'): Promise<void> {
+	const row = await findUserRow(deps, userId);
+	if (!row) return;
+	await queueMail(deps, {
+		userId: row.id,
+		to: row.email,
+		subject: now === 'on' ? 'Two-step sign-in is on' : 'Two-step sign-in is off',
+		text: `Hi ${row.firstName || row.username},\n\n${
+			now === 'on'
+				? 'Signing in to your Mapstride account now asks for a code from your authenticator app after your password. Keep your recovery codes somewhere safe.'
+				: 'Signing in to your Mapstride account no longer asks for a code from your authenticator app.'
+		}\n\nIf it was not you, choose a new password now and turn two-step sign-in on again:\n\n${deps.config.publicUrl}/auth/forgot_password/\n`,
+	});
+}
+
+/** The password was right and the member's second factor is on: the code step comes next. */
+export type SecondFactorNeeded = { challenge: string };
+
+/** The code step of a sign-in: a right code (or recovery code) for the challenged member signs them in. */
+export async function completeSecondFactorSignIn(
+	deps: Deps,
+	body: { challenge: string; code: string },
+	context: RequestContext,
+): Promise<SignedIn> {
+	const challenge = await challengedMember(deps, body.challenge);
+	await checkSecondFactor(deps, challenge.userId, body.code, context);
+	await spendChallenge(deps, challenge.id);
+	const row = await findUserRow(deps, challenge.userId);
+	if (!row) throw new AppError('unauthenticated', MESSAGES.accessDenied, { detail: 'access_denied' });
 	return signIn(deps, row, context);
 }
 

@@ -173,3 +173,32 @@ export const profilePhotos = pgTable('profile_photos', {
 	bytes: bigint('bytes', { mode: 'number' }).notNull(),
 	updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A member's authenticator (TOTP, RFC 6238). The secret is sealed with a key derived from
+ * SESSION_SECRET; `enabledAt` is null while the member has not yet confirmed a first code, and
+ * `lastStep` is the 30-second step of the last code accepted, so a code works once.
+ */
+export const memberAuthenticators = pgTable('member_authenticators', {
+	userId: integer('user_id')
+		.primaryKey()
+		.references(() => users.id, { onDelete: 'cascade' }),
+	sealedSecret: text('sealed_secret').notNull(),
+	enabledAt: timestamp('enabled_at', { withTimezone: true }),
+	lastStep: bigint('last_step', { mode: 'number' }).notNull().default(0),
+	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One-time recovery codes for a member's second factor, kept only as SHA-256 hashes. */
+export const recoveryCodes = pgTable(
+	'recovery_codes',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => users.id, { onDelete: 'cascade' }),
+		codeHash: text('code_hash').notNull(),
+		usedAt: timestamp('used_at', { withTimezone: true }),
+	},
+	(t) => [uniqueIndex('recovery_codes_hash_idx').on(t.userId, t.codeHash)],
+);
