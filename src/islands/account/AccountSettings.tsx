@@ -18,6 +18,7 @@ import { ChangePasswordForm } from './ChangePasswordForm';
 import { EmailConfirmation } from './EmailConfirmation';
 import { ProfilePhoto } from './ProfilePhoto';
 import { TimeZoneField } from './TimeZoneField';
+import { TwoFactorSettings } from './TwoFactorSettings';
 
 export type AccountTab = 'my_profile' | 'settings' | 'display_settings' | 'privacy' | 'contact';
 const LANGUAGE_CHOICES: readonly Choice[] = [
@@ -303,6 +304,7 @@ export default function AccountSettings({ tab, countries }: Props) {
 					</fieldset>
 				</form>
 				<ChangePasswordForm user={user} />
+				<TwoFactorSettings />
 			</>
 		);
 	}

@@ -3,7 +3,7 @@ import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { MESSAGES, safeNextPath } from '../../lib/auth/contract';
 import { applyToken, type TokenAnswer } from '../../lib/auth/store';
 import { useFormTakeover } from '../form-takeover';
-import { EmailField, FormAlert, fieldErrors, PasswordField } from './ui';
+import { EmailField, FormAlert, fieldErrors, PasswordField, SecondFactorCodeField } from './ui';
 import './forms.scss';
 import { trackEvent } from '../../lib/analytics/queue';
 
@@ -24,6 +24,10 @@ export default function LoginForm() {
 	const [errors, setErrors] = useState<Record<string, string>>({});
 	const [alert, setAlert] = useState('');
 	const [busy, setBusy] = useState(false);
+	// Set once the password was right for a member whose two-step sign-in is on.
+	const [challenge, setChallenge] = useState<string | null>(null);
+	const [code, setCode] = useState('');
+	const [remember, setRemember] = useState(false);
 
 	// Someone with a live session (say, arriving from a mail link) goes straight on.
 	useEffect(() => {
@@ -44,15 +48,15 @@ export default function LoginForm() {
 				body: { email, password },
 				noRefresh: true,
 			});
-			applyToken(answer);
-			window.location.assign(
-				answer.consents_pending
-					? `/privacy_center/consents?next=${encodeURIComponent(nextPath())}`
-					: nextPath(),
-			);
+			goOn(answer);
 		} catch (error) {
 			const code = errorCode(error);
-			const data = errorData(error);
+			const data = errorData(error) as ReturnType<typeof errorData> & { challenge?: string };
+			if (code === 'second_factor_required' && data.challenge) {
+				setChallenge(data.challenge);
+				setBusy(false);
+				return;
+			}
 			if (code === 'access_denied') setAlert(MESSAGES.accessDenied);
 			else if (code === 'too_many_attempts')
 				setAlert('Too many attempts. Wait a few minutes, or reset your password to log in now.');
@@ -61,6 +65,88 @@ export default function LoginForm() {
 			setBusy(false);
 		}
 	}
+
+	function goOn(answer: TokenAnswer) {
+		applyToken(answer);
+		window.location.assign(
+			answer.consents_pending
+				? `/privacy_center/consents?next=${encodeURIComponent(nextPath())}`
+				: nextPath(),
+		);
+	}
+
+	async function submitCode(event: FormEvent) {
+		event.preventDefault();
+		setAlert('');
+		setErrors({});
+		if (!code.trim()) {
+			setErrors({ code: 'Enter the code from your authenticator app.' });
+			return;
+		}
+		setBusy(true);
+		try {
+			goOn(
+				await api<TokenAnswer>('/auth/login/second_factor', {
+					method: 'POST',
+					body: { challenge, code: code.trim(), remember_device: remember },
+					noRefresh: true,
+				}),
+			);
+		} catch (error) {
+			const problem = errorCode(error);
+			const data = errorData(error);
+			if (problem === 'challenge_expired') {
+				setChallenge(null);
+				setCode('');
+				setPassword('');
+				setAlert(data.message ?? 'This sign-in took too long. Enter your email and password again.');
+			} else if (problem === 'too_many_attempts')
+				setAlert('Too many wrong codes. Wait a few minutes before you try again.');
+			else if (problem === 'invalid_code')
+				setErrors({
+					code: 'That code is not right, or was already used. Try the newest code from your app.',
+				});
+			else if (data.fields?.length) setErrors(fieldErrors(data));
+			else setAlert('Something went wrong. Please try again.');
+			setBusy(false);
+		}
+	}
+
+	if (challenge)
+		return (
+			<form
+				className="auth-form"
+				onSubmit={submitCode}
+				noValidate
+				aria-busy={busy}
+				data-testid="second-factor-form"
+			>
+				<FormAlert>{alert}</FormAlert>
+				<p>Two-step sign-in is on for this account: enter the code your authenticator app shows now.</p>
+				<SecondFactorCodeField value={code} onChange={setCode} error={errors.code} />
+				<label className="check">
+					<input type="checkbox" checked={remember} onChange={(event) => setRemember(event.target.checked)} />
+					<span>Remember this device for 30 days</span>
+				</label>
+				<button className="primary" type="submit" disabled={busy}>
+					{busy ? 'Checking…' : 'Verify and log in'}
+				</button>
+				<div className="form-links">
+					<button
+						type="button"
+						className="link-button"
+						onClick={() => {
+							setChallenge(null);
+							setCode('');
+							setAlert('');
+							setErrors({});
+						}}
+					>
+						Use another account
+					</button>
+				</div>
+			</form>
+		);
 
 	const next = typeof window === 'undefined' ? '' : new URLSearchParams(window.location.search).get('next');
 	const signupHref = next ? `/auth/signup?next=${encodeURIComponent(safeNextPath(next))}` : '/auth/signup';

@@ -235,3 +235,36 @@ export function fieldErrors(data: { fields?: { field: string; message: string }[
 	}
 	return errors;
 }
+
+/** The code from an authenticator app (or a recovery code): one-time-code autofill, digits keypad first. */
+export function SecondFactorCodeField(props: {
+	value: string;
+	onChange: (value: string) => void;
+	error?: string;
+	hint?: string;
+}) {
+	return (
+		<Field label="Code from your authenticator app" required error={props.error}>
+			{({ id, describedBy, invalid }) => (
+				<>
+					<input
+						id={id}
+						name="code"
+						value={props.value}
+						onChange={(event) => props.onChange(event.target.value)}
+						autoComplete="one-time-code"
+						inputMode="text"
+						maxLength={11}
+						spellCheck={false}
+						aria-describedby={[`${id}-hint`, describedBy].filter(Boolean).join(' ')}
+						aria-invalid={invalid || undefined}
+						required
+					/>
+					<p className="field__hint" id={`${id}-hint`}>
+						{props.hint ?? 'Six digits from your app. Lost your phone? Enter one of your recovery codes.'}
+					</p>
+				</>
+			)}
+		</Field>
+	);
+}
