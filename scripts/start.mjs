@@ -88,6 +88,47 @@ server.headersTimeout = 15_000;
 server.requestTimeout = 120_000;
 server.keepAliveTimeout = 5_000;
 
+/**
+ * Bodies still arriving, with when a piece last came. A body that stops for BODY_STALL_SECONDS is answered
+ * 408 the way Node answers its own timeouts (written on the socket, which then closes), so a client that
+ * sends half a body and waits holds no connection for two minutes. The parser hands each piece to the
+ * request's `push` straight from the socket (the socket's own byte count and events stay still), so that
+ * is where arrival is seen.
+ */
+const arriving = new Map();
+const stallMs = runtime.deps.config.bodyStallSeconds * 1000;
+let lastTick = Date.now();
+setInterval(() => {
+	const now = Date.now();
+	// Time this process spent busy (a long render, a start under load) is not the client's: pieces
+	// waiting to be read meanwhile would otherwise count as a stall.
+	const busyMs = Math.max(0, now - lastTick - 1_000);
+	lastTick = now;
+	for (const [req, seen] of arriving) {
+		seen.at += busyMs;
+		if (req.complete || req.socket.destroyed) arriving.delete(req);
+		else if (now - seen.at >= stallMs) {
+			arriving.delete(req);
+			if (!seen.res.headersSent)
+				req.socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+			req.socket.destroySoon();
+		}
+	}
+}, 1_000).unref();
+server.on('request', (req, res) => {
+	const hasBody =
+		Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+	if (!hasBody || req.complete) return;
+	const seen = { res, at: Date.now() };
+	const push = req.push;
+	req.push = function pushAndNote(chunk, encoding) {
+		seen.at = Date.now();
+		return push.call(this, chunk, encoding);
+	};
+	arriving.set(req, seen);
+	res.once('close', () => arriving.delete(req));
+});
+
 server.on('error', async (error) => {
 	console.error(`Mapstride could not listen on ${host}:${port}: ${error.message}`);
 	await lifecycle.shutdown();

@@ -333,6 +333,71 @@ test.describe('npm start under a process manager @desktop-layout', () => {
 		agent.destroy();
 	});
 
+	test('a request body that stops arriving is cut with 408, and the server goes on', async () => {
+		test.setTimeout(180_000);
+		const port = await freePort();
+		dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-stall-'));
+		const server = await startServer(port, dataDir, { BODY_STALL_SECONDS: '3' });
+		child = server.npm;
+		const started = Date.now();
+		// Half a body, then nothing: the way a client holds a connection open without sending.
+		const answer = await new Promise<{ status: number | undefined; ms: number }>((resolve, reject) => {
+			const request = http.request(
+				{
+					port,
+					host: '127.0.0.1',
+					method: 'POST',
+					path: '/api/auth/login',
+					headers: {
+						'content-type': 'application/json',
+						'content-length': 100,
+						origin: `http://127.0.0.1:${port}`,
+					},
+				},
+				(response) => {
+					response.resume();
+					response.on('end', () => resolve({ status: response.statusCode, ms: Date.now() - started }));
+				},
+			);
+			request.on('error', reject);
+			request.write('{"email":"');
+		});
+		expect(answer.status).toBe(408);
+		expect(answer.ms).toBeGreaterThanOrEqual(2_500);
+		expect(answer.ms).toBeLessThan(15_000);
+		// A body that keeps arriving, a piece a second for longer than the bound, is read and answered.
+		const body = JSON.stringify({ email: 'nobody@example.test', password: 'not the password at all' });
+		const pieces = [body.slice(0, 12), body.slice(12, 24), body.slice(24, 36), body.slice(36)];
+		const slow = await new Promise<number | undefined>((resolve, reject) => {
+			const request = http.request(
+				{
+					port,
+					host: '127.0.0.1',
+					method: 'POST',
+					path: '/api/auth/login',
+					headers: {
+						'content-type': 'application/json',
+						'content-length': Buffer.byteLength(body),
+						origin: `http://127.0.0.1:${port}`,
+					},
+				},
+				(response) => {
+					response.resume();
+					resolve(response.statusCode);
+				},
+			);
+			request.on('error', reject);
+			pieces.forEach((piece, i) => setTimeout(() => request.write(piece), i * 1_000));
+			setTimeout(() => request.end(), pieces.length * 1_000);
+		});
+		expect(slow).toBe(401);
+		// The server goes on answering.
+		const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+		expect(health.status).toBe(200);
+		server.npm.kill('SIGTERM');
+		expect(await server.exited).toBe(0);
+	});
+
 	test('restarts on one data folder never refuse, and leave 127.0.0.1 its sign-up budget', async () => {
 		test.setTimeout(300_000);
 		const port = await freePort();

@@ -176,6 +176,14 @@ const EnvSchema = v.object({
 		),
 		'30',
 	),
+	BODY_STALL_SECONDS: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^[1-9]\d{0,2}$/, 'BODY_STALL_SECONDS must be a whole number of seconds from 1 to 999'),
+			v.transform(Number),
+		),
+		'20',
+	),
 	LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
 });
 
@@ -234,6 +242,8 @@ export type Config = {
 	apiRateLimitPerMinute: number;
 	/** Signups an hour from one address before 429. */
 	signupsPerHour: number;
+	/** A request body that stops arriving for this long is cut off with 408. */
+	bodyStallSeconds: number;
 };
 
 export class ConfigError extends Error {}
@@ -298,6 +308,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		logLevel: e.LOG_LEVEL,
 		apiRateLimitPerMinute: e.API_RATE_LIMIT,
 		signupsPerHour: e.SIGNUPS_PER_HOUR,
+		bodyStallSeconds: e.BODY_STALL_SECONDS,
 	};
 }
 
