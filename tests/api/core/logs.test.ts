@@ -4,6 +4,7 @@ import { createAccountApi } from '../../../src/lib/account/server/api';
 import { createLogger } from '../../../src/lib/api/logger';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
+import { pageErrorPage } from '../../../src/lib/site/server/unavailable';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { signupBody, signupMember } from '../auth/helpers';
@@ -125,5 +126,35 @@ describe('logs of failed requests', () => {
 		const request = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === 'request');
 		expect(request.path).toBe('/api/auth/password/reset/:token');
 		expect(lines.join('')).not.toContain(token);
+	});
+});
+
+describe('logs of failed pages', () => {
+	test('a page whose query fails is answered 500 and logged without the query’s parameters', async () => {
+		const logger = createLogger('info', { write: (chunk: string) => void lines.push(chunk) });
+		await breakWrites('users', 'insert');
+		let failure: unknown;
+		try {
+			// A write as a page would make it, with a member's values as the query's parameters.
+			await database.db.execute(
+				sql`insert into users (username, email, password_hash, first_name, birthdate) values (${'gracelyn'}, ${EMAIL}, ${'x'}, ${'Gracelyn'}, ${BIRTHDATE})`,
+			);
+		} catch (error) {
+			failure = error;
+		} finally {
+			await repairWrites('users');
+		}
+		// The error as the database client throws it carries the values: what the framework would log.
+		expect(`${(failure as Error).message}`).toContain(EMAIL);
+		const page = pageErrorPage(failure, logger, '/profile/gracelyn/dashboard/');
+		expect(page.status).toBe(500);
+		const body = await page.text();
+		expect(body).toContain('Something went wrong on our side');
+		expect(body).not.toContain('fire');
+		expect(body).not.toContain(EMAIL);
+		await new Promise((resolve) => setImmediate(resolve));
+		const [logged] = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'page error');
+		expect(logged).toMatchObject({ path: '/profile/gracelyn/dashboard/', err: { type: expect.any(String) } });
+		expectNothingPersonal([EMAIL, 'Gracelyn', BIRTHDATE]);
 	});
 });

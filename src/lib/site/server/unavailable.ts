@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { isDatabaseUnavailable, isUnstorableText } from '../../db/errors';
 
 /** Seconds a client is asked to wait while the database is away; a pool reconnects within that. */
@@ -32,5 +33,19 @@ export function unstorableTextPage(error: unknown): Response | null {
 	return new Response(
 		'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not a valid request</title></head><body><h1>Not a valid request</h1><p>The address or the form holds characters we cannot read. Check it and try again.</p></body></html>',
 		{ status: 400, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
+	);
+}
+
+/**
+ * The answer for a page that failed for a reason nobody foresaw: logged through the product's logger,
+ * which keeps the error's class, code and a scrubbed first line (never a query's parameters, the
+ * database's detail or the failing row, which the framework's own log would print), and a 500 page
+ * that says nothing of the error.
+ */
+export function pageErrorPage(error: unknown, logger: Pick<Logger, 'error'>, path: string): Response {
+	logger.error({ err: error, path }, 'page error');
+	return new Response(
+		'<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Something went wrong</title></head><body><h1>Something went wrong on our side</h1><p>We have noted it. Try again in a moment, or go back to <a href="/">the home page</a>.</p></body></html>',
+		{ status: 500, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } },
 	);
 }
