@@ -110,7 +110,7 @@ export function TwoFactorSettings() {
 	}
 
 	return (
-		<section aria-labelledby="two-factor-heading" data-testid="two-factor">
+		<section className="two-factor" aria-labelledby="two-factor-heading" data-testid="two-factor">
 			<h3 id="two-factor-heading">Two-step sign-in</h3>
 			<FormAlert>{alert}</FormAlert>
 			{stage.kind === 'loading' && !alert && <p>Loading…</p>}
