@@ -387,7 +387,7 @@ test.describe('npm start under a process manager @desktop-layout', () => {
 				},
 			);
 			request.on('error', reject);
-			pieces.forEach((piece, i) => setTimeout(() => request.write(piece), i * 1_000));
+			for (const [i, piece] of pieces.entries()) setTimeout(() => request.write(piece), i * 1_000);
 			setTimeout(() => request.end(), pieces.length * 1_000);
 		});
 		expect(slow).toBe(401);

@@ -10,7 +10,11 @@ const codeNow = (secret: string) =>
  * A member turns on two-step sign-in under Settings with an authenticator app, keeps the recovery codes,
  * then signs in again: the password alone leads to the code step, and a recovery code gets them in.
  */
-test('a member turns on two-step sign-in, and signing in then asks for a code', async ({ page, browser, baseURL }) => {
+test('a member turns on two-step sign-in, and signing in then asks for a code', async ({
+	page,
+	browser,
+	baseURL,
+}) => {
 	test.setTimeout(120_000);
 	const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 	const email = `two-step-${stamp}@example.test`;
@@ -40,7 +44,9 @@ test('a member turns on two-step sign-in, and signing in then asks for a code', 
 	await expect(codes).toHaveCount(10);
 	const recovery = (await codes.nth(0).textContent()) as string;
 	await section.getByRole('button', { name: 'I have kept them' }).click();
-	await expect(section).toContainText('On: signing in asks for a code from your authenticator app. 10 recovery codes left.');
+	await expect(section).toContainText(
+		'On: signing in asks for a code from your authenticator app. 10 recovery codes left.',
+	);
 
 	// In another browser, the password alone leads to the code step; a wrong code is refused by name.
 	const context = await browser.newContext({ baseURL });
