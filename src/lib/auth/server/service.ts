@@ -23,13 +23,13 @@ import {
 	type Viewer,
 } from '../contract';
 import { ACCESS_TOKEN_SECONDS, signAccessToken } from './access-token';
+import { consumeOneTimeToken as consumeToken, issueOneTimeToken as issueToken } from './one-time-tokens';
 import { checkPassword, hashPassword, needsRehash, type PasswordProblem, verifyPassword } from './passwords';
 import {
 	createSession,
 	findSessionFamily,
 	hashToken,
 	listSessions,
-	newOpaqueToken,
 	revokeAllSessions,
 	revokeSessionById,
 	revokeSessionFamily,
@@ -372,39 +372,6 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 
 // ---------------------------------------------------------------- one-time tokens
 
-async function issueToken(
-	deps: Deps,
-	userId: number,
-	purpose: 'password_reset' | 'email_verify',
-	seconds: number,
-	redirectUri?: string | null,
-): Promise<string> {
-	const now = deps.clock();
-	const token = newOpaqueToken();
-	await deps.db.transaction(async (tx) => {
-		// Only the newest link works: earlier ones of the same purpose die now.
-		await tx
-			.update(oneTimeTokens)
-			.set({ usedAt: now })
-			.where(
-				and(
-					eq(oneTimeTokens.userId, userId),
-					eq(oneTimeTokens.purpose, purpose),
-					isNull(oneTimeTokens.usedAt),
-				),
-			);
-		await tx.insert(oneTimeTokens).values({
-			userId,
-			purpose,
-			tokenHash: hashToken(token),
-			createdAt: now,
-			expiresAt: new Date(now.getTime() + seconds * 1000),
-			redirectUri: redirectUri ?? null,
-		});
-	});
-	return token;
-}
-
 /** Why an emailed link no longer works, as far as its holder may learn: nothing about the account. */
 export type LinkProblem = 'invalid_token' | 'used_token' | 'expired_token';
 
@@ -443,16 +410,6 @@ export async function expireLinkNow(deps: Deps, token: string): Promise<boolean>
 		.where(eq(oneTimeTokens.tokenHash, hashToken(token)))
 		.returning({ id: oneTimeTokens.id });
 	return expired.length === 1;
-}
-
-/** Marks a token used, unless someone else just did: single use even under a race. */
-async function consumeToken(deps: Deps, id: number): Promise<boolean> {
-	const used = await deps.db
-		.update(oneTimeTokens)
-		.set({ usedAt: deps.clock() })
-		.where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt)))
-		.returning({ id: oneTimeTokens.id });
-	return used.length === 1;
 }
 
 async function composeVerificationMail(deps: Deps, row: UserRow): Promise<MailMessage> {

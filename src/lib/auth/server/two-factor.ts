@@ -12,7 +12,8 @@ import QRCode from 'qrcode';
 import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
 import { getVariant } from '../../site/variants';
-import { hashToken, newOpaqueToken } from './session';
+import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
+import { hashToken } from './session';
 import { memberAuthenticators, oneTimeTokens, recoveryCodes } from './tables';
 import {
 	ACCOUNT_FROM_ADDRESS,
@@ -36,7 +37,7 @@ export const RECOVERY_CODE_COUNT = 10;
 export const CHALLENGE_SECONDS = 5 * 60;
 export const REMEMBER_DEVICE_DAYS = 30;
 export const REMEMBER_DEVICE_COOKIE = 'mapstride_device';
-const CHALLENGE_PURPOSE = 'second_factor';
+const CHALLENGE_PURPOSE = 'second_factor' as const;
 
 const keyOf = (config: Deps['config'], use: string) =>
 	createHash('sha256').update(`mapstride ${use}\0${config.sessionSecret}`).digest();
@@ -280,29 +281,8 @@ export async function needsSecondFactor(
 }
 
 /** A short-lived token for the code step of one sign-in, once the password was right. */
-export async function issueSignInChallenge(deps: Deps, userId: number): Promise<string> {
-	const now = deps.clock();
-	const token = newOpaqueToken();
-	await deps.db.transaction(async (tx) => {
-		await tx
-			.update(oneTimeTokens)
-			.set({ usedAt: now })
-			.where(
-				and(
-					eq(oneTimeTokens.userId, userId),
-					eq(oneTimeTokens.purpose, CHALLENGE_PURPOSE),
-					isNull(oneTimeTokens.usedAt),
-				),
-			);
-		await tx.insert(oneTimeTokens).values({
-			userId,
-			purpose: CHALLENGE_PURPOSE,
-			tokenHash: hashToken(token),
-			createdAt: now,
-			expiresAt: new Date(now.getTime() + CHALLENGE_SECONDS * 1000),
-		});
-	});
-	return token;
+export function issueSignInChallenge(deps: Deps, userId: number): Promise<string> {
+	return issueOneTimeToken(deps, userId, CHALLENGE_PURPOSE, CHALLENGE_SECONDS);
 }
 
 const challengeExpired = () =>
@@ -323,10 +303,5 @@ export async function challengedMember(deps: Deps, token: string): Promise<{ use
 
 /** Spends a challenge once its code was right: a second request with it finds it used. */
 export async function spendChallenge(deps: Deps, id: number): Promise<void> {
-	const spent = await deps.db
-		.update(oneTimeTokens)
-		.set({ usedAt: deps.clock() })
-		.where(and(eq(oneTimeTokens.id, id), isNull(oneTimeTokens.usedAt)))
-		.returning({ id: oneTimeTokens.id });
-	if (spent.length !== 1) throw challengeExpired();
+	if (!(await consumeOneTimeToken(deps, id))) throw challengeExpired();
 }
