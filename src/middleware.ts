@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getRuntime } from './lib/api/runtime';
 import { findViewerBySessionCookie } from './lib/auth/server/session';
-import { honourGlobalPrivacyControl } from './lib/privacy/server/service';
+import { honourGlobalPrivacyControl } from './lib/privacy/server/consents';
 import { databaseUnavailablePage, pageErrorPage, unstorableTextPage } from './lib/site/server/unavailable';
 
 /**

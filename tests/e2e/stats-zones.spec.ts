@@ -21,6 +21,8 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 		email: `zones-${testInfo.project.name}-${Date.now()}@mapstride.example`,
 		password: 'Zone-Three-Tempo-2026',
 		location: { country: 'US' },
+		// Heart-rate zones are health data, used only with the member's consent.
+		consents: { terms_of_use: true, privacy_policy: true, health_data: true },
 	});
 	// A 20-minute run with heart rate 130 to 149 bpm, finished a few minutes ago.
 	const start = new Date(Date.now() - 30 * 60_000).toISOString();

@@ -7,6 +7,8 @@ import { createSession } from '../../src/lib/auth/server/session';
 import { users } from '../../src/lib/auth/server/tables';
 import { readConfig } from '../../src/lib/core/config';
 import type { Db } from '../../src/lib/db/client';
+import { currentMatrix, PROCESSING_CONSENTS } from '../../src/lib/privacy/contract';
+import { consentRecords } from '../../src/lib/privacy/server/tables';
 
 /** A clock tests can move: `clock.advance(seconds)`. */
 export function createTestClock(start = new Date('2026-06-01T12:00:00Z')) {
@@ -38,12 +40,32 @@ export async function signInAs(deps: AppDeps, viewer: Viewer, at = deps.clock())
 	return signAccessToken(viewer, sessionId, deps.config.sessionSecret, at);
 }
 
-/** A member row (no password anyone knows) and an access token for them. */
+/**
+ * The member answered at signup that their tracks and heart rate may be used, as the tests of what
+ * the product does with them assume; the tests of consent itself sign members up without it.
+ */
+export async function allowRecordedData(db: Db, userId: number): Promise<void> {
+	const { region, version } = currentMatrix('US');
+	await db.insert(consentRecords).values(
+		PROCESSING_CONSENTS.map((consentKey) => ({
+			userId,
+			consentKey,
+			granted: true,
+			region,
+			matrixVersion: version,
+			source: 'signup',
+			recordedAt: new Date(),
+		})),
+	);
+}
+
+/** A member row (no password anyone knows) who allows their recordings' use, and an access token for them. */
 export async function addSignedInMember(deps: AppDeps, username: string) {
 	const [row] = await deps.db
 		.insert(users)
 		.values({ username, email: `${username}@example.test`, passwordHash: 'x', displayName: username })
 		.returning({ id: users.id });
+	await allowRecordedData(deps.db, row.id);
 	const viewer: Viewer = { id: row.id, username, displayName: username, isPremium: false };
 	return { viewer, token: await signInAs(deps, viewer) };
 }

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { type DragEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { CONSENTS_EDIT_PATH, heldBackNotice } from '../../lib/workouts/held-back';
 import {
 	createUploadQueue,
 	isWorkoutFileName,
@@ -51,6 +52,11 @@ function UploadRow({ item, onRetry }: { item: UploadItem; onRetry: () => void })
 			{outcome?.kind === 'imported' && outcome.notice && (
 				<p className="workout-import__note" data-testid="upload-notice">
 					{outcome.notice}
+				</p>
+			)}
+			{outcome?.kind === 'imported' && outcome.heldBack && (
+				<p className="workout-import__note" data-testid="upload-held-back">
+					{heldBackNotice(outcome.heldBack)} <a href={CONSENTS_EDIT_PATH}>Review your consents</a>
 				</p>
 			)}
 			{outcome?.kind === 'duplicate' && (

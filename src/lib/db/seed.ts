@@ -4,7 +4,7 @@ import { seedDemoBilling } from '../billing/server/demo';
 import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
-import { seedDemoConsents } from '../privacy/server/service';
+import { seedDemoConsents } from '../privacy/server/consents';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
 import { addFriendship } from '../social/server/service';

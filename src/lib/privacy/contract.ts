@@ -39,6 +39,16 @@ export const CONSENT_LABELS: Record<ConsentKey, { title: string; about: string }
 export { PRIVACY_REGIONS, type PrivacyRegion, regionForCountry } from './regions';
 
 /**
+ * Consents without which what a member records is stored but not processed: their GPS track needs
+ * precise location, their heart rate (and the zones drawn from it) health data.
+ */
+export const PROCESSING_CONSENTS = [
+	'precise_location',
+	'health_data',
+] as const satisfies readonly ConsentKey[];
+export type ProcessingConsent = (typeof PROCESSING_CONSENTS)[number];
+
+/**
  * The US states whose laws give the footer's Privacy Request link also make a Global Privacy
  * Control signal an opt-out of sale and sharing: one list for both.
  */

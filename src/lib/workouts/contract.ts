@@ -501,6 +501,8 @@ export const WorkoutUploadViewSchema = v.object({
 			name: v.string(),
 			/** What the member should know about the file's data, such as times it did not really have. */
 			notice: v.optional(v.string()),
+			/** The consents the member has not given that its track or heart rate wait for. */
+			held_back: v.optional(v.array(v.string())),
 		}),
 	),
 	/** Why the file was refused: the status and error the one-request import would have answered. */

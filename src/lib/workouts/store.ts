@@ -221,7 +221,7 @@ export async function saveWorkout(body: WorkoutLogBody): Promise<SaveOutcome> {
 // —— Uploading device files ——
 
 export type UploadOutcome =
-	| { kind: 'imported'; workoutId: number; name: string; notice?: string }
+	| { kind: 'imported'; workoutId: number; name: string; notice?: string; heldBack?: string[] }
 	| { kind: 'duplicate'; workoutId: number }
 	| { kind: 'failed'; message: string }
 	| { kind: 'network' };
@@ -321,6 +321,7 @@ async function outcomeOfUpload(url: string): Promise<UploadOutcome> {
 				workoutId: view.workout.id,
 				name: view.workout.name,
 				...(view.workout.notice ? { notice: view.workout.notice } : {}),
+				...(view.workout.held_back?.length ? { heldBack: view.workout.held_back } : {}),
 			};
 		if (view.status === 'duplicate' && view.workout) return { kind: 'duplicate', workoutId: view.workout.id };
 		if (view.status === 'refused' && view.refusal)

@@ -27,10 +27,10 @@ import { jobs } from '../../../src/lib/jobs/server/tables';
 import { flushMail } from '../../../src/lib/mail/server/service';
 import { regionForCountry } from '../../../src/lib/privacy/contract';
 import { createPrivacyApi } from '../../../src/lib/privacy/server/api';
+import { exportFolder } from '../../../src/lib/privacy/server/export-files';
 import { privacyJobs } from '../../../src/lib/privacy/server/jobs';
 import {
 	buildExport,
-	exportFolder,
 	listExports,
 	openExport,
 	removeExpiredExports,

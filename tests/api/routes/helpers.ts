@@ -2,7 +2,7 @@ import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { addFriendship } from '../../../src/lib/social/server/service';
-import { callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';
+import { allowRecordedData, callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 
 export type Member = { id: number; username: string; token: string };
@@ -18,6 +18,7 @@ export async function addMember(deps: AppDeps, username: string): Promise<Member
 		.insert(users)
 		.values({ username, email: `${username}@example.test`, passwordHash: 'x', displayName: `${username} D.` })
 		.returning({ id: users.id });
+	await allowRecordedData(deps.db, row.id);
 	const token = await signInAs(deps, { id: row.id, username, displayName: username, isPremium: false });
 	return { id: row.id, username, token };
 }

@@ -17,7 +17,7 @@ import { ImageRefused, reencodeImage } from '../../core/server/images';
 import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
-import { removeMemberExportFiles } from '../../privacy/server/service';
+import { removeMemberExportFiles } from '../../privacy/server/export-files';
 import { relationBetween } from '../../social/server/service';
 import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';

@@ -9,7 +9,7 @@ import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
 import { singleLineText } from '../../core/text';
-import { honourGlobalPrivacyControl, needsConsentPrompt } from '../../privacy/server/service';
+import { honourGlobalPrivacyControl, needsConsentPrompt } from '../../privacy/server/consents';
 import { parseCookieChoices } from '../../site/cookie-choices';
 import {
 	ChangePasswordSchema,

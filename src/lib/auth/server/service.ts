@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { type MailMessage, queueMail, queueMailJob } from '../../mail/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
-import { recordSignupConsents } from '../../privacy/server/service';
+import { recordSignupConsents } from '../../privacy/server/consents';
 import {
 	type AuthField,
 	type ChangePasswordBody,

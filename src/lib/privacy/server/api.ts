@@ -21,17 +21,15 @@ import {
 	type PrivacyRegion,
 	regionForCountry,
 } from '../contract';
-import { startExport } from './jobs';
 import {
 	confirmCountry,
 	getConsentStatus,
 	honourGlobalPrivacyControl,
 	listConsentHistory,
-	listDataAccess,
-	listExports,
 	recordConsents,
-	requestExport,
-} from './service';
+} from './consents';
+import { startExport } from './jobs';
+import { listDataAccess, listExports, requestExport } from './service';
 
 const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
 

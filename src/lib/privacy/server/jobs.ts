@@ -1,5 +1,8 @@
 import type { AppDeps } from '../../api/context';
+import { AppError } from '../../core/errors';
 import { enqueueJob, type JobDefinitions, type JobSchedule } from '../../jobs/server/service';
+import { applyProcessingConsents } from '../../workouts/server/consent-hold';
+import { APPLY_PROCESSING_CONSENTS_JOB } from './consents';
 import { buildExport, failExport, removeExpiredExports } from './service';
 
 const EXPORT_ATTEMPTS = 5;
@@ -19,6 +22,16 @@ export const privacyJobs: JobDefinitions = {
 			} catch (error) {
 				if (job.attempt >= EXPORT_ATTEMPTS) await failExport(deps, exportId);
 				throw error;
+			}
+		},
+	},
+	// A member who left in between has nothing left to apply their consents to.
+	[APPLY_PROCESSING_CONSENTS_JOB]: {
+		run: async (payload, deps) => {
+			try {
+				await applyProcessingConsents(deps, Number(payload.userId));
+			} catch (error) {
+				if (!(error instanceof AppError && error.code === 'unauthenticated')) throw error;
 			}
 		},
 	},

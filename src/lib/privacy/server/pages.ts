@@ -14,16 +14,9 @@ import {
 	type ConsentStatus,
 	isDoNotSellPlace,
 } from '../contract';
+import { confirmCountry, getConsentStatus, listConsentHistory, recordConsents } from './consents';
 import { startExport } from './jobs';
-import {
-	confirmCountry,
-	getConsentStatus,
-	listConsentHistory,
-	listDataAccess,
-	listExports,
-	recordConsents,
-	requestExport,
-} from './service';
+import { listDataAccess, listExports, requestExport } from './service';
 
 type Deps = Pick<AppDeps, 'db' | 'config' | 'logger' | 'clock'>;
 

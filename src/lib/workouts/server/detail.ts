@@ -8,6 +8,7 @@ import { attachmentDisposition, withoutExtension } from '../../core/server/downl
 import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
 import type { WorkoutCutInput, WorkoutExportFormat } from '../contract';
+import { heldBackNotice } from '../held-back';
 import { canEdit } from '../policy';
 import { decodeSeries, type SeriesSample, segmentStartsOf } from '../series';
 import { activityTypeGroup } from './activity-types';
@@ -87,6 +88,11 @@ export async function cutWorkout(
 	const workout = await getVisibleWorkout(deps, viewer, id);
 	// Someone else's workout answers 404, as for one that does not exist.
 	if (!canEdit(viewer, workout)) throw new AppError('not_found', 'No such workout');
+	// Cutting measures the track again, and the track is not ours to use before consent.
+	if (workout.heldBack.length)
+		throw new AppError('conflict', `${heldBackNotice(workout.heldBack)} Cut it once it is back.`, {
+			detail: 'held_for_consent',
+		});
 	const stored = await getWorkoutSeries(deps, workout.id);
 	if (!stored || stored.series.t.length === 0) throw noRecording();
 	const cut = trimSamples(

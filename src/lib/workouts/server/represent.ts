@@ -41,6 +41,8 @@ export function representWorkout(
 	if (workout.attribution && canEdit(viewer, workout)) body.attribution = workout.attribution;
 	// Gear is the owner's own business, like attribution.
 	if (canEdit(viewer, workout)) {
+		// What waits for the owner's consent (precise_location, health_data), so a client can say so.
+		if (workout.heldBack.length) body.held_back = workout.heldBack;
 		body.gear = workout.gearId;
 		if (workout.gearId !== null)
 			(body._links as Record<string, unknown>).gear = link('usergear', workout.gearId);

@@ -489,6 +489,7 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 					distanceTotal: workouts.distanceTotal,
 					elapsedTimeTotal: workouts.elapsedTimeTotal,
 					fileNotes: workouts.fileNotes,
+					heldBack: workouts.heldBack,
 				})
 				.from(workouts)
 				.where(eq(workouts.id, row.workoutId))
@@ -507,6 +508,7 @@ async function representUpload(deps: Deps, row: UploadRow): Promise<WorkoutUploa
 						id: workout.id,
 						name: workout.name,
 						...importNotice(workout),
+						...(workout.heldBack.length ? { held_back: workout.heldBack } : {}),
 					},
 				}
 			: {}),

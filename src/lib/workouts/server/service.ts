@@ -36,9 +36,10 @@ import {
 import { canEdit, canView } from '../policy';
 import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
 import { compendiumEntryFor } from './activity-types';
+import { heldBackFor, keepSentHeartRate, type Recorded, withoutWithheld } from './consent-hold';
 import { contentHashOf, type DerivedFileWorkout } from './derive-file';
 import { removeWorkoutPhotoFiles } from './photo-files';
-import { type StoredLap, workoutOriginals, workoutSeries, workouts } from './tables';
+import { type StoredLap, workoutHeldData, workoutOriginals, workoutSeries, workouts } from './tables';
 
 export type WorkoutRow = typeof workouts.$inferSelect;
 /** A workout with what the API shows about its owner. */
@@ -196,11 +197,27 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 		elapsedTimeTotal: workout.values.elapsedTimeTotal ?? null,
 	};
 	const efforts = workout.efforts ?? effortsOf(effortSource, workout.series);
+	// What the owner has not consented to have processed is kept apart, out of every view.
+	const recorded: Recorded = {
+		series: workout.series,
+		laps: workout.laps,
+		heartRate: {
+			min: workout.values.heartrateMin ?? null,
+			max: workout.values.heartrateMax ?? null,
+			avg: workout.values.heartrateAvg ?? null,
+		},
+	};
+	const heldBack = await heldBackFor(deps, ownerId, recorded);
+	const shown = withoutWithheld(recorded, heldBack);
 	const id = await deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.insert(workouts)
 			.values({
 				...workout.values,
+				heldBack,
+				heartrateMin: shown.heartRate.min,
+				heartrateMax: shown.heartRate.max,
+				heartrateAvg: shown.heartRate.avg,
 				ownerId,
 				contentHash,
 				idempotencyKey: workout.idempotency?.key ?? null,
@@ -212,10 +229,9 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			.onConflictDoNothing()
 			.returning({ id: workouts.id, version: workouts.version });
 		if (!row) return null;
-		if (workout.series)
-			await tx
-				.insert(workoutSeries)
-				.values({ workoutId: row.id, series: workout.series, laps: workout.laps });
+		if (shown.series)
+			await tx.insert(workoutSeries).values({ workoutId: row.id, series: shown.series, laps: shown.laps });
+		if (heldBack.length) await tx.insert(workoutHeldData).values({ workoutId: row.id, ...recorded });
 		if (workout.original)
 			await tx.insert(workoutOriginals).values({ workoutId: row.id, ...workout.original });
 		await keepEfforts(tx, ownerId, [{ workout: { ...effortSource, ...row }, efforts }]);
@@ -452,13 +468,20 @@ export async function updateWorkout(
 	if (input.start_datetime !== undefined) changes.startDatetime = input.start_datetime;
 	if (input.start_locale_timezone !== undefined) changes.startLocaleTimezone = input.start_locale_timezone;
 	if (input.aggregates) Object.assign(changes, aggregateColumns(input.aggregates));
+	// Heart rate is stored apart, as the owner's consent to health data allows.
+	const { heartrateMin: min, heartrateMax: max, heartrateAvg: avg, ...otherChanges } = changes;
+	const sentHeartRate = Object.fromEntries(
+		Object.entries({ min, max, avg }).filter(([, value]) => value !== undefined),
+	);
 	if (input.gear) await assertGearOfOwner(deps, current.ownerId, input.gear);
-	if (input.gear !== undefined) changes.gearId = input.gear;
+	if (input.gear !== undefined) otherChanges.gearId = input.gear;
 	const updated = await deps.db
 		.update(workouts)
-		.set({ ...changes, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
+		.set({ ...otherChanges, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
 		.where(and(...conditions))
 		.returning({ id: workouts.id });
+	if (updated.length > 0 && Object.keys(sentHeartRate).length > 0)
+		await keepSentHeartRate(deps, current.ownerId, id, sentHeartRate);
 	if (updated.length > 0) await followWorkoutChange(deps, current.ownerId);
 	const fresh = (await findWorkout(deps, id)) as WorkoutWithOwner;
 	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };

@@ -63,6 +63,11 @@ export const workouts = pgTable(
 		 * out, a route read as a track); shown to the owner on the workout page.
 		 */
 		fileNotes: text('file_notes').array().notNull().default(sql`'{}'::text[]`),
+		/**
+		 * The processing consents (precise_location, health_data) the owner had not given when this was
+		 * stored: what needs them waits in `workout_held_data`, out of every view, until they are given.
+		 */
+		heldBack: text('held_back').array().notNull().default(sql`'{}'::text[]`),
 		distanceTotal: doublePrecision('distance_total'),
 		metabolicEnergyTotal: doublePrecision('metabolic_energy_total'),
 		activeTimeTotal: doublePrecision('active_time_total'),
@@ -117,6 +122,23 @@ export const workoutSeries = pgTable('workout_series', {
 	series: jsonb('series').$type<StoredSeries>().notNull(),
 	laps: jsonb('laps').$type<StoredLap[]>().notNull().default([]),
 });
+
+/**
+ * What a workout recorded that its owner has not consented to have processed: the whole series and
+ * laps and the heart-rate figures, exactly as recorded. Read only to release them when consent is
+ * given (or to hold them back again when it is withdrawn); no page, answer or export reads it.
+ */
+export const workoutHeldData = pgTable('workout_held_data', {
+	workoutId: integer('workout_id')
+		.primaryKey()
+		.references(() => workouts.id, { onDelete: 'cascade' }),
+	series: jsonb('series').$type<StoredSeries>(),
+	laps: jsonb('laps').$type<StoredLap[]>().notNull().default([]),
+	heartRate: jsonb('heart_rate').$type<HeldHeartRate>().notNull(),
+});
+
+/** A workout's heart-rate figures, kept back with its series. */
+export type HeldHeartRate = { min: number | null; max: number | null; avg: number | null };
 
 /** The file a workout was imported from, exactly as uploaded, for its owner to download again. */
 export const workoutOriginals = pgTable('workout_originals', {
