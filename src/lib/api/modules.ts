@@ -16,6 +16,7 @@ import type { JobDefinitions, JobSchedule } from '../jobs/server/service';
 import { createLocationsApi } from '../locations/server/api';
 import { createLoyaltyApi } from '../loyalty/server/api';
 import { createMailApi } from '../mail/server/api';
+import { mailJobs, mailSchedules } from '../mail/server/jobs';
 import { createPrivacyApi } from '../privacy/server/api';
 import { privacyJobs, privacySchedules } from '../privacy/server/jobs';
 import { getRegionFolders } from '../regions/server/catalogue';
@@ -41,11 +42,19 @@ import type { AppDeps, SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {
-	definitions: { ...housekeepingJobs, ...billingJobs, ...privacyJobs, ...workoutJobs, ...deviceJobs },
+	definitions: {
+		...housekeepingJobs,
+		...billingJobs,
+		...privacyJobs,
+		...workoutJobs,
+		...deviceJobs,
+		...mailJobs,
+	},
 	schedules: [
 		...housekeepingSchedules,
 		...billingSchedules,
 		...privacySchedules,
+		...mailSchedules,
 		...deviceSchedules,
 		...workoutSchedules,
 	],

@@ -102,15 +102,25 @@ export const refreshTokens = pgTable(
 );
 
 /** Mail waiting to be sent, or kept as the development mailbox when no SMTP server is set. */
-export const outboxMessages = pgTable('outbox_messages', {
-	id: serial('id').primaryKey(),
-	userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
-	toAddress: text('to_address').notNull(),
-	subject: text('subject').notNull(),
-	textBody: text('text_body').notNull(),
-	createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-	sentAt: timestamp('sent_at', { withTimezone: true }),
-});
+export const outboxMessages = pgTable(
+	'outbox_messages',
+	{
+		id: serial('id').primaryKey(),
+		userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+		toAddress: text('to_address').notNull(),
+		subject: text('subject').notNull(),
+		textBody: text('text_body').notNull(),
+		/** Where answers go when not to the sender, and the extra headers (unsubscribe), for a retry to send the same. */
+		replyTo: text('reply_to'),
+		headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
+		createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+		/** While one process is handing it to SMTP, no other sends it. */
+		sendingUntil: timestamp('sending_until', { withTimezone: true }),
+		sentAt: timestamp('sent_at', { withTimezone: true }),
+	},
+	// Mail not yet sent is looked for every minute; it is a sliver of all mail ever sent.
+	(t) => [index('outbox_unsent_idx').on(t.id).where(sql`${t.sentAt} is null`)],
+);
 
 /** Single-use tokens for password reset and email confirmation, stored hashed. */
 export const oneTimeTokens = pgTable(

@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { AppDeps } from '../../api/context';
 import { outboxMessages, users } from '../../auth/server/tables';
+import { enqueueJob } from '../../jobs/server/service';
 import {
 	EMAIL_CATEGORIES,
 	EMAIL_CATEGORY_LABELS,
@@ -41,7 +42,12 @@ const pending = new Set<Promise<void>>();
 function transportFor(smtpUrl: string): Transporter {
 	let transport = transports.get(smtpUrl);
 	if (!transport) {
-		transport = nodemailer.createTransport(smtpUrl);
+		// Bounded waits: a mail server that hangs must not hold a message's claim past its lease.
+		transport = nodemailer.createTransport(smtpUrl, {
+			connectionTimeout: 10_000,
+			greetingTimeout: 10_000,
+			socketTimeout: 30_000,
+		} as Parameters<typeof nodemailer.createTransport>[1]);
 		transports.set(smtpUrl, transport);
 	}
 	return transport;
@@ -50,8 +56,9 @@ function transportFor(smtpUrl: string): Transporter {
 /**
  * Every message is written to the outbox first, so nothing is lost when SMTP is down. With
  * SMTP_URL it is then delivered in the background (the request never waits on a mail server,
- * which also keeps "known" and "unknown" email answers equally fast); without it the outbox is
- * the development mailbox.
+ * which also keeps "known" and "unknown" email answers equally fast); a delivery that fails becomes
+ * a job that tries again with growing pauses, and mail a crash left unsent is found every few
+ * minutes. Without SMTP_URL the outbox is the development mailbox.
  */
 export async function queueMail(deps: MailDeps, message: MailMessage): Promise<void> {
 	const { category } = message;
@@ -75,30 +82,128 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<v
 			toAddress: message.to,
 			subject: message.subject,
 			textBody: text,
+			replyTo: message.replyTo ?? null,
+			headers,
 			createdAt: deps.clock(),
 		})
 		.returning({ id: outboxMessages.id });
-	const smtpUrl = deps.config.smtpUrl;
-	if (!smtpUrl) return;
-	const delivery = transportFor(smtpUrl)
-		.sendMail({
-			from: deps.config.mailFrom,
-			to: message.to,
-			replyTo: message.replyTo,
-			subject: message.subject,
-			text,
-			headers,
-		})
-		.then(async () => {
-			await deps.db.update(outboxMessages).set({ sentAt: new Date() }).where(eq(outboxMessages.id, row.id));
+	if (!deps.config.smtpUrl) return;
+	const delivery: Promise<void> = deliverOutboxMessage(deps, row.id)
+		.then(() => undefined)
+		.catch(async (error: unknown) => {
+			deps.logger.error({ err: error, outboxId: row.id }, 'mail delivery failed; it will be tried again');
+			await retryDelivery(deps, row.id, FIRST_RETRY_SECONDS);
 		})
 		.catch((error: unknown) => {
-			deps.logger.error({ err: error, outboxId: row.id }, 'mail delivery failed; it stays in the outbox');
+			// The database itself is gone (a shutdown): the sweep finds the message at the next start.
+			deps.logger.error({ err: error, outboxId: row.id }, 'mail retry could not be queued');
 		})
 		.finally(() => {
 			pending.delete(delivery);
 		});
 	pending.add(delivery);
+}
+
+/** Job kinds: one message's delivery, and the sweep for messages nobody is delivering. */
+export const DELIVER_MAIL_JOB = 'mail.deliver';
+export const RESEND_UNSENT_MAIL_JOB = 'mail.resend-unsent';
+/** With the job pauses (30 s doubling to an hour) this keeps trying for about six hours. */
+export const MAIL_DELIVERY_ATTEMPTS = 12;
+const FIRST_RETRY_SECONDS = 30;
+/** How long one process may take to hand a message to SMTP before another may try it. */
+const SENDING_LEASE_MS = 60_000;
+/** A message this old and unsent, with nobody sending it, was left by a crash or a failed queueing. */
+const UNSENT_AFTER_MS = 2 * 60_000;
+
+/** Queues another try of one message; asking twice queues one. */
+async function retryDelivery(deps: MailDeps, outboxId: number, afterSeconds: number): Promise<void> {
+	await enqueueJob(deps, {
+		kind: DELIVER_MAIL_JOB,
+		payload: { outboxId },
+		uniqueKey: `${DELIVER_MAIL_JOB}:${outboxId}`,
+		runAt: new Date(deps.clock().getTime() + afterSeconds * 1000),
+		maxAttempts: MAIL_DELIVERY_ATTEMPTS,
+	});
+}
+
+/**
+ * Hands one outbox message to SMTP unless it was sent already (`sent`) or another process is
+ * handing it over right now (`busy`). The message is claimed first, so two processes never both
+ * send it; SMTP refusing it throws, and the claim is let go for the next try.
+ */
+export async function deliverOutboxMessage(
+	deps: MailDeps,
+	outboxId: number,
+): Promise<'delivered' | 'sent' | 'busy'> {
+	const smtpUrl = deps.config.smtpUrl;
+	if (!smtpUrl) throw new Error('SMTP_URL is not set');
+	const now = deps.clock();
+	const [message] = await deps.db
+		.update(outboxMessages)
+		.set({ sendingUntil: new Date(now.getTime() + SENDING_LEASE_MS) })
+		.where(
+			and(
+				eq(outboxMessages.id, outboxId),
+				isNull(outboxMessages.sentAt),
+				or(isNull(outboxMessages.sendingUntil), lt(outboxMessages.sendingUntil, now)),
+			),
+		)
+		.returning();
+	if (!message) {
+		const [row] = await deps.db
+			.select({ sentAt: outboxMessages.sentAt })
+			.from(outboxMessages)
+			.where(eq(outboxMessages.id, outboxId));
+		return !row || row.sentAt ? 'sent' : 'busy';
+	}
+	try {
+		await transportFor(smtpUrl).sendMail({
+			from: deps.config.mailFrom,
+			to: message.toAddress,
+			replyTo: message.replyTo ?? undefined,
+			subject: message.subject,
+			text: message.textBody,
+			headers: message.headers,
+		});
+	} catch (error) {
+		await deps.db.update(outboxMessages).set({ sendingUntil: null }).where(eq(outboxMessages.id, outboxId));
+		throw error;
+	}
+	await deps.db
+		.update(outboxMessages)
+		.set({ sentAt: deps.clock(), sendingUntil: null })
+		.where(eq(outboxMessages.id, outboxId));
+	return 'delivered';
+}
+
+/** Queues a delivery for every message a crash or a lost retry left unsent; answers how many. */
+export async function resendUnsentMail(deps: MailDeps): Promise<number> {
+	if (!deps.config.smtpUrl) return 0;
+	const now = deps.clock().getTime();
+	const rows = await deps.db
+		.select({ id: outboxMessages.id })
+		.from(outboxMessages)
+		.where(
+			and(
+				isNull(outboxMessages.sentAt),
+				lt(outboxMessages.createdAt, new Date(now - UNSENT_AFTER_MS)),
+				or(isNull(outboxMessages.sendingUntil), lt(outboxMessages.sendingUntil, new Date(now))),
+			),
+		)
+		.orderBy(asc(outboxMessages.id))
+		.limit(500);
+	let queued = 0;
+	for (const row of rows) {
+		const { created } = await enqueueJob(deps, {
+			kind: DELIVER_MAIL_JOB,
+			payload: { outboxId: row.id },
+			uniqueKey: `${DELIVER_MAIL_JOB}:${row.id}`,
+			maxAttempts: MAIL_DELIVERY_ATTEMPTS,
+		});
+		if (created) queued++;
+	}
+	if (queued) deps.logger.warn({ queued }, 'unsent mail found and queued again');
+	return queued;
 }
 
 /**
@@ -108,7 +213,7 @@ export async function queueMail(deps: MailDeps, message: MailMessage): Promise<v
  * (a password reset for an address nobody uses answers exactly like one for a member's).
  */
 export function queueMailJob(deps: MailDeps, compose: () => Promise<MailMessage | null>): void {
-	mailJobs.push(async () => {
+	composeQueue.push(async () => {
 		try {
 			const message = await compose();
 			if (message) await queueMail(deps, message);
@@ -124,15 +229,15 @@ export function queueMailJob(deps: MailDeps, compose: () => Promise<MailMessage 
  * job's queries run on the same thread as that answer.
  */
 const MAIL_JOB_DELAY_MS = 10;
-const mailJobs: (() => Promise<void>)[] = [];
+const composeQueue: (() => Promise<void>)[] = [];
 let draining: Promise<void> | null = null;
 
 function scheduleMailJobs(): void {
-	if (draining || mailJobs.length === 0) return;
+	if (draining || composeQueue.length === 0) return;
 	draining = new Promise<void>((resolve) => setTimeout(resolve, MAIL_JOB_DELAY_MS))
 		.then(async () => {
 			// One at a time: a burst of requests never becomes a burst of database work.
-			for (let job = mailJobs.shift(); job; job = mailJobs.shift()) await job();
+			for (let job = composeQueue.shift(); job; job = composeQueue.shift()) await job();
 		})
 		.finally(() => {
 			draining = null;
