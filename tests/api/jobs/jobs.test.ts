@@ -145,6 +145,36 @@ describe('the job queue', () => {
 });
 
 describe('the worker', () => {
+	test('a job that runs past its lease keeps renewing it: another process does not take it twice', async () => {
+		let runs = 0;
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const long: JobDefinitions = {
+			'test.long': {
+				leaseSeconds: 2,
+				run: async () => {
+					runs++;
+					await held;
+				},
+			},
+		};
+		await enqueueJob(deps, { kind: 'test.long' });
+		const first = runDueJobs(deps, long);
+		await expect.poll(() => runs).toBe(1);
+		// Far past the two-second lease it was claimed with; the renewal comes within a third of a lease.
+		clock.advance(10);
+		await new Promise((resolve) => setTimeout(resolve, 1500));
+		const second = runDueJobs(deps, long);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		expect(runs).toBe(1);
+		release();
+		expect(await second).toBe(0);
+		await first;
+		expect(runs).toBe(1);
+	});
+
 	test('runs a job queued in its process at once, and lets it finish when stopped', async () => {
 		const realDeps = createTestDeps(database.db);
 		const worker = startJobWorker(realDeps, definitions, { pollMs: 60_000 });

@@ -129,6 +129,7 @@ async function runClaimedJob(
 ): Promise<void> {
 	const definition = definitions[job.kind];
 	const maxAttempts = definition?.maxAttempts ?? job.maxAttempts;
+	const stopHeartbeat = keepLease(deps, job.id, (definition?.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000);
 	try {
 		if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
 		if (job.attempts > maxAttempts) throw new Error('attempts used up');
@@ -153,7 +154,33 @@ async function runClaimedJob(
 			.where(eq(jobs.id, job.id));
 		// The job's own id and kind only: payloads may hold members' data.
 		deps.logger.warn({ jobId: job.id, kind: job.kind, attempt: job.attempts, gaveUp }, 'job failed');
+	} finally {
+		stopHeartbeat();
 	}
+}
+
+/**
+ * Renews a running job's lease a few times per lease while it runs, so a job that takes longer
+ * than its lease is not claimed again by another process; a process that dies stops renewing, and
+ * the job is claimed again once the last lease ends.
+ */
+function keepLease(
+	deps: Pick<AppDeps, 'db' | 'clock' | 'logger'>,
+	jobId: number,
+	leaseMs: number,
+): () => void {
+	const heartbeat = setInterval(
+		() => {
+			deps.db
+				.update(jobs)
+				.set({ leaseUntil: new Date(deps.clock().getTime() + leaseMs) })
+				.where(and(eq(jobs.id, jobId), eq(jobs.status, 'running')))
+				.catch((error: unknown) => deps.logger.warn({ err: error, jobId }, 'job lease not renewed'));
+		},
+		Math.max(500, leaseMs / 3),
+	);
+	heartbeat.unref();
+	return () => clearInterval(heartbeat);
 }
 
 /** Claims and runs every due job now, one after another; answers how many ran. */
