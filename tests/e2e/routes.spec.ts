@@ -295,6 +295,9 @@ test('the elevation chart and the map point at each other, by mouse and by keybo
 		name: /arrow keys move along it and mark the place on the map/,
 	});
 	await expect(slider).toBeVisible();
+	// A person points at the chart once the map beside it shows the route, as the test does.
+	await expect(line).toBeAttached();
+	await expect(start).toBeAttached();
 	const near = async (a: { x: number; y: number }, b: { x: number; y: number }, px: number) =>
 		expect(Math.hypot(a.x - b.x, a.y - b.y)).toBeLessThanOrEqual(px);
 
