@@ -101,6 +101,27 @@ export function decodeSeries(series: StoredSeries): SeriesSample[] {
 	return samples;
 }
 
+/** At most this many positions make a recording's preview line. */
+export const PREVIEW_POINTS = 100;
+
+/**
+ * The recording's line thinned to evenly spaced positions (both ends kept), as a series of its own:
+ * the feed draws thumbnails from it, through the same trimming as the whole recording, without
+ * reading the recording. Empty when nothing was positioned.
+ */
+export function previewSeriesOf(series: StoredSeries | null): StoredSeries {
+	if (!series?.lat) return { v: 1, t: [] };
+	const positioned = decodeSeries(series)
+		.filter((sample) => sample.lat !== undefined && sample.lng !== undefined)
+		.map(({ offsetMs, lat, lng }) => ({ offsetMs, lat, lng }));
+	const step = (positioned.length - 1) / (PREVIEW_POINTS - 1);
+	const picked =
+		positioned.length <= PREVIEW_POINTS
+			? positioned
+			: Array.from({ length: PREVIEW_POINTS }, (_, index) => positioned[Math.round(index * step)]);
+	return encodeSeries(picked);
+}
+
 /** The v7.1 shape: per channel, `[seconds since start, value]` pairs (position as an object). */
 export function toApiTimeSeries(samples: readonly SeriesSample[]) {
 	const seconds = (sample: SeriesSample) => sample.offsetMs / 1000;

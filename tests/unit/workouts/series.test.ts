@@ -6,6 +6,8 @@ import {
 	decodeSeries,
 	encodeSeries,
 	fromApiTimeSeries,
+	PREVIEW_POINTS,
+	previewSeriesOf,
 	type SeriesSample,
 	segmentStartsOf,
 } from '../../../src/lib/workouts/series';
@@ -106,5 +108,25 @@ describe('stored time series', () => {
 		const whole = encodeSeries(decodeSeries(derived.series));
 		expect(whole.seg).toBeUndefined();
 		expect(segmentStartsOf(whole)).toEqual([0]);
+	});
+});
+
+describe('the preview line', () => {
+	test('keeps at most a hundred positions, evenly spaced, with both ends', () => {
+		const samples = Array.from({ length: 1001 }, (_, i) => ({
+			offsetMs: i * 1000,
+			lat: 46 + i / 10_000,
+			lng: 14.5,
+			heartRate: 140,
+		}));
+		const preview = decodeSeries(previewSeriesOf(encodeSeries(samples)));
+		expect(preview).toHaveLength(PREVIEW_POINTS);
+		expect(preview[0]).toEqual({ offsetMs: 0, lat: 46, lng: 14.5 });
+		expect(preview.at(-1)).toEqual({ offsetMs: 1_000_000, lat: 46.1, lng: 14.5 });
+	});
+
+	test('is empty for a recording without positions', () => {
+		expect(previewSeriesOf(encodeSeries([{ offsetMs: 0, heartRate: 120 }]))).toEqual({ v: 1, t: [] });
+		expect(previewSeriesOf(null)).toEqual({ v: 1, t: [] });
 	});
 });

@@ -1065,9 +1065,13 @@ async function representStories(
 			workouts.map((workout) => workout.id),
 			STORY_PHOTOS_SHOWN,
 		),
+		// Thumbnails come from each workout's stored preview; only one stored before previews were kept
+		// is read whole.
 		getWorkoutSeriesMany(
 			deps,
-			workouts.filter((workout) => workout.sampleCount > 0).map((workout) => workout.id),
+			workouts
+				.filter((workout) => workout.sampleCount > 0 && workout.previewSeries === null)
+				.map((workout) => workout.id),
 		),
 		locationPrivacyOfMany(
 			deps,
@@ -1120,8 +1124,10 @@ async function representStories(
 			if (entry.type === 'workout') {
 				const workout = entry.row;
 				let thumbnail: [number, number][] = [];
-				const stored = recordings.get(workout.id);
-				if (stored) {
+				const stored = workout.previewSeries
+					? { series: workout.previewSeries, laps: [] }
+					: recordings.get(workout.id);
+				if (stored && stored.series.t.length > 0) {
 					// Every non-owner view goes through the trimmed recording: privacy zones and hidden ends apply.
 					const recording = await recordingForViewer(
 						deps,

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { AppDeps } from '../../api/context';
 import { PROCESSING_CONSENTS, type ProcessingConsent } from '../../privacy/contract';
 import { withheldProcessing } from '../../privacy/server/consents';
-import type { StoredSeries } from '../series';
+import { previewSeriesOf, type StoredSeries } from '../series';
 import { type HeldHeartRate, type StoredLap, workoutHeldData, workoutSeries, workouts } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'logger' | 'clock'>;
@@ -170,6 +170,7 @@ async function storeRecorded(
 			.update(workouts)
 			.set({
 				heldBack: held,
+				previewSeries: previewSeriesOf(shown.series),
 				heartrateMin: shown.heartRate.min,
 				heartrateMax: shown.heartRate.max,
 				heartrateAvg: shown.heartRate.avg,

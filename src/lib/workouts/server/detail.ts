@@ -10,7 +10,7 @@ import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';
 import type { WorkoutCutInput, WorkoutExportFormat } from '../contract';
 import { heldBackNotice } from '../held-back';
 import { canEdit } from '../policy';
-import { decodeSeries, type SeriesSample, segmentStartsOf } from '../series';
+import { decodeSeries, previewSeriesOf, type SeriesSample, segmentStartsOf } from '../series';
 import { activityTypeGroup } from './activity-types';
 import { deriveFromFile } from './derive-file';
 import { recordingForViewer } from './recording';
@@ -128,6 +128,7 @@ export async function cutWorkout(
 			.set({
 				...measured,
 				sampleCount: series.t.length,
+				previewSeries: previewSeriesOf(series),
 				// A cut recording is no longer the file it came from: importing that file again is allowed.
 				contentHash: null,
 				version: sql`${workouts.version} + 1`,

@@ -34,7 +34,7 @@ import {
 	type WorkoutUpdateInput,
 } from '../contract';
 import { canEdit, canView } from '../policy';
-import { encodeSeries, fromApiTimeSeries, type StoredSeries } from '../series';
+import { encodeSeries, fromApiTimeSeries, previewSeriesOf, type StoredSeries } from '../series';
 import { compendiumEntryFor } from './activity-types';
 import { heldBackFor, keepSentHeartRate, type Recorded, withoutWithheld } from './consent-hold';
 import { contentHashOf, type DerivedFileWorkout } from './derive-file';
@@ -215,6 +215,7 @@ async function insertWorkout(deps: Deps, ownerId: number, workout: NewWorkout): 
 			.values({
 				...workout.values,
 				heldBack,
+				previewSeries: previewSeriesOf(shown.series),
 				heartrateMin: shown.heartRate.min,
 				heartrateMax: shown.heartRate.max,
 				heartrateAvg: shown.heartRate.avg,

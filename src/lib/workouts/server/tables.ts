@@ -86,6 +86,11 @@ export const workouts = pgTable(
 		powerMax: doublePrecision('power_max'),
 		powerAvg: doublePrecision('power_avg'),
 		sampleCount: integer('sample_count').notNull().default(0),
+		/**
+		 * A hundred of the recording's positions (`previewSeriesOf`), for thumbnails: the feed draws
+		 * them without reading the series. Null for a workout stored before it was kept.
+		 */
+		previewSeries: jsonb('preview_series').$type<StoredSeries>(),
 		/** The shoes or bike worn, one of the owner's gear; its distance worn counts this workout. */
 		gearId: integer('gear_id').references(() => userGear.id, { onDelete: 'set null' }),
 		/**
