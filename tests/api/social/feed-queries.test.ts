@@ -102,6 +102,8 @@ test('a feed page costs the same queries for 3 stories as for 15', async () => {
 	// Per story the old page read the recording and the owner's privacy: 18 queries for 3 stories,
 	// 54 for 15. A cache kept for a short time may be read again once between the two pages.
 	expect(many.queries - few.queries).toBeLessThanOrEqual(1);
+	// Stories, their counts, photos, previews and owners' privacy: a few queries per kind, not per story.
+	expect(many.queries).toBeLessThanOrEqual(9);
 	// Thumbnails are drawn from each workout's stored preview: no recording is read.
 	expect(many.texts.filter((text) => text.includes('workout_series'))).toEqual([]);
 	console.log(`a feed page of ${many.stories} workout stories: ${many.queries} queries`);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import * as v from 'valibot';
@@ -148,25 +148,34 @@ export async function locationPrivacyOfMany(
 		owners.map((id) => [id, { zones: [], hideEndsM: HIDE_ENDS_DEFAULT_M }]),
 	);
 	if (owners.length === 0) return found;
-	const [zones, settings] = await Promise.all([
-		deps.db
-			.select({
-				ownerId: privacyZones.ownerId,
-				lat: privacyZones.lat,
-				lng: privacyZones.lng,
-				radiusM: privacyZones.radiusM,
-			})
-			.from(privacyZones)
-			.where(inArray(privacyZones.ownerId, owners)),
-		deps.db
-			.select({ userId: locationPrivacySettings.userId, hideEndsM: locationPrivacySettings.hideEndsM })
-			.from(locationPrivacySettings)
-			.where(inArray(locationPrivacySettings.userId, owners)),
-	]);
-	for (const { ownerId, ...zone } of zones) found.get(ownerId)?.zones.push(zone);
-	for (const { userId, hideEndsM } of settings) {
-		const privacy = found.get(userId);
-		if (privacy) privacy.hideEndsM = hideEndsM;
+	// One query for both: each zone as a row, and each owner's hidden-ends setting as a row of its own.
+	const rows = await deps.db
+		.select({
+			ownerId: privacyZones.ownerId,
+			lat: sql<number | null>`${privacyZones.lat}`,
+			lng: sql<number | null>`${privacyZones.lng}`,
+			radiusM: sql<number | null>`${privacyZones.radiusM}`,
+			hideEndsM: sql<number | null>`null::integer`,
+		})
+		.from(privacyZones)
+		.where(inArray(privacyZones.ownerId, owners))
+		.unionAll(
+			deps.db
+				.select({
+					ownerId: locationPrivacySettings.userId,
+					lat: sql<number | null>`null::double precision`,
+					lng: sql<number | null>`null::double precision`,
+					radiusM: sql<number | null>`null::integer`,
+					hideEndsM: sql<number | null>`${locationPrivacySettings.hideEndsM}`,
+				})
+				.from(locationPrivacySettings)
+				.where(inArray(locationPrivacySettings.userId, owners)),
+		);
+	for (const { ownerId, lat, lng, radiusM, hideEndsM } of rows) {
+		const privacy = found.get(ownerId);
+		if (!privacy) continue;
+		if (hideEndsM !== null) privacy.hideEndsM = hideEndsM;
+		else if (lat !== null && lng !== null && radiusM !== null) privacy.zones.push({ lat, lng, radiusM });
 	}
 	return found;
 }

@@ -993,38 +993,43 @@ async function countsFor(deps: Deps, viewer: { id: number }, keys: StoryKey[]) {
 	const comments = new Map<string, number>();
 	if (keys.length === 0) return { likes, comments };
 	const match = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) => storiesMatch(keys, typeColumn, idColumn);
-	const [likeRows, commentRows] = await Promise.all([
-		deps.db
-			.select({
-				type: storyLikes.objectType,
-				id: storyLikes.objectId,
-				count: sql<number>`count(*)::int`,
-				mine: sql<
-					number | null
-				>`max(case when ${storyLikes.userId} = ${viewer.id} then ${storyLikes.id} end)`,
-			})
-			.from(storyLikes)
-			.where(
-				and(match(storyLikes.objectType, storyLikes.objectId), notBlockedWith(viewer.id, storyLikes.userId)),
-			)
-			.groupBy(storyLikes.objectType, storyLikes.objectId),
-		deps.db
-			.select({
-				type: storyComments.objectType,
-				id: storyComments.objectId,
-				count: sql<number>`count(*)::int`,
-			})
-			.from(storyComments)
-			.where(
-				and(
-					match(storyComments.objectType, storyComments.objectId),
-					notBlockedWith(viewer.id, storyComments.authorId),
-				),
-			)
-			.groupBy(storyComments.objectType, storyComments.objectId),
-	]);
-	for (const row of likeRows) likes.set(`${row.type}_${row.id}`, { count: row.count, mine: row.mine });
-	for (const row of commentRows) comments.set(`${row.type}_${row.id}`, row.count);
+	// Likes and comments in one query: a row per story and kind, the viewer's own like with it.
+	const rows = await deps.db
+		.select({
+			kind: sql<'like' | 'comment'>`'like'`,
+			type: storyLikes.objectType,
+			id: storyLikes.objectId,
+			count: sql<number>`count(*)::int`,
+			mine: sql<number | null>`max(case when ${storyLikes.userId} = ${viewer.id} then ${storyLikes.id} end)`,
+		})
+		.from(storyLikes)
+		.where(
+			and(match(storyLikes.objectType, storyLikes.objectId), notBlockedWith(viewer.id, storyLikes.userId)),
+		)
+		.groupBy(storyLikes.objectType, storyLikes.objectId)
+		.unionAll(
+			deps.db
+				.select({
+					kind: sql<'like' | 'comment'>`'comment'`,
+					type: storyComments.objectType,
+					id: storyComments.objectId,
+					count: sql<number>`count(*)::int`,
+					mine: sql<number | null>`null::integer`,
+				})
+				.from(storyComments)
+				.where(
+					and(
+						match(storyComments.objectType, storyComments.objectId),
+						notBlockedWith(viewer.id, storyComments.authorId),
+					),
+				)
+				.groupBy(storyComments.objectType, storyComments.objectId),
+		);
+	for (const row of rows) {
+		const key = `${row.type}_${row.id}`;
+		if (row.kind === 'like') likes.set(key, { count: row.count, mine: row.mine });
+		else comments.set(key, row.count);
+	}
 	return { likes, comments };
 }
 
