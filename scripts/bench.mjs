@@ -18,6 +18,7 @@ const all = [
 	'workouts',
 	'stats',
 	'social',
+	'feed-page',
 	'challenges',
 	'load',
 ];
