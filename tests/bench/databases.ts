@@ -4,7 +4,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import type { Db } from '../../src/lib/db/client';
+import type { Db } from '../../src/lib/core/server/deps';
 import { MIGRATIONS_DIR } from '../../src/lib/db/client';
 import * as schema from '../../src/lib/db/tables';
 

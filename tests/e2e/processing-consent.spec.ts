@@ -22,15 +22,13 @@ test('a run waits for consent to precise location and health data, and appears o
 		location: { country: 'SI', region: '', locality: 'Ljubljana' },
 	});
 	await page.goto('/workout/import/');
-	await page
-		.locator('#workout-files')
-		.setInputFiles([
-			{
-				name: 'run.gpx',
-				mimeType: 'application/gpx+xml',
-				buffer: Buffer.from(runGpx({ minutes: 20, mps: 3 })),
-			},
-		]);
+	await page.locator('#workout-files').setInputFiles([
+		{
+			name: 'run.gpx',
+			mimeType: 'application/gpx+xml',
+			buffer: Buffer.from(runGpx({ minutes: 20, mps: 3 })),
+		},
+	]);
 	const item = page.getByTestId('upload-item');
 	await expect(item).toHaveAttribute('data-status', 'imported', { timeout: 60_000 });
 	await expect(item.getByTestId('upload-held-back')).toContainText(

@@ -1,12 +1,11 @@
 import pino from 'pino';
 import { type ApiModules, createApi } from '../../src/lib/api/app';
-import type { AppDeps } from '../../src/lib/api/context';
 import type { Viewer } from '../../src/lib/auth/contract';
 import { signAccessToken } from '../../src/lib/auth/server/access-token';
 import { createSession } from '../../src/lib/auth/server/session';
 import { users } from '../../src/lib/auth/server/tables';
 import { readConfig } from '../../src/lib/core/config';
-import type { Db } from '../../src/lib/db/client';
+import type { AppDeps, Db } from '../../src/lib/core/server/deps';
 import { currentMatrix, PROCESSING_CONSENTS } from '../../src/lib/privacy/contract';
 import { consentRecords } from '../../src/lib/privacy/server/tables';
 

@@ -5,7 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { Db } from '../../src/lib/db/client';
+import type { Db } from '../../src/lib/core/server/deps';
 import * as schema from '../../src/lib/db/tables';
 import { workerDatabaseUrl } from './worker-database';
 

@@ -1,19 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Context, Hono } from 'hono';
-import type { Logger } from 'pino';
 import type { Viewer } from '../auth/contract';
 import type { AppAccess } from '../connected-apps/server/service';
-import type { Config } from '../core/config';
-import type { Db } from '../db/client';
-
-/** The world a request runs in. Services take what they need from it; tests pass their own. */
-export type AppDeps = {
-	db: Db;
-	config: Config;
-	logger: Logger;
-	/** Injected so tests can move time (token expiry, lockouts) without waiting. */
-	clock: () => Date;
-};
+import type { AppDeps } from '../core/server/deps';
 
 /** Hono's typed context variables for every API route. */
 export type ApiEnv = {

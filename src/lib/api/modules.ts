@@ -9,6 +9,7 @@ import { createConnectedAppsApi } from '../connected-apps/server/api';
 import { createDeviceCloudsApi } from '../connected-apps/server/device-api';
 import { deviceJobs, deviceSchedules } from '../connected-apps/server/device-sync';
 import { createReplaceable } from '../core/replaceable';
+import type { AppDeps } from '../core/server/deps';
 import { createGearApi } from '../gear/server/api';
 import { createGoalsApi } from '../goals/server/api';
 import { housekeepingJobs, housekeepingSchedules } from '../jobs/server/housekeeping';
@@ -38,7 +39,7 @@ import { createWorkoutDetailApi } from '../workouts/server/detail-api';
 import { workoutJobs, workoutSchedules } from '../workouts/server/jobs';
 import { sweepWorkoutUploads } from '../workouts/server/resumable-uploads';
 import { createWorkoutUploadsApi } from '../workouts/server/upload-api';
-import type { AppDeps, SubApp } from './context';
+import type { SubApp } from './context';
 
 /** Every domain's background job kinds and recurring schedules, listed once; runtime.ts runs them. */
 export const backgroundJobs: { definitions: JobDefinitions; schedules: JobSchedule[] } = {

@@ -9,7 +9,7 @@ import {
 	RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { AppError } from '../core/errors';
-import type { Db } from '../db/client';
+import type { Db } from '../core/server/deps';
 import { type ApiEnv, presetHeaders } from './context';
 import { requestCost } from './request-costs';
 import { rateLimits } from './tables';

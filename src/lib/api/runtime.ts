@@ -1,10 +1,10 @@
 import { assertReadyForProduction, getConfig } from '../core/config';
+import type { AppDeps } from '../core/server/deps';
 import { openDb, refreshPlannerStatistics } from '../db/client';
 import { seedDemoWorld } from '../db/seed';
 import { startJobWorker } from '../jobs/server/service';
 import { closeSharedParsePool } from '../workout-files/server/parse-pool';
 import { createApi } from './app';
-import type { AppDeps } from './context';
 import { createLogger, flushLogger } from './logger';
 import { backgroundJobs, loadApiModules } from './modules';
 

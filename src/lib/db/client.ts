@@ -4,16 +4,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Db } from '../core/server/deps';
 import { settlesWithin } from '../core/waiting';
-import * as schema from './tables';
-
-export type Schema = typeof schema;
-/** One type for both drivers: services never know which database they talk to. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
 export type DbHandle = {
 	db: Db;
@@ -52,7 +47,7 @@ async function openPostgres(url: string): Promise<DbHandle> {
 	// (503) and the pool discards it on release.
 	pool.on('connect', (client) => client.on('error', () => {}));
 	const close = boundedClose(pool);
-	const db = drizzlePg(pool, { schema }) as unknown as Db;
+	const db = drizzlePg(pool) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	return { db, kind: 'postgres', close };
 }
@@ -90,7 +85,7 @@ export function boundedClose(pool: pg.Pool, graceMs = POOL_CLOSE_GRACE_MS): () =
 
 async function openPglite(dataDir: string | undefined): Promise<DbHandle & { client: PGlite }> {
 	const client = await PGlite.create(dataDir ? { dataDir } : undefined);
-	const db = drizzlePglite(client, { schema }) as unknown as Db;
+	const db = drizzlePglite(client) as unknown as Db;
 	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	return { db, client, kind: 'pglite', close: () => client.close() };
 }

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../api/context';
 import { createDemoMember, setAdmin } from '../auth/server/service';
 import { seedDemoBilling } from '../billing/server/demo';
 import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
+import type { AppDeps } from '../core/server/deps';
 import { seedDemoConsents } from '../privacy/server/consents';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';

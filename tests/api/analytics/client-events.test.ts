@@ -7,7 +7,7 @@ import {
 	pruneAnalyticsEvents,
 } from '../../../src/lib/analytics/server/service';
 import { analyticsEvents } from '../../../src/lib/analytics/server/tables';
-import type { AppDeps } from '../../../src/lib/api/context';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import {
 	addSignedInMember,
 	callApi,

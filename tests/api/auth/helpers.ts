@@ -1,8 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import { createAccountApi } from '../../../src/lib/account/server/api';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { outboxMessages } from '../../../src/lib/auth/server/tables';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { flushMail } from '../../../src/lib/mail/server/service';
 import { callApi, createTestApi } from '../../helpers/app';
 

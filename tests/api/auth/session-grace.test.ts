@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { AppDeps } from '../../../src/lib/api/context';
 import {
 	createSession,
 	findViewerBySessionCookie,
@@ -7,6 +6,7 @@ import {
 	rotateSession,
 	sessionCookieName,
 } from '../../../src/lib/auth/server/session';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { addSignedInMember, createTestClock, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 

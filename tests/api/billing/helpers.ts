@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { tokenizeLocalCard } from '../../../src/lib/billing/local-card';
 import { createBillingApi } from '../../../src/lib/billing/server/api';
 import type { BillingDeps } from '../../../src/lib/billing/server/service';
 import { seedCatalogue } from '../../../src/lib/billing/server/service';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 import type { Member } from '../routes/helpers';

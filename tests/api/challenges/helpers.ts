@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
 import { createChallengesApi } from '../../../src/lib/challenges/server/api';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createAccountApi } from '../../../src/lib/account/server/api';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import type { AppScope } from '../../../src/lib/connected-apps/contract';
 import { createConnectedAppsApi } from '../../../src/lib/connected-apps/server/api';
@@ -10,6 +9,7 @@ import {
 	registerApp,
 	signConsentRequest,
 } from '../../../src/lib/connected-apps/server/service';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';

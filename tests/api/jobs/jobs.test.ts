@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { AppDeps } from '../../../src/lib/api/context';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import {
 	enqueueJob,
 	getJob,

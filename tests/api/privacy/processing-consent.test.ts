@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { runDueJobs } from '../../../src/lib/jobs/server/service';
 import { createPrivacyApi } from '../../../src/lib/privacy/server/api';
 import { privacyJobs } from '../../../src/lib/privacy/server/jobs';

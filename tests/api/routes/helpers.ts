@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { addFriendship } from '../../../src/lib/social/server/service';
 import { allowRecordedData, callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';

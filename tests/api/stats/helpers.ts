@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { createAccountApi } from '../../../src/lib/account/server/api';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { users } from '../../../src/lib/auth/server/tables';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
 import { createStatsApi } from '../../../src/lib/stats/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { deleteAccount } from '../../../src/lib/account/server/service';
-import type { AppDeps } from '../../../src/lib/api/context';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { createWorkoutDetailApi } from '../../../src/lib/workouts/server/detail-api';

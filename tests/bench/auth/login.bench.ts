@@ -13,7 +13,8 @@ import { createApi } from '../../../src/lib/api/app';
 import { createAuthApi } from '../../../src/lib/auth/server/api';
 import { ARGON2_PARAMS, hashPassword, verifyPassword } from '../../../src/lib/auth/server/passwords';
 import { readConfig } from '../../../src/lib/core/config';
-import { type Db, MIGRATIONS_DIR } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
+import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
 import * as schema from '../../../src/lib/db/tables';
 import { flushMail } from '../../../src/lib/mail/server/service';
 

@@ -23,7 +23,7 @@ import {
 	refreshChallengeProgress,
 } from '../../../src/lib/challenges/server/service';
 import { challengeParticipants } from '../../../src/lib/challenges/server/tables';
-import type { Db } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
 import { createWorkout } from '../../../src/lib/workouts/server/service';
 import { createTestDeps } from '../../helpers/app';
 import { onBenchDatabases } from '../databases';

@@ -15,7 +15,7 @@ import pino from 'pino';
 import { createApi } from '../../../src/lib/api/app';
 import { users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
-import type { Db } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import { newLinkToken } from '../../../src/lib/routes/server/service';
 import { routes } from '../../../src/lib/routes/server/tables';

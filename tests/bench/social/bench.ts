@@ -18,7 +18,7 @@
  * Figures only; nothing passes or fails on speed.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
 import { listStories, searchMembers } from '../../../src/lib/social/server/service';
 import { createTestDeps } from '../../helpers/app';
 import { onBenchDatabases } from '../databases';

@@ -18,7 +18,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { users } from '../../../src/lib/auth/server/tables';
-import type { Db } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
 import * as schema from '../../../src/lib/db/tables';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
 import { effortsOf } from '../../../src/lib/stats/records';

@@ -17,7 +17,7 @@
  * Figures only; nothing passes or fails on speed.
  */
 
-import type { Db } from '../../../src/lib/db/client';
+import type { Db } from '../../../src/lib/core/server/deps';
 import { closeSharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';
 import { workouts } from '../../../src/lib/workouts/server/tables';

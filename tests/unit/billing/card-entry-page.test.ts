@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import type { AppDeps } from '../../../src/lib/api/context';
 import { cardEntryFor } from '../../../src/lib/billing/server/page';
 import { readConfig } from '../../../src/lib/core/config';
+import type { AppDeps } from '../../../src/lib/core/server/deps';
 
 /** What a page's Content-Security-Policy was asked to allow. */
 function recordingCsp() {

@@ -2,12 +2,13 @@ import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import * as v from 'valibot';
-import type { ApiEnv, AppDeps } from '../../api/context';
+import type { ApiEnv } from '../../api/context';
 import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { singleLineText } from '../../core/text';
 import {
 	HIDE_ENDS_DEFAULT_M,

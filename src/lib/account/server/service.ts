@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { asc, desc, eq, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
 import { revokeAllSessions } from '../../auth/server/session';
@@ -13,6 +12,7 @@ import { refreshChallengeProgressQuietly } from '../../challenges/server/service
 import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
 import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
+import type { AppDeps } from '../../core/server/deps';
 import { isListedTimeZone } from '../../core/time-zones';
 
 /** The zone a member's pages read times in: the one on their profile, or UTC when none is usable. */

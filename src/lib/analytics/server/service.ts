@@ -1,7 +1,6 @@
 import { lt, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { createLimiter, spendOrRefuse } from '../../api/rate-limit';
-import type { Db } from '../../db/client';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { parseCookieChoices } from '../../site/cookie-choices';
 import { readGeoCookie } from '../../site/privacy-request';
 import { analyticsConsent, readDeviceId } from '../consent';

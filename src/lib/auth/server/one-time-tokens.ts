@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { hashToken, newOpaqueToken } from './session';
 import { oneTimeTokens } from './tables';
 

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { setProfilePhoto } from '../../account/server/service';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { hashPassword } from './passwords';
 import { promotionalPreferences, users } from './tables';
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Config } from '../../core/config';
+import type { AppDeps } from '../../core/server/deps';
 import type { Viewer } from '../contract';
 import { refreshTokens, users } from './tables';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, inArray, like, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { loginAttempts } from './tables';
 
 type ThrottleDeps = Pick<AppDeps, 'db' | 'clock'>;

@@ -9,8 +9,8 @@ import {
 import { and, count, eq, isNotNull, isNull, lt } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { getVariant } from '../../site/variants';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { hashToken } from './session';

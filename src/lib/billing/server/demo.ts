@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { claimGrantableCoupons } from './service';
 
 /**

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { readLocalToken } from '../local-card';
 import {
 	CardError,

@@ -1,13 +1,13 @@
 import type { AstroCookies } from 'astro';
 import * as v from 'valibot';
 import { memberTimeZone } from '../../account/server/time-zone';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { encodeSessionHint, SESSION_HINT_COOKIE } from '../../auth/hint';
 import { cookieIsSecure } from '../../auth/server/api';
 import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
 import { formatDay } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { type CardEntryView, CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
 import { STRIPE_JS_ORIGIN } from '../stripe-card';

@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { setPremiumMembership } from '../../auth/server/service';
 import { users } from '../../auth/server/tables';
 import { formatApiDateTime, formatDay } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { isListedTimeZone } from '../../core/time-zones';
-import type { Db } from '../../db/client';
 import { enqueueJob } from '../../jobs/server/service';
 import { queueMail } from '../../mail/server/service';
 import {
@@ -276,9 +275,7 @@ export async function claimCoupon(
 	code: string,
 	countryCode = BILLING_COUNTRY,
 ): Promise<UserCouponView> {
-	const { claimed } = await deps.db.transaction((tx) =>
-		claimCouponIn(tx as unknown as Db, viewer.id, code, countryCode),
-	);
+	const { claimed } = await deps.db.transaction((tx) => claimCouponIn(tx, viewer.id, code, countryCode));
 	return presentUserCoupon(claimed);
 }
 
@@ -311,8 +308,7 @@ export async function redeemUserCoupon(
 	id: number,
 ): Promise<UserCouponView> {
 	const now = deps.clock();
-	const redeemed = await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	const redeemed = await deps.db.transaction(async (tx) => {
 		const [row] = await tx
 			.update(billingUserCoupons)
 			.set({ redeemed: true, redeemedAt: now })
@@ -345,8 +341,7 @@ export async function redeemUserCoupon(
 /** Claim and redeem in one step: the coupon page's form. */
 export async function redeemCouponCode(deps: BillingDeps, viewer: Viewer, code: string): Promise<CouponView> {
 	const now = deps.clock();
-	return deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	return deps.db.transaction(async (tx) => {
 		const { coupon, claimed } = await claimCouponIn(tx, viewer.id, code, BILLING_COUNTRY);
 		await tx
 			.update(billingUserCoupons)
@@ -471,8 +466,7 @@ export async function addBillingProfile(
 			detail: 'processor_unavailable',
 		});
 	}
-	const row = await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	const row = await deps.db.transaction(async (tx) => {
 		const existing = await defaultProfile(tx, viewer.id);
 		const makeDefault = input.default === true || !existing;
 		if (makeDefault)
@@ -518,8 +512,7 @@ export async function makeDefaultBillingProfile(
 	viewer: Viewer,
 	id: number,
 ): Promise<BillingProfileView> {
-	const made = await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	const made = await deps.db.transaction(async (tx) => {
 		await ownProfile(tx, viewer, id);
 		await tx.update(billingProfiles).set({ isDefault: false }).where(eq(billingProfiles.userId, viewer.id));
 		const [row] = await tx
@@ -539,8 +532,7 @@ export async function deleteBillingProfile(
 	viewer: Viewer,
 	id: number,
 ): Promise<void> {
-	await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	await deps.db.transaction(async (tx) => {
 		await ownProfile(tx, viewer, id);
 		await tx.delete(billingProfiles).where(eq(billingProfiles.id, id));
 		const remaining = await defaultProfile(tx, viewer.id);
@@ -1072,7 +1064,7 @@ async function reconcileIntent(deps: BillingDeps, intent: IntentRow): Promise<vo
  * payment grants anything (a new subscription, or the next period of a renewed one).
  */
 async function settleIntent(deps: BillingDeps, id: string, payment: ProcessorPayment): Promise<void> {
-	await deps.db.transaction((txn) => settleIntentIn(txn as unknown as Db, id, payment, deps.clock()));
+	await deps.db.transaction((tx) => settleIntentIn(tx, id, payment, deps.clock()));
 }
 
 async function settleIntentIn(tx: Db, id: string, payment: ProcessorPayment, now: Date): Promise<void> {
@@ -1483,8 +1475,7 @@ export async function handleWebhook(
 		payment = await processor.retrieve(event.paymentRef);
 	}
 	const now = deps.clock();
-	const applied = await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	const applied = await deps.db.transaction(async (tx) => {
 		const [recorded] = await tx
 			.insert(billingWebhookEvents)
 			.values({ id: event.id, processor: provider, type: event.type, receivedAt: now })
@@ -1607,8 +1598,7 @@ export async function refundPayment(deps: BillingDeps, id: string): Promise<void
 		throw new AppError('conflict', 'Only a paid payment can be refunded.', { detail: 'not_refundable' });
 	if (intent.amount > 0 && intent.processorRef)
 		await paymentProcessor(deps).refund(intent.processorRef, `refund-${intent.id}`);
-	await deps.db.transaction(async (txn) => {
-		const tx = txn as unknown as Db;
+	await deps.db.transaction(async (tx) => {
 		await tx
 			.update(billingPaymentIntents)
 			.set({ status: 'refunded', refundedAt: deps.clock(), updatedAt: deps.clock() })

@@ -1,7 +1,7 @@
 import { desc } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { isUniqueViolation } from '../../db/errors';
 import { ACTIVITY_GROUPS } from '../../workouts/activity-groups';
 import {

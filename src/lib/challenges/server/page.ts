@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { CHALLENGE_SPORTS, type ChallengeSport } from '../contract';
 import { challengeDetails, confirmWorkoutPace, joinChallenge, leaveChallenge } from './service';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { localDay } from '../windows';
 import { type ChallengeRules, createChallenge } from './service';
 import { challenges } from './tables';

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, gte, lt, notInArray, or, sql } from 'drizzle-orm';
 import { ageOn } from '../../account/derived';
 import { memberTimeZone } from '../../account/server/time-zone';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import { ActivityTypeId } from '../../workout-files/contract';

@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { enqueueJob, type JobDefinitions, type JobSchedule } from '../../jobs/server/service';
 import { importWorkoutFile } from '../../workouts/server/service';
 import type { DeviceCloudView, DeviceConnectionView } from '../contract';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { type AppRegistrationInput, AppRegistrationSchema, type DeveloperApp } from '../contract';
 import { disconnectDevice, requestDeviceSync, startDeviceConnect } from './device-sync';
 import { deleteDeveloperApp, registerApp, revokeConnectedApp } from './service';

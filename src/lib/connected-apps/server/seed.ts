@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { GRANT_ABSOLUTE_SECONDS } from '../contract';
 import { registerApp } from './service';
 import { appDataAccessLog, oauthClients, oauthGrants } from './tables';

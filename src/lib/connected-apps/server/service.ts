@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { findViewerById } from '../../auth/server/session';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import {
 	APP_ACCESS_TOKEN_SECONDS,
 	APP_SCOPES,

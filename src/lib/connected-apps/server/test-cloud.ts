@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, isNull } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Config } from '../../core/config';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { writeFit } from '../../workout-files';
 import {
 	TEST_WATCH_OUTINGS,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { METRES_PER_UNIT } from '../../workouts/detail-format';
 import { GearCreateSchema, GearUpdateSchema } from '../contract';
 import { createGear, deleteGear, getOwnGear, updateGear } from './service';

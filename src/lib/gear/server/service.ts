@@ -1,8 +1,8 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { link } from '../../api/hal';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { workouts } from '../../workouts/server/tables';
 import {
 	type GearCreateInput,

@@ -1,9 +1,9 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { link } from '../../api/hal';
 import { checkFeature } from '../../billing/features';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { syncMemberStories } from '../../social/server/service';
 import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
 import { activityTypeGroup } from '../../workouts/server/activity-types';

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { settlesWithin } from '../../core/waiting';
 import { jobs } from './tables';
 

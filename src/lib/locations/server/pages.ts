@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
-import type { AppDeps } from '../../api/context';
 import { getConfig } from '../../core/config';
+import type { AppDeps } from '../../core/server/deps';
 import { type DbHandle, openDb } from '../../db/client';
 import { listRoutes } from '../../routes/server/service';
 import type { CityRoutesResponse } from '../contract';

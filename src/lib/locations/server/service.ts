@@ -1,7 +1,7 @@
 import KDBush from 'kdbush';
-import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { decodePath, listRoutes } from '../../routes/server/service';
 import {
 	CITY_ROUTE_SHAPE_POINTS,

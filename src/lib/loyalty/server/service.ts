@@ -1,7 +1,7 @@
 import { and, count, eq, gte } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { challengeParticipants, challenges } from '../../challenges/server/tables';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { rolloutVariantFor } from '../../site/rollouts';
 import { memberStories } from '../../social/server/tables';
 import { workouts } from '../../workouts/server/tables';

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, asc, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AppDeps } from '../../api/context';
 import { outboxMessages, users } from '../../auth/server/tables';
+import type { AppDeps } from '../../core/server/deps';
 import { enqueueJob } from '../../jobs/server/service';
 import {
 	EMAIL_CATEGORIES,

@@ -1,8 +1,8 @@
 import { asc, desc, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { enqueueJob } from '../../jobs/server/service';
 import {
 	CONSENT_LABELS,

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { enqueueJob, type JobDefinitions, type JobSchedule } from '../../jobs/server/service';
 import { applyProcessingConsents } from '../../workouts/server/consent-hold';
 import { APPLY_PROCESSING_CONSENTS_JOB } from './consents';

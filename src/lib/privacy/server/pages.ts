@@ -1,10 +1,10 @@
 import { listCountries } from '../../account/countries';
-import type { AppDeps } from '../../api/context';
 import { safeNextPath, type Viewer } from '../../auth/contract';
 import { reauthenticate } from '../../auth/server/service';
 import type { AppDataAccess } from '../../connected-apps/contract';
 import { listAppDataAccess } from '../../connected-apps/server/service';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { GEO_COOKIE, parseGeo } from '../../site/privacy-request';
 import {

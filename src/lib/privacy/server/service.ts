@@ -14,12 +14,12 @@ import {
 	listPromotionalPreferences,
 	readMemberBasics,
 } from '../../account/server/service';
-import type { AppDeps } from '../../api/context';
 import { membershipForExport } from '../../billing/server/service';
 import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { listDeviceConnections } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { listGear, representGear } from '../../gear/server/service';
 import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
 import { queueMail } from '../../mail/server/service';

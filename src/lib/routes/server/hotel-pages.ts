@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { singleLineText } from '../../core/text';
 import { haversineM } from '../geo';
 import { listRoutes, type RouteWithOwner } from './service';

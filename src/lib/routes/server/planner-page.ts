@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { truncateText } from '../../core/text';
 import {
 	DEFAULT_COOKIE_CHOICES,

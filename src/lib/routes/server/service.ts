@@ -3,12 +3,11 @@ import polyline from '@mapbox/polyline';
 import { and, asc, desc, eq, getTableColumns, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { locationPrivacyOfMany } from '../../account/server/location-privacy';
 import { privacyZones } from '../../account/server/tables';
-import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError, versionRequired } from '../../core/errors';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { attachmentDisposition } from '../../core/server/downloads';
 import { truncateText } from '../../core/text';
-import type { Db } from '../../db/client';
 import { notBlockedWith, relationBetween } from '../../social/server/service';
 import { friendships } from '../../social/server/tables';
 import {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
+import type { AppDeps } from '../../core/server/deps';
 import { profileSearchHome, readSearchHome, type SearchHome } from '../geocode.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import packageJson from '../../../../package.json' with { type: 'json' };
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { findViewerBySessionCookie } from '../../auth/server/session';
 import { getConfig } from '../../core/config';
+import type { AppDeps } from '../../core/server/deps';
 import { getLoyaltyStatus, inLoyaltyPilot } from '../../loyalty/server/service';
 import { buildBootup } from '../bootup';
 import { GEO_COOKIE, type Geo, parseGeo } from '../privacy-request';

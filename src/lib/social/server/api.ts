@@ -7,7 +7,7 @@ import type { Viewer } from '../../auth/contract';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
-import type { Db } from '../../db/client';
+import type { Db } from '../../core/server/deps';
 import {
 	BlockCreateSchema,
 	BlockParamSchema,

@@ -1,12 +1,12 @@
 import * as v from 'valibot';
 import { UserUpdateSchema } from '../../account/contract';
 import { updateUser } from '../../account/server/service';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/contract';
 import { createDemoMember } from '../../auth/server/service';
 import { demoChallenges } from '../../challenges/server/seed';
 import { joinChallenge } from '../../challenges/server/service';
 import { formatApiDateTime } from '../../core/dates';
+import type { AppDeps } from '../../core/server/deps';
 import { GoalCreateSchema } from '../../goals/contract';
 import { createGoal } from '../../goals/server/service';
 import { WorkoutSaveSchema } from '../../workouts/contract';

@@ -1,5 +1,5 @@
-import type { AppDeps } from '../../api/context';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { isAcceptableText } from '../../core/text';
 import { MAX_COMMENT_LENGTH, STORY_ID_PATTERN } from '../contract';
 import {

@@ -1,5 +1,5 @@
 import { createLimiter, spendOrRefuse } from '../../api/rate-limit';
-import type { Db } from '../../db/client';
+import type { Db } from '../../core/server/deps';
 import { COMMENTS_PER_HOUR, FRIEND_REQUESTS_PER_HOUR } from '../contract';
 
 /** A per-member hourly budget for one kind of write; 429 with Retry-After once spent. */

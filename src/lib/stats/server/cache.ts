@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AppDeps } from '../../api/context';
-import type { Db } from '../../db/client';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { workoutChangeMarks } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;

@@ -1,5 +1,5 @@
 import { and, eq, inArray, or } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db } from '../../core/server/deps';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import type { Effort } from '../records';
 import { bestEffortQueue, bestEfforts } from './tables';

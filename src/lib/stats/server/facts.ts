@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, lt, type SQL } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { isListedTimeZone } from '../../core/time-zones';
 import { relationBetween } from '../../social/server/service';
 import { canView } from '../../workouts/policy';

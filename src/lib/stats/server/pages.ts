@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
 import type { Viewer as SignedInViewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import type { ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf } from '../calendar';
 import type { CalendarMonth, StatsAnswer, ZoneWeeks } from '../contract';

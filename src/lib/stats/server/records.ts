@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
+import type { AppDeps } from '../../core/server/deps';
 import type { StoredSeries } from '../../workouts/series';
 import { visibleCondition } from '../../workouts/server/service';
 import { workoutSeries, workouts } from '../../workouts/server/tables';

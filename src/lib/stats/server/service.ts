@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { formatTimeOfDay } from '../../core/dates';
+import type { AppDeps } from '../../core/server/deps';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../../workouts/activity-groups';
 import { activityTypeGroup, findActivityType, listActivityTypes } from '../../workouts/server/activity-types';
 import { visibleCondition } from '../../workouts/server/service';

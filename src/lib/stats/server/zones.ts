@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, inArray, isNotNull, lt } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { getHeartRateZones } from '../../account/server/service';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import type { ActivityGroup } from '../../workouts/activity-groups';
 import { timeInZones } from '../../workouts/analysis';
 import { decodeSeries } from '../../workouts/series';

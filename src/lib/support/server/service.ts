@@ -1,8 +1,7 @@
 import { desc } from 'drizzle-orm';
 import * as v from 'valibot';
-import type { AppDeps } from '../../api/context';
 import { createLimiter, spendOrRefuse } from '../../api/rate-limit';
-import type { Db } from '../../db/client';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { queueMail } from '../../mail/server/service';
 import {
 	linkPathOf,

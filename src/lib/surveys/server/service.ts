@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { isUniqueViolation } from '../../db/errors';
 import { rolloutVariantFor } from '../../site/rollouts';
 import { SURVEY_KEY, type SurveyAnswerInput, type SurveyStateView } from '../contract';

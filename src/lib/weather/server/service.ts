@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import type { Config } from '../../core/config';
+import type { AppDeps } from '../../core/server/deps';
 import { decodeSeries } from '../../workouts/series';
 import { getVisibleWorkout, getWorkoutSeries, type WorkoutRow } from '../../workouts/server/service';
 import type { WeatherObservation } from '../contract';

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, ne, or, type SQL, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { PROCESSING_CONSENTS, type ProcessingConsent } from '../../privacy/contract';
 import { withheldProcessing } from '../../privacy/server/consents';
 import { previewSeriesOf, type StoredSeries } from '../series';

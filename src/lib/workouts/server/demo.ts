@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { instantOf, wallClockAt } from '../../core/dates';
+import type { AppDeps } from '../../core/server/deps';
 import demoRoutes from '../../routes/server/demo/demo-routes.json' with { type: 'json' };
 import type { DemoRoute } from '../../routes/server/demo/types';
 import type { NormalisedWorkout, TrackPoint } from '../../workout-files';

@@ -1,9 +1,9 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { and, eq, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../api/context';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { attachmentDisposition, withoutExtension } from '../../core/server/downloads';
 import { detectFormat, isWorkoutFileError, writeFit, writeGpx, writeTcx } from '../../workout-files';
 import { fileActivityType, trimSamples, workoutFromSamples } from '../analysis';

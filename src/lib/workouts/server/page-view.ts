@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { locationPrivacyOf } from '../../account/server/location-privacy';
 import { getHeartRateZones } from '../../account/server/service';
-import type { AppDeps } from '../../api/context';
 import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { encodePolyline } from '../../routing/polyline';
 import type { BestEffort, Split } from '../../workout-files/metrics';
 import { showsSpeed } from '../activity-groups';

@@ -1,5 +1,5 @@
 import { locationPrivacyOf } from '../../account/server/location-privacy';
-import type { AppDeps } from '../../api/context';
+import type { AppDeps } from '../../core/server/deps';
 import { canEdit } from '../policy';
 import { type LocationPrivacy, trimForViewer } from '../privacy-zones';
 import { decodeSeries, type SeriesSample, type StoredSeries, segmentStartsOf } from '../series';

@@ -17,9 +17,9 @@ import {
 import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import * as v from 'valibot';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
-import type { AppDeps } from '../../api/context';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import type { AppDeps } from '../../core/server/deps';
 import { diskFullError, isDiskFull } from '../../core/server/member-files';
 import { isDatabaseUnavailable } from '../../db/errors';
 import {
