@@ -7,6 +7,8 @@ import { readAppToken } from '../connected-apps/server/scopes';
 import { AppError } from '../core/errors';
 import type { AppDeps } from '../core/server/deps';
 import { limitBodySize, requireKnownBodyType } from './body';
+// The domains' listeners are in place wherever the API is.
+import './listeners';
 import { type ApiEnv, presetHeaders, type SubApp } from './context';
 import { respondWithError } from './errors';
 import { createHealthApi } from './health';

@@ -18,7 +18,7 @@ import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/export-files';
-import { relationBetween } from '../../social/server/service';
+import { relationBetween } from '../../social/server/relations';
 import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import { removeMemberUploadFiles } from '../../workouts/server/resumable-uploads';

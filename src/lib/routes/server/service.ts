@@ -8,7 +8,7 @@ import { AppError, versionRequired } from '../../core/errors';
 import type { AppDeps, Db } from '../../core/server/deps';
 import { attachmentDisposition } from '../../core/server/downloads';
 import { truncateText } from '../../core/text';
-import { notBlockedWith, relationBetween } from '../../social/server/service';
+import { notBlockedWith, relationBetween } from '../../social/server/relations';
 import { friendships } from '../../social/server/tables';
 import {
 	ActivityTypeId,

@@ -3,7 +3,7 @@ import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import { isListedTimeZone } from '../../core/time-zones';
-import { relationBetween } from '../../social/server/service';
+import { relationBetween } from '../../social/server/relations';
 import { canView } from '../../workouts/policy';
 import { visibleCondition } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';

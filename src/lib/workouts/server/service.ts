@@ -5,13 +5,12 @@ import { and, asc, desc, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import { users } from '../../auth/server/tables';
-import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
+import { emit } from '../../core/server/events';
 import { cleanText, truncateText } from '../../core/text';
 import { assertGearOfOwner } from '../../gear/server/service';
-import { refreshGoalStoriesQuietly } from '../../goals/server/service';
-import { notBlockedWith, relationBetween } from '../../social/server/service';
+import { notBlockedWith, relationBetween } from '../../social/server/relations';
 import { friendships } from '../../social/server/tables';
 import { type Effort, effortsOf } from '../../stats/records';
 import { keepEfforts } from '../../stats/server/efforts';
@@ -166,8 +165,7 @@ async function replayOf(
  * neither failing fails the change.
  */
 export async function followWorkoutChange(deps: Deps, ownerId: number): Promise<void> {
-	await refreshChallengeProgressQuietly(deps, ownerId);
-	await refreshGoalStoriesQuietly(deps, ownerId);
+	await emit(deps, 'workout.changed', { ownerId });
 }
 
 export type CreateOutcome =
