@@ -806,6 +806,16 @@ describe('account deletion', () => {
 		const jo = await member('jo@example.test', 'US', 'TX');
 		const kim = await member('kim@example.test', 'US', 'TX');
 		await addRoute(jo, 'Jo route');
+		const logged = await callApi(app, 'POST', '/api/v7.1/workout/', {
+			token: jo.token,
+			body: {
+				name: 'Jo run',
+				start_datetime: '2026-05-01T07:00:00+00:00',
+				activity_type: 16,
+				aggregates: { distance_total: 5000, active_time_total: 1800 },
+			},
+		});
+		expect(logged.status).toBe(201);
 		await callApi(app, 'POST', '/api/v7.1/friendship/', {
 			token: jo.token,
 			body: { _links: { to_user: [{ id: String(kim.id) }] } },

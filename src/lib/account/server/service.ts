@@ -19,6 +19,7 @@ import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { removeMemberExportFiles } from '../../privacy/server/export-files';
 import { relationBetween } from '../../social/server/relations';
+import { workoutChangeMarks } from '../../stats/server/tables';
 import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
 import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
 import { removeMemberUploadFiles } from '../../workouts/server/resumable-uploads';
@@ -379,7 +380,11 @@ export async function deleteAccount(deps: BillingDeps, userId: number): Promise<
 	await removeMemberUploadFiles(deps, userId);
 	// Device clouds are told we no longer read the member's activities.
 	await forgetDeviceClouds(deps, userId);
-	await deps.db.delete(users).where(eq(users.id, userId));
+	await deps.db.transaction(async (tx) => {
+		await tx.delete(users).where(eq(users.id, userId));
+		// The stats' change mark has no foreign key (a trigger writes it as the member's workouts go).
+		await tx.delete(workoutChangeMarks).where(eq(workoutChangeMarks.ownerId, userId));
+	});
 	if (photo) await removePhotoFiles(deps, photo);
 	await removeWorkoutPhotoFiles(deps.config, userId);
 	await clearAccountKeys(deps, row.email);
