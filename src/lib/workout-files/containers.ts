@@ -67,11 +67,20 @@ export function gunzipCapped(bytes: Uint8Array, limits: ReadLimits = {}): Uint8A
 	return joinChunks(chunks, total);
 }
 
+/** A name that could land outside a folder if anything ever extracted it, or that hides bytes. */
+export function isUnsafeEntryName(name: string): boolean {
+	if (name.length === 0 || name.length > 1024) return true;
+	if (name.includes('\0') || name.includes('\\')) return true;
+	if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return true;
+	return name.split('/').includes('..');
+}
+
 /**
  * Takes the first regular file out of a .zip upload. A size the zip declares past the cap is refused
  * before anything is inflated; a smaller declared size is never trusted: inflated bytes are counted as
- * they stream and the read stops at the cap. Entry names are only used
- * to skip folders and macOS metadata; nothing is ever written to disk, so "../" names are harmless.
+ * they stream and the read stops at the cap. Nothing is ever written to disk,
+ * but a zip naming a file outside itself is refused as the zip import refuses it: such a zip was
+ * made to attack something.
  */
 export function unzipFirstCapped(bytes: Uint8Array, limits: ReadLimits = {}): Uint8Array {
 	const cap = limits.maxDecompressedBytes ?? defaultLimits.maxDecompressedBytes;
@@ -101,6 +110,8 @@ export function unzipFirstCapped(bytes: Uint8Array, limits: ReadLimits = {}): Ui
 			);
 		}
 		const name = file.name;
+		if (isUnsafeEntryName(name))
+			fail(new WorkoutFileError('unsafe_name', 'A file in this zip has a name that points outside it.'));
 		if (chosen || name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name)) return;
 		if (file.compression !== 0 && file.compression !== 8) return;
 		chosen = true;

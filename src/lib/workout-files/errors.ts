@@ -8,6 +8,7 @@ export type WorkoutFileErrorCode =
 	| 'too_large'
 	| 'too_many_points'
 	| 'too_many_entries'
+	| 'unsafe_name'
 	| 'fit_checksum'
 	| 'fit_corrupt'
 	| 'no_track_points'
@@ -27,6 +28,7 @@ const statusByCode: Record<WorkoutFileErrorCode, 400 | 413 | 415> = {
 	too_large: 413,
 	too_many_points: 413,
 	too_many_entries: 413,
+	unsafe_name: 400,
 	fit_checksum: 400,
 	fit_corrupt: 400,
 	no_track_points: 400,

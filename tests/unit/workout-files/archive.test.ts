@@ -2,10 +2,10 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUnsafeEntryName } from '../../../src/lib/workout-files/containers';
 import {
 	type ArchiveLimits,
 	ArchiveRefusal,
-	isUnsafeEntryName,
 	readWorkoutEntries,
 	scanArchive,
 } from '../../../src/lib/workout-files/server/archive';

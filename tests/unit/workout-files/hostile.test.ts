@@ -194,12 +194,19 @@ describe('size, point and decompression caps', () => {
 		expectRefused(zipSync(files, { level: 0 }), 'too_many_entries');
 	});
 
-	it('reads a workout from a zip whatever its entry is called, and writes nothing to disk', () => {
+	it('reads a workout from a zip whatever its entry is called, past macOS metadata', () => {
 		const gpx = loadFixture('gpx/track-with-empty-segment.gpx');
-		const zip = zipSync({ '__MACOSX/._x': new Uint8Array([1, 2]), '../../evil.gpx': gpx });
+		const zip = zipSync({ '__MACOSX/._x': new Uint8Array([1, 2]), 'Morning Run (1).dat': gpx });
 		const w = readWorkoutFileSync(zip);
 		expect(w).toMatchObject({ format: 'gpx', container: 'zip' });
 		expect(w.points).toHaveLength(9);
+	});
+
+	it('refuses a zip naming a file outside itself, as the zip import does', () => {
+		const gpx = loadFixture('gpx/track-with-empty-segment.gpx');
+		for (const name of ['../../evil.gpx', '..\\..\\evil.gpx', '/abs/evil.gpx', 'C:/evil.gpx'])
+			expectRefused(zipSync({ [name]: gpx }), 'unsafe_name');
+		expectRefused(zipSync({ 'good.gpx': gpx, '../late.gpx': gpx }), 'unsafe_name');
 	});
 
 	it('refuses truncated gzip and zip containers', () => {

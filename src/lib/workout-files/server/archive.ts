@@ -1,4 +1,5 @@
 import yauzl from 'yauzl';
+import { isUnsafeEntryName } from '../containers';
 
 /**
  * Reading a zip of workout files (a Strava or Garmin export) without trusting it. The central
@@ -60,14 +61,6 @@ export function isWorkoutFileName(name: string): boolean {
 /** Folders and the metadata macOS adds to every zip it makes. */
 function isPassedOver(name: string): boolean {
 	return name.endsWith('/') || name.startsWith('__MACOSX/') || /(^|\/)\._/.test(name);
-}
-
-/** A name that could land outside a folder if anything ever extracted it, or that hides bytes. */
-export function isUnsafeEntryName(name: string): boolean {
-	if (name.length === 0 || name.length > 1024) return true;
-	if (name.includes('\0') || name.includes('\\')) return true;
-	if (name.startsWith('/') || /^[a-zA-Z]:/.test(name)) return true;
-	return name.split('/').includes('..');
 }
 
 function isSymlink(entry: yauzl.Entry): boolean {
