@@ -44,10 +44,12 @@ export function fillDisk(
 
 	const realWriteFile = fsp.writeFile;
 	const writeFile = vi.spyOn(fsp, 'writeFile').mockImplementation(async (file, data, writeOptions) => {
-		if (!inside(file) || !(data instanceof Uint8Array)) return realWriteFile(file, data, writeOptions);
-		const kept = fitting(data);
+		// Text (a JSON record) takes room as its bytes do.
+		const bytes = typeof data === 'string' ? Buffer.from(data) : data instanceof Uint8Array ? data : null;
+		if (!inside(file) || !bytes) return realWriteFile(file, data, writeOptions);
+		const kept = fitting(bytes);
 		await realWriteFile(file, kept, writeOptions);
-		if (kept.byteLength < data.byteLength) throw noRoom();
+		if (kept.byteLength < bytes.byteLength) throw noRoom();
 	});
 
 	const realCreateWriteStream = fs.createWriteStream;

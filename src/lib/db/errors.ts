@@ -29,7 +29,7 @@ const UNAVAILABLE_CODES = new Set([
 	'EHOSTUNREACH',
 ]);
 const UNAVAILABLE_MESSAGES =
-	/Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/;
+	/Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end|is not currently accepting connections/;
 
 /**
  * Whether a failure means the database cannot be reached (restart, failover, a terminated

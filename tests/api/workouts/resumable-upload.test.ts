@@ -203,6 +203,20 @@ describe('resumable workout uploads (tus 1.0)', () => {
 		expect(await storedWorkouts()).toBe(1);
 	});
 
+	test('an upload begun on a full disk is 507 with Retry-After, and leaves no file and no row behind', async () => {
+		const before = filesOnDisk();
+		const disk = fillDisk(resumableUploadFolder(deps.config));
+		try {
+			const refused = await create(12_000, { filename: 'run.gpx' });
+			expect(refused.status, refused.text).toBe(507);
+			expect(refused.headers.get('retry-after')).toBe('300');
+		} finally {
+			disk.restore();
+		}
+		expect(filesOnDisk()).toEqual(before);
+		expect(await deps.db.select().from(workoutUploads)).toEqual([]);
+	});
+
 	test('a file whose clock was never set is kept with its track, dated by the file, and the result says so', async () => {
 		// Mojstrovka.gpx: every point says 1901-12-13T20:45:52Z; the file says it was written 2010-12-14T06:17:04Z.
 		const file = fixture('gpx/Mojstrovka.gpx');

@@ -28,6 +28,14 @@ describe('a database that went away', () => {
 		});
 		expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: terminated }))).toBe(true);
 		expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+		// An operator closed the database to connections (ALTER DATABASE … allow_connections false): 55000, by its words.
+		const closed = Object.assign(new Error('database "mapstride" is not currently accepting connections'), {
+			code: '55000',
+		});
+		expect(isDatabaseUnavailable(closed)).toBe(true);
+		expect(
+			isDatabaseUnavailable(Object.assign(new Error('cannot drop the current database'), { code: '55000' })),
+		).toBe(false);
 		expect(isDatabaseUnavailable(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe(true);
 		expect(
 			isDatabaseUnavailable(

@@ -62,6 +62,8 @@ type RequestContext = {
 	deps: Deps;
 	ownerId: number;
 	refusal?: AppError;
+	/** The upload this request began, if it began one. */
+	created?: string;
 	/** An upload this request imported: its files leave the disk once tus has answered (it reads them). */
 	settled?: string;
 };
@@ -163,6 +165,18 @@ class UploadLock implements Lock {
  * back later; the bytes that fitted stay, and HEAD tells the client where to resume.
  */
 class DiskAwareFileStore extends FileStore {
+	/** An upload begun without room leaves nothing behind: neither its empty file nor its record. */
+	override async create(upload: Upload): Promise<Upload> {
+		try {
+			return await super.create(upload);
+		} catch (error) {
+			await Promise.all(
+				[upload.id, `${upload.id}.json`].map((name) => rm(path.join(this.directory, name), { force: true })),
+			);
+			throw isDiskFull(error) ? error : ERRORS.FILE_WRITE_ERROR;
+		}
+	}
+
 	override async write(readable: Readable, id: string, offset: number): Promise<number> {
 		const file = createWriteStream(path.join(this.directory, id), { flags: 'r+', start: offset });
 		let received = 0;
@@ -254,7 +268,11 @@ export async function receiveUploadRequest(
 	const context: RequestContext | null = ownerId === null ? null : { deps, ownerId };
 	if (context) requestContexts.set(request, context);
 	try {
-		return await receiverFor(deps).handleWeb(request as never);
+		const answer = await receiverFor(deps).handleWeb(request as never);
+		// An upload whose creation found no room is forgotten: nothing of it was kept.
+		if (context?.created && context.refusal?.status === 507)
+			await forgetUpload(deps, ownerId as number, context.created);
+		return answer;
 	} finally {
 		if (context?.settled) await removeUploadFiles(deps.config, context.settled);
 	}
@@ -265,6 +283,7 @@ async function recordNewUpload(request: Request, upload: Upload): Promise<void> 
 	const context = requestContexts.get(request);
 	if (!context) throw { status_code: 401, body: 'Sign in to upload workouts.' };
 	const { deps, ownerId } = context;
+	context.created = upload.id;
 	if (upload.sizeIsDeferred || upload.size === undefined)
 		refuse(
 			request,
