@@ -9,6 +9,7 @@ export type WorkoutFileErrorCode =
 	| 'too_many_points'
 	| 'too_many_entries'
 	| 'unsafe_name'
+	| 'too_many_references'
 	| 'fit_checksum'
 	| 'fit_corrupt'
 	| 'no_track_points'
@@ -29,6 +30,7 @@ const statusByCode: Record<WorkoutFileErrorCode, 400 | 413 | 415> = {
 	too_many_points: 413,
 	too_many_entries: 413,
 	unsafe_name: 400,
+	too_many_references: 413,
 	fit_checksum: 400,
 	fit_corrupt: 400,
 	no_track_points: 400,

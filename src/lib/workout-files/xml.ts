@@ -79,12 +79,13 @@ export function scanXmlRanges(doc: string, handler: XmlRangeHandler): void {
 	// Every entity reference in text is checked, kept or not: an undeclared one makes the file malformed.
 	// One forward-moving search keeps this linear.
 	let nextAmp = doc.indexOf('&');
+	const references = { count: 0 };
 	while (i < n) {
 		const lt = doc.indexOf('<', i);
 		const textEnd = lt < 0 ? n : lt;
 		if (textEnd > i) {
 			if (nextAmp >= 0 && nextAmp < i) nextAmp = doc.indexOf('&', i);
-			if (nextAmp >= 0 && nextAmp < textEnd) nextAmp = checkEntities(doc, nextAmp, textEnd);
+			if (nextAmp >= 0 && nextAmp < textEnd) nextAmp = checkEntities(doc, nextAmp, textEnd, references);
 			if (depth > 0) handler.text(doc, i, textEnd);
 			else if (!isBlank(doc, i, textEnd)) {
 				if (lt < 0 && sawRoot) failMalformed(i, 'text after the end');
@@ -240,12 +241,24 @@ export function readAttribute(doc: string, start: number, end: number, name: str
 }
 
 /**
+ * Escaped characters a file may hold: names and notes in any script take a few thousand at most,
+ * while a million (an attack on the decoder's time and memory) is refused before any is decoded.
+ */
+const MAX_REFERENCES = 100_000;
+
+/**
  * Checks every reference in doc[amp, end) without building the decoded text; returns the position
  * of the next '&' after `end` (or -1).
  */
-function checkEntities(doc: string, amp: number, end: number): number {
+function checkEntities(doc: string, amp: number, end: number, references: { count: number }): number {
 	let at = amp;
 	while (at >= 0 && at < end) {
+		if (++references.count > MAX_REFERENCES)
+			throw new WorkoutFileError(
+				'too_many_references',
+				`This file holds more than ${MAX_REFERENCES.toLocaleString('en')} escaped characters (&…;); no workout file needs so many.`,
+				{ maxReferences: MAX_REFERENCES },
+			);
 		const semi = doc.indexOf(';', at + 1);
 		if (semi < 0 || semi - at > 12 || semi > end) failMalformed(at, 'a bare &');
 		if (doc.charCodeAt(at + 1) === 35) {
