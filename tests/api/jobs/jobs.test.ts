@@ -145,6 +145,36 @@ describe('the job queue', () => {
 });
 
 describe('the worker', () => {
+	test('a kind limited to one at a time waits while one runs, in any process, and runs next', async () => {
+		const runs: string[] = [];
+		let release!: () => void;
+		const held = new Promise<void>((resolve) => {
+			release = resolve;
+		});
+		const solo: JobDefinitions = {
+			'test.solo': {
+				concurrency: 1,
+				run: async (payload) => {
+					runs.push(String(payload.name));
+					if (payload.name === 'first') await held;
+				},
+			},
+			'test.record': definitions['test.record'],
+		};
+		await enqueueJob(deps, { kind: 'test.solo', payload: { name: 'first' } });
+		await enqueueJob(deps, { kind: 'test.solo', payload: { name: 'second' } });
+		await enqueueJob(deps, { kind: 'test.record', payload: { name: 'other kind' } });
+		const first = runDueJobs(deps, solo);
+		await expect.poll(() => runs).toEqual(['first']);
+		// Another process finds the second waiting for the first, but other kinds go on.
+		expect(await runDueJobs(deps, solo)).toBe(1);
+		expect(runs).toEqual(['first']);
+		expect(done).toEqual(['other kind']);
+		release();
+		expect(await first).toBe(2);
+		expect(runs).toEqual(['first', 'second']);
+	});
+
 	test('a job that runs past its lease keeps renewing it: another process does not take it twice', async () => {
 		let runs = 0;
 		let release!: () => void;

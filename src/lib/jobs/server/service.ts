@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
-import { and, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { AppDeps } from '../../core/server/deps';
+import { and, eq, inArray, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { AppDeps, Db } from '../../core/server/deps';
 import { settlesWithin } from '../../core/waiting';
 import { jobs } from './tables';
 
@@ -13,6 +13,8 @@ export type JobDefinition = {
 	maxAttempts?: number;
 	/** How long one try may hold the job before another process may claim it (default 10 minutes). */
 	leaseSeconds?: number;
+	/** At most this many of the kind run at once across every process (heavy work); unlimited when unset. */
+	concurrency?: number;
 };
 
 /** Job kinds by name, as each domain exports them from its `server/jobs.ts`. */
@@ -83,33 +85,57 @@ export async function getJob(
 	return row ? { ...row, status: row.status as JobStatus } : null;
 }
 
+/** Any number the house's advisory locks do not use: claims of limited kinds take it in turn. */
+const LIMITED_CLAIM_LOCK = 7_411_001;
+
 /** Claims the next due job (or one whose holder's lease ran out) for this process. */
 async function claimNextJob(deps: AppDeps, definitions: JobDefinitions) {
 	const now = deps.clock();
-	const due = deps.db
-		.select({ id: jobs.id })
-		.from(jobs)
-		.where(
-			and(
-				inArray(jobs.kind, Object.keys(definitions)),
-				or(
-					and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
-					and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now)),
+	const limited = Object.entries(definitions).flatMap(([kind, definition]) =>
+		definition.concurrency === undefined ? [] : [{ kind, limit: definition.concurrency }],
+	);
+	const claim = async (db: Db) => {
+		const due = db
+			.select({ id: jobs.id })
+			.from(jobs)
+			.where(
+				and(
+					inArray(jobs.kind, Object.keys(definitions)),
+					or(
+						and(eq(jobs.status, 'queued'), lte(jobs.runAt, now)),
+						and(eq(jobs.status, 'running'), lt(jobs.leaseUntil, now)),
+					),
+					// A limited kind is passed over while as many of it hold a live lease.
+					...limited.map(({ kind, limit }) =>
+						or(
+							ne(jobs.kind, kind),
+							sql`(select count(*) from ${jobs} as others where others.kind = ${kind} and others.status = 'running' and others.lease_until >= ${now}) < ${limit}`,
+						),
+					),
 				),
-			),
-		)
-		.orderBy(jobs.runAt, jobs.id)
-		.limit(1)
-		.for('update', { skipLocked: true });
-	const [job] = await deps.db
-		.update(jobs)
-		.set({
-			status: 'running',
-			attempts: sql`${jobs.attempts} + 1`,
-			leaseUntil: new Date(now.getTime() + DEFAULT_LEASE_SECONDS * 1000),
-		})
-		.where(inArray(jobs.id, due))
-		.returning();
+			)
+			.orderBy(jobs.runAt, jobs.id)
+			.limit(1)
+			.for('update', { skipLocked: true });
+		const [claimed] = await db
+			.update(jobs)
+			.set({
+				status: 'running',
+				attempts: sql`${jobs.attempts} + 1`,
+				leaseUntil: new Date(now.getTime() + DEFAULT_LEASE_SECONDS * 1000),
+			})
+			.where(inArray(jobs.id, due))
+			.returning();
+		return claimed;
+	};
+	// Two processes counting the running jobs of a kind at once would both see room: with a limit,
+	// claims take turns (a short lock, held only while one claim is made).
+	const job = limited.length
+		? await deps.db.transaction(async (tx) => {
+				await tx.execute(sql`select pg_advisory_xact_lock(${LIMITED_CLAIM_LOCK})`);
+				return claim(tx);
+			})
+		: await claim(deps.db);
 	if (!job) return null;
 	const leaseSeconds = definitions[job.kind]?.leaseSeconds;
 	if (leaseSeconds && leaseSeconds !== DEFAULT_LEASE_SECONDS) {

@@ -15,6 +15,8 @@ const EXPORT_ATTEMPTS = 5;
 export const privacyJobs: JobDefinitions = {
 	'privacy.export': {
 		maxAttempts: EXPORT_ATTEMPTS,
+		// Each build reads a member's whole history and writes a zip: one at a time across processes.
+		concurrency: 1,
 		run: async (payload, deps, job) => {
 			const exportId = Number(payload.exportId);
 			try {

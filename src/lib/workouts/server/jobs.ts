@@ -13,6 +13,8 @@ export const workoutJobs: JobDefinitions = {
 	[BULK_IMPORT_JOB]: {
 		maxAttempts: BULK_IMPORT_ATTEMPTS,
 		leaseSeconds: 1800,
+		// Reading thousands of files is heavy: two imports at a time, however many processes run.
+		concurrency: 2,
 		run: async (payload, deps, job) => {
 			const importId = Number(payload.importId);
 			try {
