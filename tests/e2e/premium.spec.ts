@@ -27,6 +27,8 @@ async function newMember(
 			birthdate: '1988-05-05',
 			gender: 'F',
 			location: { country: 'US' },
+			// Heart-rate zones (an MVP feature below) are health data, used only with the member's consent.
+			consents: { terms_of_use: true, privacy_policy: true, health_data: true },
 		},
 	});
 	expect(signup.status()).toBe(201);
