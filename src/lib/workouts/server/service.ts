@@ -10,6 +10,7 @@ import type { AppDeps } from '../../core/server/deps';
 import { emit } from '../../core/server/events';
 import { cleanText, truncateText } from '../../core/text';
 import { assertGearOfOwner } from '../../gear/server/service';
+import { withheldProcessing } from '../../privacy/server/consents';
 import { notBlockedWith, relationBetween } from '../../social/server/relations';
 import { friendships } from '../../social/server/tables';
 import { type Effort, effortsOf } from '../../stats/records';
@@ -467,20 +468,25 @@ export async function updateWorkout(
 	if (input.start_datetime !== undefined) changes.startDatetime = input.start_datetime;
 	if (input.start_locale_timezone !== undefined) changes.startLocaleTimezone = input.start_locale_timezone;
 	if (input.aggregates) Object.assign(changes, aggregateColumns(input.aggregates));
-	// Heart rate is stored apart, as the owner's consent to health data allows.
+	// Heart rate waits with the rest of the recording while the owner withholds health data; otherwise
+	// it is written with everything else.
 	const { heartrateMin: min, heartrateMax: max, heartrateAvg: avg, ...otherChanges } = changes;
 	const sentHeartRate = Object.fromEntries(
 		Object.entries({ min, max, avg }).filter(([, value]) => value !== undefined),
 	);
+	const holdHeartRate =
+		Object.keys(sentHeartRate).length > 0 &&
+		(current.heldBack.includes('health_data') ||
+			(await withheldProcessing(deps, current.ownerId)).includes('health_data'));
+	const written = holdHeartRate ? otherChanges : changes;
 	if (input.gear) await assertGearOfOwner(deps, current.ownerId, input.gear);
-	if (input.gear !== undefined) otherChanges.gearId = input.gear;
+	if (input.gear !== undefined) written.gearId = input.gear;
 	const updated = await deps.db
 		.update(workouts)
-		.set({ ...otherChanges, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
+		.set({ ...written, version: sql`${workouts.version} + 1`, updatedAt: deps.clock() })
 		.where(and(...conditions))
 		.returning({ id: workouts.id });
-	if (updated.length > 0 && Object.keys(sentHeartRate).length > 0)
-		await keepSentHeartRate(deps, current.ownerId, id, sentHeartRate);
+	if (updated.length > 0 && holdHeartRate) await keepSentHeartRate(deps, current.ownerId, id, sentHeartRate);
 	if (updated.length > 0) await followWorkoutChange(deps, current.ownerId);
 	const fresh = (await findWorkout(deps, id)) as WorkoutWithOwner;
 	return updated.length === 0 ? { ok: false, current: fresh } : { ok: true, workout: fresh };
