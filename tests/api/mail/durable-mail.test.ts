@@ -111,7 +111,8 @@ describe('mail that cannot be sent at once', () => {
 		expect(await runDueJobs(deps, mailJobs, 500)).toBe(0);
 		const failed = (await deps.db.select().from(jobs)).filter((job) => job.status === 'failed');
 		expect(failed).toEqual([]);
-	});
+		// Three hundred SMTP attempts and a hundred deliveries: seconds on a quiet machine, far more on a busy one.
+	}, 180_000);
 
 	test('a message a crash left unsent is found by the sweep and sent once', async () => {
 		await startSink();

@@ -68,8 +68,13 @@ async function queriesForFeedPage(): Promise<{
 	const texts: string[] = [];
 	methods.forEach((name, index) => {
 		client[name] = (...args: unknown[]) => {
-			queries++;
-			texts.push(String(args[0]));
+			const text = String(args[0]);
+			// Every signed-in request checks its session, trusting the answer for a second: that is the
+			// sign-in's cost, not the feed's, and whether it falls in a page depends on the clock.
+			if (!/from "refresh_tokens"/.test(text)) {
+				queries++;
+				texts.push(text);
+			}
 			return originals[index].apply(client, args);
 		};
 	});
@@ -100,8 +105,8 @@ test('a feed page costs the same queries for 3 stories as for 15', async () => {
 	const many = await queriesForFeedPage();
 	expect(many).toMatchObject({ stories: 15, drawn: 15 });
 	// Per story the old page read the recording and the owner's privacy: 18 queries for 3 stories,
-	// 54 for 15. A cache kept for a short time may be read again once between the two pages.
-	expect(many.queries - few.queries).toBeLessThanOrEqual(1);
+	// 54 for 15.
+	expect(many.queries).toBe(few.queries);
 	// Stories, their counts, photos, previews and owners' privacy: a few queries per kind, not per story.
 	expect(many.queries).toBeLessThanOrEqual(9);
 	// Thumbnails are drawn from each workout's stored preview: no recording is read.
