@@ -496,7 +496,8 @@ describe('data export', () => {
 		advance(7 * 86_400 + 1);
 		await expect(openExport(deps, hal.id, id, token)).rejects.toMatchObject({ code: 'not_found' });
 		await expect(openExport(deps, hal.id, id, null)).rejects.toMatchObject({ code: 'not_found' });
-	});
+		// Builds a whole archive of every kind of data: seconds on a quiet machine, several times that on a busy one.
+	}, 120_000);
 });
 
 /** Asks for the member's export, runs the job and opens the archive through the mailed link. */

@@ -379,7 +379,8 @@ describe('what other people see of a workout from home', () => {
 			y: ownEnds.reduce((sum, p) => sum + p.y, 0) / ownEnds.length,
 		};
 		expect(Math.hypot(ownCentroid.x, ownCentroid.y)).toBeLessThan(20);
-	});
+		// Fifty uploads with tracks: a few seconds on a quiet machine, several times that on a busy one.
+	}, 120_000);
 });
 
 describe('the workout page', () => {
