@@ -1,18 +1,11 @@
 import * as v from 'valibot';
 import { halBody } from '../api/hal-links';
+import { idText } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 
-/** Member ids are PostgreSQL integers: larger numbers name nobody and would fail in a query. */
-export const MAX_MEMBER_ID = 2_147_483_647;
-
 /** A member id as a path or query string gives it. */
-export const MemberIdText = (name: string) =>
-	v.pipe(
-		v.string(),
-		v.regex(/^\d{1,10}$/, `${name} must be a member id`),
-		v.check((text) => Number(text) <= MAX_MEMBER_ID, `${name} must be a member id`),
-	);
+export const MemberIdText = (name: string) => idText(`${name} must be a member id`);
 
 const privacyLevel = v.picklist([0, 1, 3], 'Select a valid choice. Use 0, 1 or 3.');
 

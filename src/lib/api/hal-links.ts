@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_DB_INTEGER } from '../core/integers';
 
 /*
  * MapMyFitness clients build a write from what they read: every reference travels in `_links` as a
@@ -9,8 +10,6 @@ import * as v from 'valibot';
  * in the body or in `_links`, is still refused.
  */
 
-/** Ids are PostgreSQL integers: a larger number names nothing. */
-const MAX_LINK_ID = 2_147_483_647;
 const MAX_ECHOED_LINKS = 20;
 
 /** What `{href}` may say about the id: `/v7.1/<kind>/<id>/`, with or without the API prefix or the last slash. */
@@ -28,7 +27,7 @@ function linkId(name: string, kind: string) {
 			id: v.union(
 				[
 					v.pipe(v.string(), v.regex(/^\d{1,10}$/)),
-					v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_LINK_ID)),
+					v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_DB_INTEGER)),
 				],
 				`_links.${name} ids are whole numbers, such as "3".`,
 			),
@@ -39,7 +38,7 @@ function linkId(name: string, kind: string) {
 			`_links.${name} href must be /v7.1/${kind}/<id>/ with the same id.`,
 		),
 		v.transform((link) => Number(link.id)),
-		v.maxValue(MAX_LINK_ID, `_links.${name} does not name a ${kind}.`),
+		v.maxValue(MAX_DB_INTEGER, `_links.${name} does not name a ${kind}.`),
 	);
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { dbInteger } from '../core/integers';
+import { dbInteger, idNumber } from '../core/integers';
 
 /** Processors a billing profile or payment can belong to: the built-in test one, or Stripe. */
 export const PAYMENT_PROVIDERS = ['local', 'stripe'] as const;
@@ -163,8 +163,7 @@ export type PremiumStatus = { is_ad_free: boolean; days_remaining: number };
 
 // ── Requests ──
 
-const Id = (name: string) =>
-	v.pipe(v.string(), v.regex(/^\d{1,9}$/, `${name} must be a whole number.`), v.transform(Number));
+const Id = (name: string) => idNumber(`${name} must be a whole number.`);
 export const IdParamSchema = v.object({ id: Id('id') });
 
 export const CouponCodeSchema = v.pipe(

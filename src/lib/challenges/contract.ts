@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { idNumber } from '../core/integers';
 import { formatOneDecimal, formatWholeNumber } from '../core/numbers';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
@@ -44,8 +45,7 @@ const TimeZoneSchema = v.pipe(
 	v.maxLength(64),
 	v.check(isListedTimeZone, 'timezone must be an IANA zone such as Europe/Paris.'),
 );
-const IdString = (name: string) =>
-	v.pipe(v.string(), v.regex(/^\d{1,9}$/, `${name} must be a whole number.`), v.transform(Number));
+const IdString = (name: string) => idNumber(`${name} must be a whole number.`);
 const PositiveInt = (name: string, max: number) =>
 	v.pipe(
 		v.string(),

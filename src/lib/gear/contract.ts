@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { idText } from '../core/integers';
 import { singleLineText } from '../core/text';
 
 /** What gear can be: shoes wear out by the kilometre, bikes by the chain and tyres. */
@@ -80,7 +81,7 @@ export const GearUpdateSchema = v.strictObject({
 export type GearUpdateInput = v.InferOutput<typeof GearUpdateSchema>;
 
 export const GearIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a gear id')),
+	id: idText('id must be a gear id'),
 });
 
 export const GearListQuerySchema = v.object({

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { halBody } from '../api/hal-links';
+import { idNumber, idText } from '../core/integers';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
 
 /** Only weekly goals are kept. */
@@ -74,10 +75,10 @@ export const GoalPatchSchema = halBody(
 );
 
 export const GoalIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a goal id')),
+	id: idText('id must be a goal id'),
 });
 
-const MemberId = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'user must be a member id'), v.transform(Number));
+const MemberId = idNumber('user must be a member id');
 
 export const GoalListQuerySchema = v.object({
 	user: v.optional(MemberId),
@@ -87,7 +88,7 @@ export type GoalListQuery = v.InferOutput<typeof GoalListQuerySchema>;
 
 export const GoalProgressQuerySchema = v.object({
 	user: v.optional(MemberId),
-	goal: v.optional(v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'goal must be a goal id'), v.transform(Number))),
+	goal: v.optional(idNumber('goal must be a goal id')),
 	weeks: v.optional(
 		v.pipe(
 			v.string(),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { wholeNumberText } from '../core/integers';
 import { singleLineText } from '../core/text';
 
 /**
@@ -180,15 +181,6 @@ const StateCodeSchema = v.pipe(
 	v.toLowerCase(),
 	v.regex(/^[a-z0-9-]{1,6}$/, 'state_code is a short state code such as pa.'),
 );
-const IntString = (min: number, max: number, name: string) =>
-	v.pipe(
-		v.string(),
-		v.regex(/^\d{1,9}$/, `${name} must be a whole number.`),
-		v.transform(Number),
-		v.minValue(min, `${name} must be at least ${min}.`),
-		v.maxValue(max, `${name} must be at most ${max}.`),
-	);
-
 export const StatesQuerySchema = v.object({ country_code: v.optional(CountryCodeSchema, 'us') });
 export const CitiesQuerySchema = v.object({
 	country_code: v.optional(CountryCodeSchema, 'us'),
@@ -207,10 +199,10 @@ export const CityQuerySchema = v.object({
 		),
 	),
 });
-export const CityRoutesParamSchema = v.object({ id: IntString(1, 999_999_999, 'id') });
+export const CityRoutesParamSchema = v.object({ id: wholeNumberText(1, 999_999_999, 'id') });
 export const CityRoutesQuerySchema = v.object({
-	limit: v.optional(IntString(1, CITY_ROUTES_MAX_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, CITY_ROUTES_MAX_OFFSET, 'offset')),
+	limit: v.optional(wholeNumberText(1, CITY_ROUTES_MAX_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, CITY_ROUTES_MAX_OFFSET, 'offset')),
 });
 export const LocateQuerySchema = v.object({
 	location: v.pipe(

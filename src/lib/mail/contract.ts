@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { idText } from '../core/integers';
 
 /**
  * The kinds of e-mail a member may turn off. Everything else the product sends (address
@@ -38,7 +39,7 @@ export type EmailPreference = {
 
 /** The query of an unsubscribe link: which member, which kind, and the signature binding the two. */
 export const UnsubscribeQuerySchema = v.object({
-	member: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'member must be a member id.')),
+	member: idText('member must be a member id.'),
 	category: EmailCategorySchema,
 	token: v.pipe(v.string(), v.regex(/^[\w-]{43}$/, 'token must be an unsubscribe token.')),
 });

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { idText } from '../core/integers';
 import { isPrivacyRequestEligible } from '../site/privacy-request';
 import { PRIVACY_REGIONS, type PrivacyRegion, regionForCountry } from './regions';
 
@@ -255,7 +256,7 @@ export const ExportRequestSchema = v.object({
 });
 
 export const ExportIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')),
+	id: idText('id must be a number'),
 });
 export const ExportTokenQuerySchema = v.object({
 	token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,100}$/, 'Not a download link.')),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { halBody } from '../api/hal-links';
-import { dbInteger } from '../core/integers';
+import { dbInteger, wholeNumberText } from '../core/integers';
 import { isAcceptableText, multiLineText, singleLineText, truncateText } from '../core/text';
 import { METRES_PER_KM, METRES_PER_MILE_ROUTE_SEARCH } from '../core/units';
 import { decodePolyline } from '../routing/polyline';
@@ -197,14 +197,6 @@ export const RouteUpdateSchema = halBody(
 );
 export type RouteUpdateInput = v.InferOutput<typeof RouteUpdateSchema>;
 
-const IntString = (min: number, max: number, name: string) =>
-	v.pipe(
-		v.string(),
-		v.regex(/^\d{1,9}$/, `${name} must be a whole number.`),
-		v.transform(Number),
-		v.minValue(min, `${name} must be at least ${min}.`),
-		v.maxValue(max, `${name} must be at most ${max}.`),
-	);
 const NumberString = (min: number, max: number, name: string) =>
 	v.pipe(
 		v.string(),
@@ -228,15 +220,15 @@ const LatLngText = v.pipe(
 );
 
 export const RouteListQuerySchema = v.object({
-	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
-	user: v.optional(IntString(1, 2_000_000_000, 'user')),
+	limit: v.optional(wholeNumberText(1, MAX_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_OFFSET, 'offset')),
+	user: v.optional(wholeNumberText(1, 2_000_000_000, 'user')),
 	order_by: v.optional(v.picklist(ROUTE_ORDER_VALUES)),
 	text_search: v.optional(singleLineText('text_search', 200)),
 	search_radius: v.optional(NumberString(1, MAX_SEARCH_RADIUS_M, 'search_radius')),
 	minimum_distance: v.optional(NumberString(0, 100_000_000, 'minimum_distance')),
 	maximum_distance: v.optional(NumberString(0, 100_000_000, 'maximum_distance')),
-	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
+	activity_type: v.optional(wholeNumberText(1, 100_000, 'activity_type')),
 	close_to_location: v.optional(LatLngText),
 	field_set: FieldSetQuery,
 });
@@ -263,14 +255,14 @@ export const BookmarkCreateSchema = halBody(
 );
 
 export const BookmarkListQuerySchema = v.object({
-	limit: v.optional(IntString(1, MAX_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, MAX_OFFSET, 'offset')),
-	user: v.optional(IntString(1, 2_000_000_000, 'user')),
+	limit: v.optional(wholeNumberText(1, MAX_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_OFFSET, 'offset')),
+	user: v.optional(wholeNumberText(1, 2_000_000_000, 'user')),
 });
 
 export const PrivacyToggleQuerySchema = v.object({
 	content_type_id: v.literal('1'),
-	object_id: IntString(1, 2_000_000_000, 'object_id'),
+	object_id: wholeNumberText(1, 2_000_000_000, 'object_id'),
 	set_privacy_to: v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number)),
 });
 
@@ -279,7 +271,7 @@ export const RouteImportQuerySchema = v.object({
 		v.pipe(singleLineText('Name', MAX_ROUTE_NAME), v.trim(), v.minLength(1, 'Name is required.')),
 	),
 	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3', '6']), v.transform(Number))),
-	activity_type: v.optional(IntString(1, 100_000, 'activity_type')),
+	activity_type: v.optional(wholeNumberText(1, 100_000, 'activity_type')),
 });
 
 /** Parses a route's notes string. An instruction may itself contain colons; the last three fields are numbers. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { MemberIdText } from '../account/contract';
 import { halBody } from '../api/hal-links';
-import { dbInteger } from '../core/integers';
+import { dbInteger, wholeNumberText } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 
 /** Page sizes: friends 40, suggestions 10, search 20, feed 20. */
@@ -40,15 +40,6 @@ export type StoryDetails =
 	  }
 	| { type: 'challenge'; challenge_id: number };
 
-const IntString = (min: number, max: number, name: string) =>
-	v.pipe(
-		v.string(),
-		v.regex(/^\d{1,9}$/, `${name} must be a whole number.`),
-		v.transform(Number),
-		v.minValue(min, `${name} must be at least ${min}.`),
-		v.maxValue(max, `${name} must be at most ${max}.`),
-	);
-
 const MemberId = (name: string) => v.pipe(MemberIdText(name), v.transform(Number));
 
 /** GET user/: one of friends_with, requested_friendship_with, suggested_friends_for or q. */
@@ -58,8 +49,8 @@ export const UserListQuerySchema = v.object({
 	requested_friendship_with: v.optional(MemberId('requested_friendship_with')),
 	suggested_friends_for: v.optional(MemberId('suggested_friends_for')),
 	q: v.optional(v.pipe(singleLineText('q', MAX_SEARCH_LENGTH), v.trim())),
-	limit: v.optional(IntString(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, MAX_SOCIAL_OFFSET, 'offset')),
+	limit: v.optional(wholeNumberText(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_SOCIAL_OFFSET, 'offset')),
 });
 export type UserListQuery = v.InferOutput<typeof UserListQuerySchema>;
 
@@ -72,8 +63,8 @@ export const FriendshipListQuerySchema = v.object({
 	from_user: v.optional(MemberId('from_user')),
 	to_user: v.optional(MemberId('to_user')),
 	status: v.optional(v.picklist(['active', 'pending'])),
-	limit: v.optional(IntString(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, MAX_SOCIAL_OFFSET, 'offset')),
+	limit: v.optional(wholeNumberText(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_SOCIAL_OFFSET, 'offset')),
 });
 export type FriendshipListQuery = v.InferOutput<typeof FriendshipListQuerySchema>;
 
@@ -125,14 +116,14 @@ export const StoryListQuerySchema = v.object({
 	feed_type: v.optional(v.picklist(['user'])),
 	/** home: the member and their friends; own: that member's stories only. */
 	feed_view: v.optional(v.picklist(['home', 'own'])),
-	limit: v.optional(IntString(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
+	limit: v.optional(wholeNumberText(1, MAX_SOCIAL_PAGE_SIZE, 'limit')),
 	/** The next link's position: epoch milliseconds, type and id of the last story shown. */
 	before: v.optional(FeedPosition('before')),
 	/** Stories newer than this story id (polling for new ones). */
 	after: v.optional(FeedPosition('after')),
 	reply_type: v.optional(v.picklist(['comment', 'like'])),
 	parent_story_id: v.optional(StoryId('parent_story_id')),
-	object_id: v.optional(IntString(1, 999_999_999, 'object_id')),
+	object_id: v.optional(wholeNumberText(1, 999_999_999, 'object_id')),
 	object_type: v.optional(v.picklist(STORY_OBJECT_TYPES)),
 });
 export type StoryListQuery = v.InferOutput<typeof StoryListQuerySchema>;

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
+import { idNumber } from '../core/integers';
 import { ACTIVITY_GROUPS, type ActivityGroup } from '../workouts/activity-groups';
 import type { HeartRateZone } from '../workouts/analysis';
 import { type Bucket, type Totals, WEEK_TYPES, type WeekType } from './aggregate';
 import { parseDateKey, type WeekDay } from './calendar';
 
-const MemberId = v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'user must be a member id'), v.transform(Number));
+const MemberId = idNumber('user must be a member id');
 const Year = v.pipe(
 	v.string(),
 	v.regex(/^\d{4}$/, 'year must be a year such as 2026.'),
@@ -123,9 +124,7 @@ export function toggleGroup(
 
 export const RecordsQuerySchema = v.object({
 	user: v.optional(MemberId),
-	workout: v.optional(
-		v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'workout must be a workout id'), v.transform(Number)),
-	),
+	workout: v.optional(idNumber('workout must be a workout id')),
 });
 
 export type StatsAnswer = {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { idText } from '../core/integers';
 
 /** What a provider reported for one hour at one place, in SI units; null where it measured nothing. */
 export type WeatherObservation = {
@@ -36,7 +37,7 @@ export type WeatherAssociationView = {
 };
 
 export const WeatherIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a workout id')),
+	id: idText('id must be a workout id'),
 });
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { halBody } from '../api/hal-links';
+import { idText, wholeNumberText } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 import { GearRef } from '../gear/contract';
@@ -27,14 +28,6 @@ export const MAX_SERIES_SAMPLES = 100_000;
 export const WORKOUT_FIELD_SETS = ['summary', 'time_series'] as const;
 export type WorkoutFieldSet = (typeof WORKOUT_FIELD_SETS)[number];
 
-const IntString = (min: number, max: number, name: string) =>
-	v.pipe(
-		v.string(),
-		v.regex(/^\d{1,10}$/, `${name} must be a whole number.`),
-		v.transform(Number),
-		v.minValue(min, `${name} must be at least ${min}.`),
-		v.maxValue(max, `${name} must be at most ${max}.`),
-	);
 const NumberString = (min: number, max: number, name: string) =>
 	v.pipe(
 		v.string(),
@@ -291,10 +284,10 @@ export const WorkoutUpdateSchema = v.pipe(
 export type WorkoutUpdateInput = v.InferOutput<typeof WorkoutUpdateSchema>;
 
 export const WorkoutListQuerySchema = v.object({
-	limit: v.optional(IntString(1, MAX_WORKOUT_PAGE_SIZE, 'limit')),
-	offset: v.optional(IntString(0, MAX_WORKOUT_OFFSET, 'offset')),
-	user: v.optional(IntString(1, 2_000_000_000, 'user')),
-	activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+	limit: v.optional(wholeNumberText(1, MAX_WORKOUT_PAGE_SIZE, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_WORKOUT_OFFSET, 'offset')),
+	user: v.optional(wholeNumberText(1, 2_000_000_000, 'user')),
+	activity_type: v.optional(wholeNumberText(1, 9_999_999, 'activity_type')),
 	started_after: v.optional(DateTimeText('started_after')),
 	started_before: v.optional(DateTimeText('started_before')),
 	order_by: v.optional(v.picklist(['-start_datetime', 'start_datetime'])),
@@ -319,8 +312,8 @@ export const AllWorkoutsQuerySchema = v.object({
 			),
 		),
 	),
-	limit: v.optional(IntString(1, MAX_ALL_WORKOUTS, 'limit')),
-	offset: v.optional(IntString(0, MAX_WORKOUT_OFFSET, 'offset')),
+	limit: v.optional(wholeNumberText(1, MAX_ALL_WORKOUTS, 'limit')),
+	offset: v.optional(wholeNumberText(0, MAX_WORKOUT_OFFSET, 'offset')),
 });
 export type AllWorkoutsQuery = v.InferOutput<typeof AllWorkoutsQuerySchema>;
 
@@ -329,24 +322,24 @@ export const WorkoutItemQuerySchema = v.object({
 });
 
 export const WorkoutIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a workout id')),
+	id: idText('id must be a workout id'),
 });
 
 export const BulkImportIdParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be an import id')),
+	id: idText('id must be an import id'),
 });
 
 /** A file import may name, place and share the workout; the file decides the rest. */
 export const WorkoutImportQuerySchema = v.object({
 	name: v.optional(Name),
 	privacy: v.optional(v.pipe(v.picklist(['0', '1', '3']), v.transform(Number))),
-	activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+	activity_type: v.optional(wholeNumberText(1, 9_999_999, 'activity_type')),
 	time_zone: v.optional(TimeZoneText),
 });
 export type WorkoutImportQuery = v.InferOutput<typeof WorkoutImportQuerySchema>;
 
 export const UserStatsParamSchema = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a member id')),
+	id: idText('id must be a member id'),
 });
 
 /** Totals per activity type over a period (whole days, UTC, both ends included) or all time. */
@@ -360,7 +353,7 @@ export const UserStatsQuerySchema = v.pipe(
 		),
 		start_date: v.optional(DateText('start_date')),
 		end_date: v.optional(DateText('end_date')),
-		activity_type: v.optional(IntString(1, 9_999_999, 'activity_type')),
+		activity_type: v.optional(wholeNumberText(1, 9_999_999, 'activity_type')),
 	}),
 	v.check(
 		(query) => !query.start_date || !query.end_date || query.start_date <= query.end_date,
@@ -377,7 +370,7 @@ const CaloriesFields = {
 };
 export const CaloriesBodySchema = v.strictObject(CaloriesFields);
 export const CaloriesQuerySchema = v.object({
-	activity_type: IntString(1, 9_999_999, 'activity_type'),
+	activity_type: wholeNumberText(1, 9_999_999, 'activity_type'),
 	duration: NumberString(0, 1_000_000, 'duration'),
 	weight: v.optional(NumberString(20, 400, 'weight')),
 });
@@ -387,9 +380,9 @@ export const ActivityTypeParamSchema = v.object({
 	id: v.pipe(v.string(), v.regex(/^\d{1,7}$/, 'id must be an activity type id')),
 });
 export const ActivityTypeListQuerySchema = v.object({
-	limit: v.optional(IntString(1, 2000, 'limit')),
-	offset: v.optional(IntString(0, 100_000, 'offset')),
-	parent: v.optional(IntString(1, 9_999_999, 'parent')),
+	limit: v.optional(wholeNumberText(1, 2000, 'limit')),
+	offset: v.optional(wholeNumberText(0, 100_000, 'offset')),
+	parent: v.optional(wholeNumberText(1, 9_999_999, 'parent')),
 });
 
 /** One activity type as the v7.1 API shows it. */

@@ -8,6 +8,7 @@ import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { idText } from '../../core/integers';
 import type { AppDeps } from '../../core/server/deps';
 import { singleLineText } from '../../core/text';
 import {
@@ -50,7 +51,7 @@ export const HideEndsSchema = v.object({
 });
 
 const ZoneIdParam = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a privacy zone id')),
+	id: idText('id must be a privacy zone id'),
 });
 
 type ZoneRow = typeof privacyZones.$inferSelect;

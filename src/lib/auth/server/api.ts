@@ -8,6 +8,7 @@ import { validate } from '../../api/validate';
 import type { Config } from '../../core/config';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError, type ValidationFailure } from '../../core/errors';
+import { idText } from '../../core/integers';
 import { singleLineText } from '../../core/text';
 import { honourGlobalPrivacyControl, needsConsentPrompt } from '../../privacy/server/consents';
 import { parseCookieChoices } from '../../site/cookie-choices';
@@ -161,7 +162,7 @@ const refuseCrossSite: MiddlewareHandler<ApiEnv> = async (c, next) => {
 };
 
 const tokenParam = v.object({ token: singleLineText('The token', 200) });
-const idParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,12}$/, 'id must be a number')) });
+const idParam = v.object({ id: idText('id must be a number') });
 const sessionParam = v.object({ sessionId: v.pipe(v.string(), v.uuid('not a session id')) });
 const emailParam = v.object({ email: singleLineText('Email', EMAIL_MAX_LENGTH) });
 

@@ -7,6 +7,7 @@ import { cookieIsSecure } from '../../auth/server/api';
 import { findViewerById, SESSION_ABSOLUTE_SECONDS } from '../../auth/server/session';
 import { formatDay } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { idNumber } from '../../core/integers';
 import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { type CardEntryView, CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
@@ -134,7 +135,7 @@ export function doneText(key: string | null): string | null {
 	return key && key in DONE_TEXT ? DONE_TEXT[key as DoneKey] : null;
 }
 
-const IdField = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
+const IdField = idNumber('must be an id');
 const MembershipForm = v.variant('action', [
 	v.object({ action: v.literal('auto_renew'), subscription: IdField, auto_renew: v.picklist(['on', 'off']) }),
 	v.object({ action: v.literal('card_default'), profile: IdField }),

@@ -5,6 +5,7 @@ import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
+import { idText } from '../../core/integers';
 import { singleLineText } from '../../core/text';
 import {
 	exchangeToken,
@@ -36,7 +37,7 @@ const asInvalidRequest = () =>
 const ClientIdParam = v.object({
 	id: v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'id must be a client id.')),
 });
-const UserIdParam = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a user id.')) });
+const UserIdParam = v.object({ id: idText('id must be a user id.') });
 const ExternalTokenQuery = v.object({
 	client_id: v.pipe(v.string(), v.regex(/^[\w-]{1,100}$/, 'client_id must be a client id.')),
 	token_id: v.optional(v.pipe(v.string(), v.maxLength(200))),

@@ -7,6 +7,7 @@ import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
+import { idText } from '../../core/integers';
 import {
 	disconnectDevice,
 	listDeviceClouds,
@@ -15,9 +16,7 @@ import {
 	requestDeviceSync,
 } from './device-sync';
 
-const ConnectionIdParam = v.object({
-	id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a connection id.')),
-});
+const ConnectionIdParam = v.object({ id: idText('id must be a connection id.') });
 const CloudParam = v.object({
 	cloud: v.pipe(v.string(), v.regex(/^[a-z]{1,30}$/, 'cloud must be a device cloud key.')),
 });

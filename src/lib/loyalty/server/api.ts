@@ -3,10 +3,11 @@ import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
+import { idText } from '../../core/integers';
 import { getLoyaltyStatus, getRewardsPoints } from './service';
 
 const UserParam = v.object({
-	userId: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'userId must be a member id')),
+	userId: idText('userId must be a member id'),
 });
 
 /** The loyalty pilot's reads: a member's points and status, for that member only. */

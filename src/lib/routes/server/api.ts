@@ -6,6 +6,7 @@ import { both, expectedVersion, pageLinks, preconditionFailed, requireOwnLink } 
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
+import { idText } from '../../core/integers';
 import {
 	BookmarkCreateSchema,
 	BookmarkListQuerySchema,
@@ -38,8 +39,8 @@ import {
 	updateRoute,
 } from './service';
 
-const singleId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a route id')) });
-const bookmarkId = v.object({ id: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'id must be a bookmark id')) });
+const singleId = v.object({ id: idText('id must be a route id') });
+const bookmarkId = v.object({ id: idText('id must be a bookmark id') });
 /**
  * A copy takes nothing from the caller: owner, privacy and name are decided by the server, so any
  * field sent (owner, privacy, link token…) is refused rather than silently dropped.

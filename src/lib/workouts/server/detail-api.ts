@@ -5,6 +5,7 @@ import { both, expectedVersion, preconditionFailed } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
+import { idText } from '../../core/integers';
 import {
 	WORKOUT_PHOTO_MAX_BYTES,
 	WorkoutCutSchema,
@@ -18,7 +19,7 @@ import { representWorkout } from './represent';
 
 const PhotoParamSchema = v.object({
 	id: WorkoutIdParamSchema.entries.id,
-	photo: v.pipe(v.string(), v.regex(/^\d{1,9}$/, 'photo must be a photo id')),
+	photo: idText('photo must be a photo id'),
 });
 
 /**
