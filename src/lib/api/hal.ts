@@ -63,7 +63,7 @@ export function readIfMatch(header: string | undefined): number | null | 'invali
  * The version an edit starts from: the If-Match header, else the body's `version`, else none
  * (the edit applies whatever was saved meanwhile).
  */
-export function expectedVersion(c: Context, bodyVersion: number | undefined, noun: string): number | null {
+function expectedVersion(c: Context, bodyVersion: number | undefined, noun: string): number | null {
 	const ifMatch = readIfMatch(c.req.header('if-match'));
 	if (ifMatch === 'invalid')
 		throw new AppError('bad_request', `If-Match must be the ETag of the ${noun}, such as "3".`);
@@ -74,7 +74,7 @@ export function expectedVersion(c: Context, bodyVersion: number | undefined, nou
  * 412 for an edit that started from an older version: both versions, the one the edit started
  * from and the saved one in `current`, so the client can show what changed.
  */
-export function preconditionFailed(
+function preconditionFailed(
 	c: Context,
 	noun: string,
 	sentVersion: number | null,
@@ -92,4 +92,29 @@ export function preconditionFailed(
 		},
 		412,
 	);
+}
+
+/** What a versioned edit of a `noun` gives back: the saved row under the noun's name, or the copy saved meanwhile. */
+export type EditOutcome<Noun extends string, Row> =
+	| ({ ok: true } & { [key in Noun]: Row })
+	| { ok: false; current: Row };
+
+/**
+ * Every versioned write (PUT of a workout, route or gear, a workout's cut) answers one way: the edit
+ * starts from If-Match or the body's `version`; someone's save in between is a 412 with the saved copy;
+ * otherwise the new copy with its ETag.
+ */
+export async function answerVersionedEdit<Noun extends string, Row extends { version: number }>(
+	c: Context,
+	noun: Noun,
+	bodyVersion: number | undefined,
+	edit: (expected: number | null) => Promise<EditOutcome<Noun, NoInfer<Row>>>,
+	represent: (row: Row) => object,
+) {
+	const expected = expectedVersion(c, bodyVersion, noun);
+	const outcome = await edit(expected);
+	if (!outcome.ok) return preconditionFailed(c, noun, expected, outcome.current, represent(outcome.current));
+	const saved = (outcome as { [key in Noun]: Row })[noun];
+	c.header('ETag', `"${saved.version}"`);
+	return c.json(represent(saved));
 }

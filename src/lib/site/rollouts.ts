@@ -1,13 +1,11 @@
 import { checkFeature } from '../billing/features';
+import type { RolloutName, RolloutSetting } from '../core/rollout-names';
 
 /**
  * Rollouts switch features on for a share of members. The list shape (rollout_name,
  * variant_name) is what islands and the bootup configuration carry.
  */
 export type Rollout = { rollout_name: RolloutName; variant_name: string };
-
-export const ROLLOUT_NAMES = ['customer_survey', 'loyalty_pilot', 'ads', 'alternate_maps_type'] as const;
-export type RolloutName = (typeof ROLLOUT_NAMES)[number];
 
 type RolloutDefinition = {
 	name: RolloutName;
@@ -20,9 +18,6 @@ type RolloutDefinition = {
 	/** Members (id or username) who get `variant` whatever their bucket, e.g. to try a feature out. */
 	members?: readonly (number | string)[];
 };
-
-/** What configuration may change of a rollout (the ROLLOUTS setting). */
-export type RolloutSetting = { percent?: number; members?: readonly (number | string)[] };
 
 export const CONTROL = 'control';
 

@@ -1,8 +1,9 @@
 import { atom, computed, map } from 'nanostores';
 import { $session } from '../auth/store';
+import type { RolloutName } from '../core/rollout-names';
 import { forgetBootupRequest, requestBootup } from './bootup-request';
 import type { Bootup } from './contract';
-import { CONTROL, type Rollout, type RolloutName } from './rollouts';
+import { CONTROL, type Rollout } from './rollouts';
 
 /** The bootup configuration once loaded; null before. */
 export const $bootup = atom<Bootup | null>(null);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readSearchHome, searchPlaces } from '../../../src/lib/routing/geocode.ts';
+import { searchPlaces } from '../../../src/lib/routing/geocode.ts';
+import { readSearchHome } from '../../../src/lib/routing/server/search-home.ts';
 
 function firstLabels(query: string, home: Parameters<typeof searchPlaces>[4]) {
 	return searchPlaces(query, [], 5, true, home).map(

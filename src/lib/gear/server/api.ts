@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, preconditionFailed } from '../../api/hal';
+import { answerVersionedEdit, both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { GearCreateSchema, GearIdParamSchema, GearListQuerySchema, GearUpdateSchema } from '../contract';
@@ -45,18 +45,14 @@ export function createGearApi(): Hono<ApiEnv> {
 			validate('json', GearUpdateSchema),
 			async (c) => {
 				const input = c.req.valid('json');
-				const expected = expectedVersion(c, input.version, 'gear');
-				const outcome = await updateGear(
-					c.var.deps,
-					c.var.viewer,
-					Number(c.req.valid('param').id),
-					input,
-					expected,
+				const id = Number(c.req.valid('param').id);
+				return answerVersionedEdit(
+					c,
+					'gear',
+					input.version,
+					(expected) => updateGear(c.var.deps, c.var.viewer, id, input, expected),
+					representGear,
 				);
-				if (!outcome.ok)
-					return preconditionFailed(c, 'gear', expected, outcome.current, representGear(outcome.current));
-				c.header('ETag', `"${outcome.gear.version}"`);
-				return c.json(representGear(outcome.gear));
 			},
 		);
 		app.delete(path, requireViewer, validate('param', GearIdParamSchema), async (c) => {

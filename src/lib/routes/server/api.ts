@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import { DEFAULT_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, pageLinks, preconditionFailed, requireOwnLink } from '../../api/hal';
+import { answerVersionedEdit, both, pageLinks, requireOwnLink } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
@@ -33,6 +33,7 @@ import {
 	listBookmarks,
 	listRoutes,
 	ROUTE_EXPORT_FORMATS,
+	type RouteWithOwner,
 	rotateLinkToken,
 	routeFileHeaders,
 	setRoutePrivacy,
@@ -184,24 +185,14 @@ export function createRoutesApi(): Hono<ApiEnv> {
 			async (c) => {
 				const input = c.req.valid('json');
 				requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'routes');
-				const expected = expectedVersion(c, input.version, 'route');
-				const outcome = await updateRoute(
-					c.var.deps,
-					c.var.viewer,
-					Number(c.req.valid('param').id),
-					input,
-					expected,
+				const id = Number(c.req.valid('param').id);
+				return answerVersionedEdit(
+					c,
+					'route',
+					input.version,
+					(expected) => updateRoute(c.var.deps, c.var.viewer, id, input, expected),
+					(route: RouteWithOwner) => representRoute(route, c.var.viewer, 'detailed_internal'),
 				);
-				if (!outcome.ok)
-					return preconditionFailed(
-						c,
-						'route',
-						expected,
-						outcome.current,
-						representRoute(outcome.current, c.var.viewer, 'detailed_internal'),
-					);
-				c.header('ETag', `"${outcome.route.version}"`);
-				return c.json(representRoute(outcome.route, c.var.viewer, 'detailed_internal'));
 			},
 		);
 		app.delete(path, requireViewer, validate('param', singleId), async (c) => {

@@ -21,9 +21,8 @@ import {
 	RouteRequestSchema,
 } from '../contract.ts';
 import { RoutingEngine, RoutingError } from '../engine.ts';
-import { readSearchHome } from '../geocode.ts';
 import { planRoundTrips } from '../round-trip.ts';
-import { searchHomeFor } from './search-home.ts';
+import { readSearchHome, searchHomeFor } from './search-home.ts';
 
 export interface RoutingApiOptions {
 	/**

@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
 import type { AppDeps } from '../../core/server/deps';
-import { profileSearchHome, readSearchHome, type SearchHome } from '../geocode.ts';
+import { readGeoCookie } from '../../site/privacy-request';
+import { profileSearchHome, type SearchHome } from '../geocode.ts';
 
 /**
  * Where a place search comes from: a signed-in member's profile country (and region), which they
@@ -23,4 +24,13 @@ export async function searchHomeFor(
 		if (home) return home;
 	}
 	return readSearchHome(cookieHeader);
+}
+
+/**
+ * Where a visitor's search comes from: their `ms_geo` cookie (`US-PA`, set from our proxy's geo
+ * headers), else the United States, where most members are. Read here, beside the request, so the
+ * engine itself knows nothing of cookies.
+ */
+export function readSearchHome(cookieHeader: string | null | undefined): SearchHome {
+	return readGeoCookie(cookieHeader) ?? { country: 'US', region: null };
 }

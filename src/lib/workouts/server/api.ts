@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { describeRoute } from 'hono-openapi';
 import { BULK_IMPORT_BODY_LIMIT, WORKOUT_FILE_BODY_LIMIT } from '../../api/body';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, link, pageLinks, preconditionFailed, requireOwnLink } from '../../api/hal';
+import { answerVersionedEdit, both, link, pageLinks, requireOwnLink } from '../../api/hal';
 import { IdempotencyHeaderSchema } from '../../api/idempotency-header';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
@@ -45,6 +45,7 @@ import {
 	listWorkouts,
 	updateWorkout,
 	userStats,
+	type WorkoutWithOwner,
 } from './service';
 
 /**
@@ -136,7 +137,9 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 			const query = c.req.valid('query');
 			const page = await listWorkouts(c.var.deps, c.var.viewer, query);
 			return c.json({
-				_embedded: { workouts: page.workouts.map((workout) => representWorkout(workout, c.var.viewer)) },
+				_embedded: {
+					workouts: page.workouts.map((workout: WorkoutWithOwner) => representWorkout(workout, c.var.viewer)),
+				},
 				total_count: page.totalCount,
 				_links: pageLinks('/v7.1/workout/', new URL(c.req.url).searchParams, page),
 			});
@@ -194,24 +197,14 @@ export function createWorkoutsApi(): Hono<ApiEnv> {
 			async (c) => {
 				const input = c.req.valid('json');
 				requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'workouts');
-				const expected = expectedVersion(c, input.version, 'workout');
-				const outcome = await updateWorkout(
-					c.var.deps,
-					c.var.viewer,
-					Number(c.req.valid('param').id),
-					input,
-					expected,
+				const id = Number(c.req.valid('param').id);
+				return answerVersionedEdit(
+					c,
+					'workout',
+					input.version,
+					(expected) => updateWorkout(c.var.deps, c.var.viewer, id, input, expected),
+					(workout: WorkoutWithOwner) => representWorkout(workout, c.var.viewer),
 				);
-				if (!outcome.ok)
-					return preconditionFailed(
-						c,
-						'workout',
-						expected,
-						outcome.current,
-						representWorkout(outcome.current, c.var.viewer),
-					);
-				c.header('ETag', `"${outcome.workout.version}"`);
-				return c.json(representWorkout(outcome.workout, c.var.viewer));
 			},
 		);
 		app.delete(path, requireViewer, validate('param', WorkoutIdParamSchema), async (c) => {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { ApiEnv } from '../../api/context';
-import { both, expectedVersion, preconditionFailed } from '../../api/hal';
+import { answerVersionedEdit, both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { requireViewer } from '../../auth/server/middleware';
 import { AppError } from '../../core/errors';
@@ -16,6 +16,7 @@ import {
 import { cutWorkout, exportWorkout, originalFile } from './detail';
 import { addWorkoutPhoto, readWorkoutPhoto, removeWorkoutPhoto } from './photos';
 import { representWorkout } from './represent';
+import type { WorkoutWithOwner } from './service';
 
 const PhotoParamSchema = v.object({
 	id: WorkoutIdParamSchema.entries.id,
@@ -37,21 +38,15 @@ export function createWorkoutDetailApi(): Hono<ApiEnv> {
 			validate('json', WorkoutCutSchema),
 			async (c) => {
 				const input = c.req.valid('json');
-				const version = expectedVersion(c, input.version, 'workout');
-				const outcome = await cutWorkout(c.var.deps, c.var.viewer, Number(c.req.valid('param').id), {
-					...input,
-					version: version ?? undefined,
-				});
-				if (!outcome.ok)
-					return preconditionFailed(
-						c,
-						'workout',
-						version,
-						outcome.current,
-						representWorkout(outcome.current, c.var.viewer),
-					);
-				c.header('ETag', `"${outcome.workout.version}"`);
-				return c.json(representWorkout(outcome.workout, c.var.viewer));
+				const id = Number(c.req.valid('param').id);
+				return answerVersionedEdit(
+					c,
+					'workout',
+					input.version,
+					(expected) =>
+						cutWorkout(c.var.deps, c.var.viewer, id, { ...input, version: expected ?? undefined }),
+					(workout: WorkoutWithOwner) => representWorkout(workout, c.var.viewer),
+				);
 			},
 		);
 	}
