@@ -1,6 +1,6 @@
 import { createDemoMember, setAdmin } from '../auth/server/service';
+import { seedCatalogue } from '../billing/server/catalogue';
 import { seedDemoBilling } from '../billing/server/demo';
-import { seedCatalogue } from '../billing/server/service';
 import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import type { AppDeps } from '../core/server/deps';

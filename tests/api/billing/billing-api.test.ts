@@ -5,16 +5,12 @@ import { deleteAccount } from '../../../src/lib/account/server/service';
 import { users } from '../../../src/lib/auth/server/tables';
 import { addBillingPeriod, periodDays } from '../../../src/lib/billing/contract';
 import { checkFeature, PREMIUM_FEATURES } from '../../../src/lib/billing/features';
+import { createCoupon } from '../../../src/lib/billing/server/catalogue';
 import { billingJobs } from '../../../src/lib/billing/server/jobs';
 import { localWebhookSecret } from '../../../src/lib/billing/server/local-processor';
-import {
-	createCoupon,
-	listSubscriptions,
-	paymentProcessor,
-	premiumStatus,
-	refundPayment,
-	runBillingCycle,
-} from '../../../src/lib/billing/server/service';
+import { refundPayment } from '../../../src/lib/billing/server/payment-history';
+import { runBillingCycle } from '../../../src/lib/billing/server/renewals';
+import { listSubscriptions, premiumStatus } from '../../../src/lib/billing/server/subscriptions';
 import {
 	billingPaymentIntents,
 	billingProfiles,
@@ -22,6 +18,7 @@ import {
 	billingWebhookEvents,
 	localProcessorPayments,
 } from '../../../src/lib/billing/server/tables';
+import { paymentProcessor } from '../../../src/lib/billing/server/webhooks';
 import { isUniqueViolation } from '../../../src/lib/db/errors';
 import { enqueueJob, runDueJobs } from '../../../src/lib/jobs/server/service';
 import { callApi } from '../../helpers/app';

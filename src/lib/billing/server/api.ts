@@ -27,27 +27,23 @@ import {
 } from '../contract';
 import {
 	addBillingProfile,
+	deleteBillingProfile,
+	listBillingProfiles,
+	makeDefaultBillingProfile,
+} from './billing-profiles';
+import type { BillingDeps } from './billing-shared';
+import { getCoupon, getProduct } from './catalogue';
+import {
 	addCardToIntent,
 	answerLocalVerification,
-	type BillingDeps,
-	claimCoupon,
-	claimGrantableCoupons,
 	completeTransaction,
-	createPaidSubscription,
 	createPaymentIntent,
-	deleteBillingProfile,
-	getCoupon,
 	getPaymentIntent,
-	getProduct,
-	handleWebhook,
-	listBillingProfiles,
-	listSubscriptions,
-	listUserCoupons,
-	makeDefaultBillingProfile,
 	prepareToCapture,
-	redeemUserCoupon,
-	setAutoRenew,
-} from './service';
+} from './checkout';
+import { claimCoupon, claimGrantableCoupons, listUserCoupons, redeemUserCoupon } from './member-coupons';
+import { createPaidSubscription, listSubscriptions, setAutoRenew } from './subscriptions';
+import { handleWebhook } from './webhooks';
 
 const viewerOf = (c: { var: { viewer: Viewer | null } }) => c.var.viewer as Viewer;
 

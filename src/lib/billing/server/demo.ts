@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../core/server/deps';
-import { claimGrantableCoupons } from './service';
+import { claimGrantableCoupons } from './member-coupons';
 
 /**
  * The demo member is not an MVP member (so the banner, the checkout and the premium gates can be

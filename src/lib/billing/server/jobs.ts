@@ -1,5 +1,6 @@
 import type { JobDefinitions, JobSchedule } from '../../jobs/server/service';
-import { DUNNING_MAIL_JOB, type DunningMailKind, runBillingCycle, sendDunningMail } from './service';
+import { DUNNING_MAIL_JOB, type DunningMailKind, sendDunningMail } from './dunning';
+import { runBillingCycle } from './renewals';
 
 /**
  * The billing cycle (cancellations at period end, renewals, dunning retries, settling payments a

@@ -12,20 +12,13 @@ import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { type CardEntryView, CouponCodeSchema, formatMoney, type SubscriptionView } from '../contract';
 import { STRIPE_JS_ORIGIN } from '../stripe-card';
-import {
-	deleteBillingProfile,
-	graceEndsAt,
-	listBillingProfiles,
-	listProducts,
-	listSubscriptions,
-	makeDefaultBillingProfile,
-	paymentHistory,
-	paymentProcessor,
-	premiumStatus,
-	redeemCouponCode,
-	setAutoRenew,
-	tryRenewalNow,
-} from './service';
+import { deleteBillingProfile, listBillingProfiles, makeDefaultBillingProfile } from './billing-profiles';
+import { listProducts } from './catalogue';
+import { graceEndsAt } from './dunning';
+import { redeemCouponCode } from './member-coupons';
+import { paymentHistory } from './payment-history';
+import { listSubscriptions, premiumStatus, setAutoRenew, tryRenewalNow } from './subscriptions';
+import { paymentProcessor } from './webhooks';
 
 /**
  * The card form a page renders for the processor in use. With Stripe the page's CSP lets Stripe.js

@@ -14,7 +14,7 @@ import {
 	listPromotionalPreferences,
 	readMemberBasics,
 } from '../../account/server/service';
-import { membershipForExport } from '../../billing/server/service';
+import { membershipForExport } from '../../billing/server/payment-history';
 import { listOwnChallengeEntries } from '../../challenges/server/service';
 import { listDeviceConnections } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
