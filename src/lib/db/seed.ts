@@ -7,7 +7,7 @@ import type { AppDeps } from '../core/server/deps';
 import { seedDemoConsents } from '../privacy/server/consents';
 import { seedDemoRoutes } from '../routes/server/service';
 import { seedDemoSocial } from '../social/server/demo';
-import { addFriendship } from '../social/server/service';
+import { addFriendship } from '../social/server/friendships';
 import { DEMO_OUTINGS, DEMO_WEEKS, seedDemoWorkouts } from '../workouts/server/demo';
 
 /** Printed at start and in the README, so anyone can look around a populated product. */

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { getRuntime } from '../../lib/api/runtime';
-import { listNotifications } from '../../lib/social/server/service';
+import { listNotifications } from '../../lib/social/server/notifications';
 
 export const prerender = false;
 

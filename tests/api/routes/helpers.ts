@@ -1,7 +1,7 @@
 import { users } from '../../../src/lib/auth/server/tables';
 import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
-import { addFriendship } from '../../../src/lib/social/server/service';
+import { addFriendship } from '../../../src/lib/social/server/friendships';
 import { allowRecordedData, callApi, createTestApi, createTestDeps, signInAs } from '../../helpers/app';
 import type { TestDatabase } from '../../helpers/db';
 

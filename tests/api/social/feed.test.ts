@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { users } from '../../../src/lib/auth/server/tables';
-import { feedPageWithReplies, listComments, listLikes } from '../../../src/lib/social/server/service';
+import { feedPageWithReplies } from '../../../src/lib/social/server/feed';
+import { listComments, listLikes } from '../../../src/lib/social/server/reactions';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { handleFeedForm, handleFriendsForm } from '../../../src/lib/social/server/forms';
 import { hourlyBudget } from '../../../src/lib/social/server/limits';
+import { listLikes } from '../../../src/lib/social/server/reactions';
 import { areFriends } from '../../../src/lib/social/server/relations';
-import { listLikes } from '../../../src/lib/social/server/service';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createSocialTestApp, type Member, runPayload } from './helpers';

@@ -165,7 +165,7 @@ describe('finding members', () => {
 		const friend = await addMember(deps, 'suggest-friend');
 		const theirFriend = await addMember(deps, 'suggest-fof');
 		const asked = await addMember(deps, 'suggest-asked');
-		const { addFriendship } = await import('../../../src/lib/social/server/service');
+		const { addFriendship } = await import('../../../src/lib/social/server/friendships');
 		await addFriendship(deps.db, me.id, friend.id, 'active');
 		await addFriendship(deps.db, theirFriend.id, friend.id, 'active');
 		await addFriendship(deps.db, asked.id, me.id, 'pending');
@@ -194,7 +194,7 @@ describe('finding members', () => {
 		const hidden = await addMember(deps, 'suggest-open-hidden');
 		const operator = await addMember(deps, 'suggest-open-operator');
 		const open = await addMember(deps, 'suggest-open-public');
-		const { addFriendship } = await import('../../../src/lib/social/server/service');
+		const { addFriendship } = await import('../../../src/lib/social/server/friendships');
 		// All four are friends of a friend, so each would rank first if allowed at all.
 		await addFriendship(deps.db, me.id, friend.id, 'active');
 		for (const other of [friendsOnly, hidden, operator, open])

@@ -19,7 +19,8 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../../src/lib/core/server/deps';
-import { listStories, searchMembers } from '../../../src/lib/social/server/service';
+import { listStories } from '../../../src/lib/social/server/feed';
+import { searchMembers } from '../../../src/lib/social/server/people-lists';
 import { createTestDeps } from '../../helpers/app';
 import { onBenchDatabases } from '../databases';
 

@@ -5,7 +5,7 @@ import type { Viewer } from '../../auth/contract';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
-import { retitleMemberStories, syncMemberStories } from '../../social/server/service';
+import { retitleMemberStories, syncMemberStories } from '../../social/server/member-stories';
 import { friendships } from '../../social/server/tables';
 import { ActivityTypeId } from '../../workout-files/contract';
 import { computeWorkoutElevationChange } from '../../workout-files/metrics';

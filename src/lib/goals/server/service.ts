@@ -4,7 +4,7 @@ import { checkFeature } from '../../billing/features';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
-import { syncMemberStories } from '../../social/server/service';
+import { syncMemberStories } from '../../social/server/member-stories';
 import { type StatsMember, statsMember, workoutFacts } from '../../stats/server/facts';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import {

@@ -21,31 +21,27 @@ import {
 	StoryListQuerySchema,
 	UserListQuerySchema,
 } from '../contract';
-import { type SocialBudgetSizes, type SocialBudgets, socialBudgets } from './limits';
+import { blockMember, listBlocked, unblockMember } from './blocks';
+import { listStories } from './feed';
 import {
 	acceptFriendship,
-	blockMember,
-	createReaction,
-	deleteStory,
-	displayNameOf,
 	getFriendship,
-	getStory,
-	listBlocked,
-	listComments,
-	listConnections,
 	listFriendships,
-	listLikes,
-	listNotifications,
-	listStories,
-	markNotificationsRead,
-	type PeoplePage,
 	removeFriendship,
-	representPerson,
 	requestFriendship,
+} from './friendships';
+import { type SocialBudgetSizes, type SocialBudgets, socialBudgets } from './limits';
+import { listNotifications, markNotificationsRead } from './notifications';
+import {
+	listConnections,
+	type PeoplePage,
+	representPerson,
 	searchMembers,
 	suggestFriends,
-	unblockMember,
-} from './service';
+} from './people-lists';
+import { createReaction, deleteStory, listComments, listLikes } from './reactions';
+import { displayNameOf } from './social-shared';
+import { getStory } from './story-cards';
 
 type FriendshipRow = Awaited<ReturnType<typeof getFriendship>>;
 

@@ -11,7 +11,8 @@ import { GoalCreateSchema } from '../../goals/contract';
 import { createGoal } from '../../goals/server/service';
 import { WorkoutSaveSchema } from '../../workouts/contract';
 import { createWorkout } from '../../workouts/server/service';
-import { addFriendship, createReaction } from './service';
+import { addFriendship } from './friendships';
+import { createReaction } from './reactions';
 
 type Person = { email: string; password: string; first_name: string; last_name: string };
 

@@ -2,16 +2,9 @@ import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import { isAcceptableText } from '../../core/text';
 import { MAX_COMMENT_LENGTH, STORY_ID_PATTERN } from '../contract';
-import {
-	acceptFriendship,
-	blockMember,
-	createReaction,
-	deleteStory,
-	endFriendshipWith,
-	removeFriendship,
-	requestFriendship,
-	unblockMember,
-} from './service';
+import { blockMember, unblockMember } from './blocks';
+import { acceptFriendship, endFriendshipWith, removeFriendship, requestFriendship } from './friendships';
+import { createReaction, deleteStory } from './reactions';
 
 type Deps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>;
 
