@@ -8,7 +8,7 @@ import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
 import { clearAccountKeys } from '../../auth/server/throttle';
 import { type BillingDeps, closeBillingForDeletion } from '../../billing/server/service';
-import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
+import { refreshChallengeProgressQuietly } from '../../challenges/server/progress';
 import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';

@@ -15,7 +15,7 @@ import {
 	readMemberBasics,
 } from '../../account/server/service';
 import { membershipForExport } from '../../billing/server/service';
-import { listOwnChallengeEntries } from '../../challenges/server/service';
+import { listOwnChallengeEntries } from '../../challenges/server/catalogue';
 import { listDeviceConnections } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
