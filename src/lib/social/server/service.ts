@@ -10,7 +10,7 @@ import { AppError } from '../../core/errors';
 import type { AppDeps, Db } from '../../core/server/deps';
 import { queueMailJob } from '../../mail/server/service';
 import { canList as canListRoute } from '../../routes/policy';
-import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/service';
+import { decodePath, getVisibleRoute, type RouteWithOwner } from '../../routes/server/access';
 import { routes } from '../../routes/server/tables';
 import { hideRouteInZones } from '../../routes/zones';
 import { canView as canViewWorkout } from '../../workouts/policy';
