@@ -1,4 +1,4 @@
-import { refreshChallengeProgressQuietly } from '../challenges/server/service';
+import { refreshChallengeProgressQuietly } from '../challenges/server/progress';
 import { listen } from '../core/server/events';
 import { refreshGoalStoriesQuietly } from '../goals/server/service';
 

@@ -5,7 +5,7 @@ import { getConfig } from '../core/config';
 import { openDb } from '../db/client';
 import { ChallengeInputSchema } from './contract';
 import { listAllChallenges } from './server/admin';
-import { createChallenge, endChallenge, updateChallenge } from './server/service';
+import { createChallenge, endChallenge, updateChallenge } from './server/organise';
 
 const USAGE = `Usage (the operator's tool for challenges; stop the server first on the embedded database):
   npm run challenges -- list

@@ -5,7 +5,7 @@ import { seedDemoChallenges } from '../challenges/server/seed';
 import { seedDemoConnectedApps } from '../connected-apps/server/seed';
 import type { AppDeps } from '../core/server/deps';
 import { seedDemoConsents } from '../privacy/server/consents';
-import { seedDemoRoutes } from '../routes/server/service';
+import { seedDemoRoutes } from '../routes/server/demo';
 import { seedDemoSocial } from '../social/server/demo';
 import { addFriendship } from '../social/server/friendships';
 import { DEMO_OUTINGS, DEMO_WEEKS, seedDemoWorkouts } from '../workouts/server/demo';

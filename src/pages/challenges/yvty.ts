@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getRuntime } from '../../lib/api/runtime';
+import { findChallenge } from '../../lib/challenges/server/challenge';
 import { challengeYear, yearChallengeSlug } from '../../lib/challenges/server/seed';
-import { findChallenge } from '../../lib/challenges/server/service';
 import { AppError } from '../../lib/core/errors';
 
 export const prerender = false;

@@ -6,11 +6,8 @@ import { updateUser } from '../../../src/lib/account/server/service';
 import { users } from '../../../src/lib/auth/server/tables';
 import { ageGrade } from '../../../src/lib/challenges/age-grade';
 import { handleAdminChallengePost } from '../../../src/lib/challenges/server/admin';
-import {
-	type ChallengeRow,
-	type ChallengeRules,
-	createChallenge,
-} from '../../../src/lib/challenges/server/service';
+import type { ChallengeRow } from '../../../src/lib/challenges/server/challenge';
+import { type ChallengeRules, createChallenge } from '../../../src/lib/challenges/server/organise';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createChallengesTestApp, logWorkout, type Member } from './helpers';

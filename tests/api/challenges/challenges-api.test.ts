@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { ChallengeRow } from '../../../src/lib/challenges/server/challenge';
+import { createChallenge, endChallenge } from '../../../src/lib/challenges/server/organise';
 import { seedDemoChallenges } from '../../../src/lib/challenges/server/seed';
-import type { ChallengeRow } from '../../../src/lib/challenges/server/service';
-import { createChallenge, endChallenge } from '../../../src/lib/challenges/server/service';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { users } from '../../../src/lib/auth/server/tables';
 import { createLocationsApi } from '../../../src/lib/locations/server/api';
 import { RouteSaveSchema } from '../../../src/lib/routes/contract';
-import { createRoute } from '../../../src/lib/routes/server/service';
+import { createRoute } from '../../../src/lib/routes/server/saving';
 import { callApi, createTestApi, createTestDeps } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 

@@ -39,7 +39,8 @@ import {
 } from '../../../src/lib/privacy/server/service';
 import { consentRecords } from '../../../src/lib/privacy/server/tables';
 import { RouteSaveSchema } from '../../../src/lib/routes/contract';
-import { createBookmark, createRoute } from '../../../src/lib/routes/server/service';
+import { createBookmark } from '../../../src/lib/routes/server/bookmarks';
+import { createRoute } from '../../../src/lib/routes/server/saving';
 import { routes } from '../../../src/lib/routes/server/tables';
 import { COOKIE_CHOICES_COOKIE } from '../../../src/lib/site/cookie-choices';
 import { createSocialApi } from '../../../src/lib/social/server/api';

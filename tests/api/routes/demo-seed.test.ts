@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { seedDemoRoutes } from '../../../src/lib/routes/server/service';
+import { seedDemoRoutes } from '../../../src/lib/routes/server/demo';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
 import { addMember, createRoutesTestApp } from './helpers';

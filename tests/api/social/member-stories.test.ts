@@ -4,11 +4,8 @@ import { createAccountApi } from '../../../src/lib/account/server/api';
 import { users } from '../../../src/lib/auth/server/tables';
 import type { ChallengeInput } from '../../../src/lib/challenges/contract';
 import { createChallengesApi } from '../../../src/lib/challenges/server/api';
-import {
-	type ChallengeRow,
-	createChallenge,
-	updateChallenge,
-} from '../../../src/lib/challenges/server/service';
+import type { ChallengeRow } from '../../../src/lib/challenges/server/challenge';
+import { createChallenge, updateChallenge } from '../../../src/lib/challenges/server/organise';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
 import { createSocialApi } from '../../../src/lib/social/server/api';
 import { createWorkoutsApi } from '../../../src/lib/workouts/server/api';

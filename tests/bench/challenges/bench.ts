@@ -16,12 +16,9 @@
  * Figures only; nothing passes or fails on speed.
  */
 import { eq, sql } from 'drizzle-orm';
-import {
-	createChallenge,
-	leaderboard,
-	rankOf,
-	refreshChallengeProgress,
-} from '../../../src/lib/challenges/server/service';
+import { leaderboard, rankOf } from '../../../src/lib/challenges/server/leaderboard';
+import { createChallenge } from '../../../src/lib/challenges/server/organise';
+import { refreshChallengeProgress } from '../../../src/lib/challenges/server/progress';
 import { challengeParticipants } from '../../../src/lib/challenges/server/tables';
 import type { Db } from '../../../src/lib/core/server/deps';
 import { createWorkout } from '../../../src/lib/workouts/server/service';

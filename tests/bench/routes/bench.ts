@@ -17,7 +17,7 @@ import { users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
 import type { Db } from '../../../src/lib/core/server/deps';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
-import { newLinkToken } from '../../../src/lib/routes/server/service';
+import { newLinkToken } from '../../../src/lib/routes/server/saving';
 import { routes } from '../../../src/lib/routes/server/tables';
 import { signInAs } from '../../helpers/app';
 import { onBenchDatabases } from '../databases';

@@ -17,7 +17,7 @@ import type { Db } from '../../../src/lib/core/server/deps';
 import { MIGRATIONS_DIR } from '../../../src/lib/db/client';
 import * as schema from '../../../src/lib/db/tables';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
-import { ROUTE_FILE_LIMITS } from '../../../src/lib/routes/server/service';
+import { ROUTE_FILE_LIMITS } from '../../../src/lib/routes/server/files';
 import { readWorkoutFileSync } from '../../../src/lib/workout-files';
 import { closeSharedParsePool, sharedParsePool } from '../../../src/lib/workout-files/server/parse-pool';
 import { signInAs } from '../../helpers/app';

@@ -22,8 +22,8 @@ import {
 } from '../../../src/lib/routes/contract';
 import { boundingBox, haversineM, summariseElevation } from '../../../src/lib/routes/geo';
 import { canList, canView } from '../../../src/lib/routes/policy';
+import type { RouteWithOwner } from '../../../src/lib/routes/server/access';
 import { representRoute, routePreviewLine } from '../../../src/lib/routes/server/represent';
-import type { RouteWithOwner } from '../../../src/lib/routes/server/service';
 
 describe('notes string', () => {
 	test('parses instructions:lat:lng:distance joined by ~, colons inside instructions included', () => {

@@ -9,7 +9,7 @@ import { heartRateZones, profilePhotos, promotionalPreferences, users } from '..
 import { clearAccountKeys } from '../../auth/server/throttle';
 import type { BillingDeps } from '../../billing/server/billing-shared';
 import { closeBillingForDeletion } from '../../billing/server/subscriptions';
-import { refreshChallengeProgressQuietly } from '../../challenges/server/service';
+import { refreshChallengeProgressQuietly } from '../../challenges/server/progress';
 import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';

@@ -10,7 +10,8 @@ import {
 	ChallengeInputSchema,
 	type ChallengeMetric,
 } from '../contract';
-import { type ChallengeRow, createChallenge, endChallenge, updateChallenge } from './service';
+import type { ChallengeRow } from './challenge';
+import { createChallenge, endChallenge, updateChallenge } from './organise';
 import { challenges } from './tables';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;

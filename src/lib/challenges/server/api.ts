@@ -12,16 +12,13 @@ import {
 	JoinBodySchema,
 	LeaderboardQuerySchema,
 } from '../contract';
-import {
-	challengeAwards,
-	challengeDetails,
-	confirmWorkoutPace,
-	findChallenge,
-	joinChallenge,
-	leaderboard,
-	leaveChallenge,
-	listChallenges,
-} from './service';
+import { challengeAwards } from './awards';
+import { listChallenges } from './catalogue';
+import { findChallenge } from './challenge';
+import { challengeDetails } from './details';
+import { leaderboard } from './leaderboard';
+import { joinChallenge, leaveChallenge } from './participation';
+import { confirmWorkoutPace } from './progress';
 
 const yes = (value: string | undefined) => value === '1' || value === 'true';
 

@@ -3,7 +3,9 @@ import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import { loginPathFor } from '../../site/guards';
 import { CHALLENGE_SPORTS, type ChallengeSport } from '../contract';
-import { challengeDetails, confirmWorkoutPace, joinChallenge, leaveChallenge } from './service';
+import { challengeDetails } from './details';
+import { joinChallenge, leaveChallenge } from './participation';
+import { confirmWorkoutPace } from './progress';
 
 /** A challenge reference from a page address: an id or a named challenge's slug, else null. */
 export function readChallengeRef(value: string | undefined): string | null {

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../core/server/deps';
 import { localDay } from '../windows';
-import { type ChallengeRules, createChallenge } from './service';
+import { type ChallengeRules, createChallenge } from './organise';
 import { challenges } from './tables';
 
 function monthBounds(day: string, months = 1): { first: string; last: string } {

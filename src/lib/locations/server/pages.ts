@@ -4,7 +4,7 @@ import pino from 'pino';
 import { getConfig } from '../../core/config';
 import type { AppDeps } from '../../core/server/deps';
 import { type DbHandle, openDb } from '../../db/client';
-import { listRoutes } from '../../routes/server/service';
+import { listRoutes } from '../../routes/server/lists';
 import type { CityRoutesResponse } from '../contract';
 import { type City, findNearestCity, listRoutesNearCity, loadAllCountries } from './service';
 

@@ -2,7 +2,8 @@ import KDBush from 'kdbush';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
-import { decodePath, listRoutes } from '../../routes/server/service';
+import { decodePath } from '../../routes/server/access';
+import { listRoutes } from '../../routes/server/lists';
 import {
 	CITY_ROUTE_SHAPE_POINTS,
 	CITY_ROUTES_PAGE_SIZE,

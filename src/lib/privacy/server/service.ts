@@ -15,7 +15,7 @@ import {
 	readMemberBasics,
 } from '../../account/server/service';
 import { membershipForExport } from '../../billing/server/payment-history';
-import { listOwnChallengeEntries } from '../../challenges/server/service';
+import { listOwnChallengeEntries } from '../../challenges/server/catalogue';
 import { listDeviceConnections } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
@@ -23,7 +23,9 @@ import type { AppDeps } from '../../core/server/deps';
 import { listGear, representGear } from '../../gear/server/service';
 import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
 import { queueMail } from '../../mail/server/service';
-import { listBookmarks, listOwnRoutes, routeToGpx } from '../../routes/server/service';
+import { listBookmarks } from '../../routes/server/bookmarks';
+import { routeToGpx } from '../../routes/server/files';
+import { listOwnRoutes } from '../../routes/server/lists';
 import { listOwnComments, listOwnFeedActivity } from '../../social/server/data-export';
 import { listFriendships } from '../../social/server/friendships';
 import { listSurveyAnswers } from '../../surveys/server/service';

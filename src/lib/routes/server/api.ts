@@ -19,26 +19,13 @@ import {
 	RouteSaveSchema,
 	RouteUpdateSchema,
 } from '../contract';
+import { getVisibleRoute, type RouteWithOwner } from './access';
+import { createBookmark, deleteBookmark, listBookmarks } from './bookmarks';
+import { copyRoute } from './copy';
+import { exportRoute, importRoute, ROUTE_EXPORT_FORMATS, routeFileHeaders } from './files';
+import { getRoutesByIds, listRoutes } from './lists';
 import { representBookmark, representRoute } from './represent';
-import {
-	copyRoute,
-	createBookmark,
-	createRoute,
-	deleteBookmark,
-	deleteRoute,
-	exportRoute,
-	getRoutesByIds,
-	getVisibleRoute,
-	importRoute,
-	listBookmarks,
-	listRoutes,
-	ROUTE_EXPORT_FORMATS,
-	type RouteWithOwner,
-	rotateLinkToken,
-	routeFileHeaders,
-	setRoutePrivacy,
-	updateRoute,
-} from './service';
+import { createRoute, deleteRoute, rotateLinkToken, setRoutePrivacy, updateRoute } from './saving';
 
 const singleId = v.object({ id: idText('id must be a route id') });
 const bookmarkId = v.object({ id: idText('id must be a bookmark id') });

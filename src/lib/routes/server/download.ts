@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { getRuntime } from '../../api/runtime';
 import { AppError } from '../../core/errors';
 import { readRoutePageAddress } from '../page-address';
-import { exportRoute, type RouteExportFormat, routeFileHeaders } from './service';
+import { exportRoute, type RouteExportFormat, routeFileHeaders } from './files';
 
 /**
  * A page endpoint (`/routes/view/<format>/<id>`) that downloads a route for the browser session's

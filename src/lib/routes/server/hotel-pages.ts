@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import type { AppDeps } from '../../core/server/deps';
 import { singleLineText } from '../../core/text';
 import { haversineM } from '../geo';
-import { listRoutes, type RouteWithOwner } from './service';
+import type { RouteWithOwner } from './access';
+import { listRoutes } from './lists';
 
 /**
  * The hotel partner's pages in its app's webview: public routes that start near the hotel the

@@ -18,8 +18,8 @@ import {
 	type Frame,
 	plannerPreviewScript,
 } from '../planner-preview';
+import { findRouteForPlanner, getDefaultRoutePrivacy } from './pages';
 import { representForPlanner } from './represent';
-import { findRouteForPlanner, getDefaultRoutePrivacy } from './service';
 
 type Deps = Pick<AppDeps, 'db' | 'clock'>;
 

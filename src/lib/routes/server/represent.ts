@@ -11,7 +11,8 @@ import {
 import { cumulativeDistances, simplifyLine } from '../geo';
 import type { SavedRoute } from '../planner';
 import { canEdit } from '../policy';
-import { type BookmarkRow, decodePath, type RouteWithOwner } from './service';
+import { decodePath, type RouteWithOwner } from './access';
+import type { BookmarkRow } from './bookmarks';
 
 /** HAL links of the v7.1 API: a list of `{ href, id }` with the id as a string of digits. */
 const round2 = (n: number) => Math.round(n * 100) / 100;

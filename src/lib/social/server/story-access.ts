@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { users } from '../../auth/server/tables';
 import { AppError } from '../../core/errors';
-import { getVisibleRoute } from '../../routes/server/service';
+import { getVisibleRoute } from '../../routes/server/access';
 import { canView as canViewWorkout } from '../../workouts/policy';
 import { getVisibleWorkout } from '../../workouts/server/service';
 import { STORY_ID_PATTERN, STORY_OBJECT_TYPES, type StoryObjectType } from '../contract';

@@ -7,7 +7,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { locationPrivacyOfMany } from '../../account/server/location-privacy';
 import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
-import { decodePath, type RouteWithOwner } from '../../routes/server/service';
+import { decodePath, type RouteWithOwner } from '../../routes/server/access';
 import { routes } from '../../routes/server/tables';
 import { hideRouteInZones } from '../../routes/zones';
 import { photosOfWorkouts } from '../../workouts/server/photos';
