@@ -20,8 +20,8 @@ const DIGITS = /^\d{1,10}$/;
 export const idText = (message: string) =>
 	v.pipe(
 		v.string(),
-		v.regex(DIGITS, message),
-		v.check((text) => Number(text) <= MAX_DB_INTEGER, message),
+		// One check, so a bad id is one failure, not one for its digits and one for its size.
+		v.check((text) => DIGITS.test(text) && Number(text) <= MAX_DB_INTEGER, message),
 	);
 
 /** An id read as a number, refused with `message` unless an `integer` column could hold it. */
