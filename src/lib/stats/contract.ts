@@ -181,3 +181,18 @@ export type CalendarMonth = {
 	previous: string;
 	next: string;
 };
+
+/** GET workout_stats/training_load/: the member's own curves, for the days ending on `date` (today by default). */
+export const TrainingLoadQuerySchema = v.object({ date: v.optional(DateText) });
+
+/** One day of the curves: that day's summed load, and fitness, fatigue and form at its end. */
+export type TrainingLoadDay = { date: string; load: number; fitness: number; fatigue: number; form: number };
+
+/**
+ * Fitness (42-day), fatigue (7-day) and form, one entry per day, oldest first; and how the period's
+ * workouts were counted: from heart rate, from a perceived effort, or not at all (neither).
+ */
+export type TrainingLoadView = {
+	days: TrainingLoadDay[];
+	workouts: { heart_rate: number; perceived_effort: number; none: number };
+};

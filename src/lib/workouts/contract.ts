@@ -155,6 +155,19 @@ export const Attribution = v.pipe(
 );
 
 const Name = v.pipe(singleLineText('The name', MAX_WORKOUT_NAME), v.trim());
+
+export const MIN_PERCEIVED_EFFORT = 1;
+export const MAX_PERCEIVED_EFFORT = 10;
+
+/** How hard a workout felt, 1 (very easy) to 10 (all out); null takes it back. */
+export const PerceivedEffortSchema = v.nullable(
+	v.pipe(
+		v.number('perceived_effort must be a number from 1 to 10, or null.'),
+		v.integer('perceived_effort must be a whole number from 1 to 10.'),
+		v.minValue(MIN_PERCEIVED_EFFORT, 'perceived_effort must be from 1 to 10.'),
+		v.maxValue(MAX_PERCEIVED_EFFORT, 'perceived_effort must be from 1 to 10.'),
+	),
+);
 const Notes = v.pipe(multiLineText('The notes', MAX_WORKOUT_NOTES), v.trim());
 const Source = v.pipe(singleLineText('The source', MAX_WORKOUT_SOURCE), v.trim());
 
@@ -244,6 +257,7 @@ export const WorkoutSaveSchema = v.pipe(
 			activity_type: ActivityTypeRef,
 			privacy: v.optional(PrivacyRef),
 			notes: v.optional(Notes, ''),
+			perceived_effort: v.optional(PerceivedEffortSchema),
 			source: v.optional(Source, ''),
 			attribution: v.optional(Attribution),
 			aggregates: v.optional(AggregatesInputSchema, {}),
@@ -270,6 +284,7 @@ export const WorkoutUpdateSchema = v.pipe(
 			activity_type: v.optional(ActivityTypeRef),
 			privacy: v.optional(PrivacyRef),
 			notes: v.optional(Notes),
+			perceived_effort: v.optional(PerceivedEffortSchema),
 			aggregates: v.optional(AggregatesInputSchema),
 			...TOP_LEVEL_AGGREGATE_ENTRIES,
 			gear: v.optional(GearRef),

@@ -4,11 +4,18 @@ import type { ApiEnv } from '../../api/context';
 import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
-import { localDateOf } from '../calendar';
-import { CalendarQuerySchema, LifetimeQuerySchema, RecordsQuerySchema, StatsQuerySchema } from '../contract';
+import { localDateOf, parseDateKey } from '../calendar';
+import {
+	CalendarQuerySchema,
+	LifetimeQuerySchema,
+	RecordsQuerySchema,
+	StatsQuerySchema,
+	TrainingLoadQuerySchema,
+} from '../contract';
 import { statsMember } from './facts';
 import { personalRecords } from './records';
 import { calendarMonth, lifetime, memberStats, statsQueryOf } from './service';
+import { trainingLoad } from './training-load';
 import { heartRateZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
@@ -59,6 +66,29 @@ export function createStatsApi(): Hono<ApiEnv> {
 				const today = localDateOf(deps.clock(), member.timeZone);
 				c.header('Cache-Control', 'private, no-store');
 				return c.json(await heartRateZoneWeeks(deps, viewer, member, statsQueryOf(query, member, today)));
+			},
+		);
+	}
+
+	// Load is drawn from heart rate and perceived effort: the member's own only.
+	for (const path of both('/v7.1/workout_stats/training_load/')) {
+		app.get(
+			path,
+			describeRoute({
+				summary:
+					"The signed-in member's training load, fitness (42 days), fatigue (7 days) and form per day, the twelve weeks to the chosen date",
+			}),
+			validate('query', TrainingLoadQuerySchema),
+			async (c) => {
+				const { deps, viewer } = c.var;
+				if (!viewer) throw new AppError('unauthenticated', 'Log in to see your fitness and form');
+				const member = await statsMember(deps, viewer, viewer.id);
+				const date = c.req.valid('query').date;
+				const end = date
+					? (parseDateKey(date) ?? localDateOf(deps.clock(), member.timeZone))
+					: localDateOf(deps.clock(), member.timeZone);
+				c.header('Cache-Control', 'private, no-store');
+				return c.json(await trainingLoad(deps, viewer, member, end));
 			},
 		);
 	}

@@ -6,7 +6,7 @@ import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import type { ActivityGroup } from '../../workouts/activity-groups';
-import { timeInZones } from '../../workouts/analysis';
+import { type HeartRateZone, timeInZones } from '../../workouts/analysis';
 import { decodeSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { workoutSeries, workouts } from '../../workouts/server/tables';
@@ -85,9 +85,31 @@ export async function heartRateZoneWeeks(
 		.orderBy(asc(workouts.startDatetime));
 	const wanted = options.groups ? new Set(options.groups) : null;
 	const picked = wanted ? rows.filter((row) => wanted.has(activityTypeGroup(row.activityTypeId))) : rows;
+	const secondsByWorkout = await zoneSecondsOf(deps, picked, zones);
+	for (const row of picked) {
+		const seconds = secondsByWorkout.get(row.id) ?? [];
+		const week = weeks.get(dateKey(bucketStart(localDateOf(row.start, zone), 'week', bucket)));
+		if (!week || !seconds.some((value) => value > 0)) continue;
+		week.workouts += 1;
+		seconds.forEach((value, i) => {
+			week.seconds[i] += value;
+		});
+	}
+	return { zones, weeks: [...weeks.values()] };
+}
+
+/**
+ * Seconds in each of the member's zones for each workout, summed from its heart-rate series as the
+ * workout page does; kept per workout version and zones, so a page seen again decodes nothing.
+ */
+export async function zoneSecondsOf(
+	deps: Pick<AppDeps, 'db'>,
+	rows: readonly { id: number; createdAt: Date; version: number }[],
+	zones: readonly HeartRateZone[],
+): Promise<Map<number, number[]>> {
 	const keyOf = (row: (typeof rows)[number]) =>
 		JSON.stringify([row.id, row.createdAt.getTime(), row.version, zones]);
-	const missing = picked.filter((row) => !perWorkout.has(keyOf(row)));
+	const missing = rows.filter((row) => !perWorkout.has(keyOf(row)));
 	if (missing.length > 0) {
 		const stored = await deps.db
 			.select({ workoutId: workoutSeries.workoutId, series: workoutSeries.series })
@@ -108,14 +130,5 @@ export async function heartRateZoneWeeks(
 			);
 		}
 	}
-	for (const row of picked) {
-		const seconds = perWorkout.get(keyOf(row)) ?? [];
-		const week = weeks.get(dateKey(bucketStart(localDateOf(row.start, zone), 'week', bucket)));
-		if (!week || !seconds.some((value) => value > 0)) continue;
-		week.workouts += 1;
-		seconds.forEach((value, i) => {
-			week.seconds[i] += value;
-		});
-	}
-	return { zones, weeks: [...weeks.values()] };
+	return new Map(rows.map((row) => [row.id, perWorkout.get(keyOf(row)) ?? []]));
 }

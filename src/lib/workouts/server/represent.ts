@@ -39,11 +39,12 @@ export function representWorkout(
 		},
 	};
 	if (workout.attribution && canEdit(viewer, workout)) body.attribution = workout.attribution;
-	// Gear is the owner's own business, like attribution.
+	// Gear and how hard it felt are the owner's own business, like attribution.
 	if (canEdit(viewer, workout)) {
 		// What waits for the owner's consent (precise_location, health_data), so a client can say so.
 		if (workout.heldBack.length) body.held_back = workout.heldBack;
 		body.gear = workout.gearId;
+		body.perceived_effort = workout.perceivedEffort;
 		if (workout.gearId !== null)
 			(body._links as Record<string, unknown>).gear = link('usergear', workout.gearId);
 	}

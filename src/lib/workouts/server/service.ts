@@ -276,6 +276,7 @@ export async function createWorkout(
 		values: {
 			name: input.name || 'Workout',
 			notes: input.notes,
+			perceivedEffort: input.perceived_effort ?? null,
 			source: input.source,
 			attribution: input.attribution ?? null,
 			activityTypeId: input.activity_type,
@@ -463,6 +464,7 @@ export async function updateWorkout(
 	const changes: Partial<typeof workouts.$inferInsert> = {};
 	if (input.name !== undefined) changes.name = input.name || 'Workout';
 	if (input.notes !== undefined) changes.notes = input.notes;
+	if (input.perceived_effort !== undefined) changes.perceivedEffort = input.perceived_effort;
 	if (input.activity_type !== undefined) changes.activityTypeId = input.activity_type;
 	if (input.privacy !== undefined) changes.privacy = input.privacy;
 	if (input.start_datetime !== undefined) changes.startDatetime = input.start_datetime;

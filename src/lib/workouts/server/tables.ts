@@ -7,6 +7,7 @@ import {
 	jsonb,
 	pgTable,
 	serial,
+	smallint,
 	text,
 	timestamp,
 	uniqueIndex,
@@ -91,6 +92,11 @@ export const workouts = pgTable(
 		 * them without reading the series. Null for a workout stored before it was kept.
 		 */
 		previewSeries: jsonb('preview_series').$type<StoredSeries>(),
+		/**
+		 * How hard the workout felt to its owner, 1 (very easy) to 10 (all out), or null: the training
+		 * load of a workout without heart rate is drawn from it.
+		 */
+		perceivedEffort: smallint('perceived_effort'),
 		/** The shoes or bike worn, one of the owner's gear; its distance worn counts this workout. */
 		gearId: integer('gear_id').references(() => userGear.id, { onDelete: 'set null' }),
 		/**
@@ -116,6 +122,7 @@ export const workouts = pgTable(
 		uniqueIndex('workouts_owner_duplicate_idx').on(t.ownerId, t.startDatetime, t.contentHash),
 		uniqueIndex('workouts_owner_idempotency_idx').on(t.ownerId, t.idempotencyKey),
 		check('workouts_privacy_check', sql`${t.privacy} in (0, 1, 3)`),
+		check('workouts_perceived_effort_check', sql`${t.perceivedEffort} between 1 and 10`),
 	],
 );
 

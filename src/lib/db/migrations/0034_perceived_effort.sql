@@ -1,0 +1,2 @@
+ALTER TABLE "workouts" ADD COLUMN "perceived_effort" smallint;--> statement-breakpoint
+ALTER TABLE "workouts" ADD CONSTRAINT "workouts_perceived_effort_check" CHECK ("workouts"."perceived_effort" between 1 and 10);
