@@ -9,6 +9,7 @@ import {
 	checkWorkoutDate,
 	todayIn,
 } from '../../lib/workouts/log-form';
+import { PERCEIVED_EFFORT_LABELS, PERCEIVED_EFFORTS } from '../../lib/workouts/perceived-effort';
 import { estimateCalories, saveWorkout } from '../../lib/workouts/store';
 import { useFormTakeover } from '../form-takeover';
 import ActivityTypeSelect from './ActivityTypeSelect';
@@ -74,6 +75,7 @@ export default function WorkoutLog({
 	const [notes, setNotes] = useState('');
 	const [privacy, setPrivacy] = useState(defaultPrivacy);
 	const [gearId, setGearId] = useState('');
+	const [effort, setEffort] = useState('');
 	const [calories, setCalories] = useState('');
 	const [caloriesTyped, setCaloriesTyped] = useState(false);
 	const [estimate, setEstimate] = useState<'idle' | 'working' | 'done' | 'failed'>('idle');
@@ -101,6 +103,7 @@ export default function WorkoutLog({
 		'workout-notes': setNotes,
 		'workout-privacy': (level) => setPrivacy(Number(level)),
 		'workout-gear': setGearId,
+		'workout-effort': setEffort,
 	});
 
 	const durationCheck = checkDuration(duration);
@@ -173,6 +176,7 @@ export default function WorkoutLog({
 			notes,
 			aggregates,
 			...(gearId ? { gear: Number(gearId) } : {}),
+			...(effort ? { perceived_effort: Number(effort) } : {}),
 		});
 		if (outcome.ok) {
 			trackEvent('workout_created', { source: 'log' });
@@ -378,6 +382,25 @@ export default function WorkoutLog({
 					value={notes}
 					onChange={(event) => setNotes(event.currentTarget.value)}
 				/>
+			</div>
+			<div className="workout-log__field">
+				<label htmlFor="workout-effort">How hard it felt</label>
+				<select
+					id="workout-effort"
+					value={effort}
+					aria-describedby="workout-effort-hint"
+					onChange={(event) => setEffort(event.currentTarget.value)}
+				>
+					<option value="">Not given</option>
+					{PERCEIVED_EFFORTS.map((level) => (
+						<option key={level} value={String(level)}>
+							{level} · {PERCEIVED_EFFORT_LABELS[level]}
+						</option>
+					))}
+				</select>
+				<small id="workout-effort-hint">
+					Only you see it. Without heart rate, it sets this workout's training load.
+				</small>
 			</div>
 			<div className="workout-log__field">
 				<label htmlFor="workout-privacy">Who can see it</label>

@@ -1,4 +1,4 @@
-import { MAX_PERCEIVED_EFFORT, MIN_PERCEIVED_EFFORT } from '../workouts/contract';
+import { MAX_PERCEIVED_EFFORT, MIN_PERCEIVED_EFFORT } from '../workouts/perceived-effort';
 
 /**
  * Training load and the fitness, fatigue and form curves drawn from it. Pure, for the server and
@@ -71,4 +71,18 @@ export function loadCurves(dailyLoads: readonly number[], warmUp = 0): LoadDay[]
 		if (index >= warmUp) days.push({ load, fitness, fatigue, form: fitness - fatigue });
 	});
 	return days;
+}
+
+/**
+ * Form in words. Load's scale differs from member to member, so form is read against fitness: above
+ * 5 % of it fresh, down to −10 % steady, down to −30 % building, below that overreaching — the bands
+ * coaches use on the TSS scale (+5, −10, −30 at a fitness of 100), in proportion.
+ */
+export function formStateOf(day: { fitness: number; form: number }): string {
+	if (day.fitness < 1) return 'rested, with little recent training';
+	const ratio = day.form / day.fitness;
+	if (ratio > 0.05) return 'fresh';
+	if (ratio >= -0.1) return 'holding steady';
+	if (ratio >= -0.3) return 'building fitness, with fatigue to match';
+	return 'deeply tired: time to ease off';
 }

@@ -4,6 +4,7 @@ import { idText, wholeNumberText } from '../core/integers';
 import { multiLineText, singleLineText } from '../core/text';
 import { isListedTimeZone } from '../core/time-zones';
 import { GearRef } from '../gear/contract';
+import { MAX_PERCEIVED_EFFORT, MIN_PERCEIVED_EFFORT } from './perceived-effort';
 
 /** Workout privacy: the item levels of the privacy toggle. A member's new workouts start "only me". */
 export const WorkoutPrivacy = { onlyMe: 0, friends: 1, everyone: 3 } as const;
@@ -155,9 +156,6 @@ export const Attribution = v.pipe(
 );
 
 const Name = v.pipe(singleLineText('The name', MAX_WORKOUT_NAME), v.trim());
-
-export const MIN_PERCEIVED_EFFORT = 1;
-export const MAX_PERCEIVED_EFFORT = 10;
 
 /** How hard a workout felt, 1 (very easy) to 10 (all out); null takes it back. */
 export const PerceivedEffortSchema = v.nullable(

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
 	effortLoad,
+	formStateOf,
 	heartRateLoad,
 	loadCurves,
 	workoutLoad,
@@ -69,5 +70,17 @@ describe('fitness, fatigue and form', () => {
 		const shown = loadCurves(loads, 3);
 		expect(shown).toEqual(all.slice(3));
 		expect(shown[0].load).toBe(80);
+	});
+});
+
+describe('form in words', () => {
+	test('is read against fitness, so members training more or less read the same words', () => {
+		expect(formStateOf({ fitness: 0, form: 0 })).toMatch(/^rested/);
+		expect(formStateOf({ fitness: 100, form: 8 })).toBe('fresh');
+		expect(formStateOf({ fitness: 20, form: 1.6 })).toBe('fresh');
+		expect(formStateOf({ fitness: 100, form: -5 })).toBe('holding steady');
+		expect(formStateOf({ fitness: 100, form: -20 })).toMatch(/^building/);
+		expect(formStateOf({ fitness: 40, form: -8 })).toMatch(/^building/);
+		expect(formStateOf({ fitness: 100, form: -45 })).toMatch(/^deeply tired/);
 	});
 });

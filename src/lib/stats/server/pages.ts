@@ -5,11 +5,12 @@ import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import type { ActivityGroup } from '../../workouts/activity-groups';
 import { localDateOf } from '../calendar';
-import type { CalendarMonth, StatsAnswer, ZoneWeeks } from '../contract';
+import type { CalendarMonth, StatsAnswer, TrainingLoadView, ZoneWeeks } from '../contract';
 import { STATS_FILTER_KEYS, StatsQuerySchema } from '../contract';
 import { type StatsMember, statsMember } from './facts';
 import { personalRecords } from './records';
 import { calendarMonth, memberGroups, memberStats, type StatsQuery, statsQueryOf } from './service';
+import { trainingLoad } from './training-load';
 import { heartRateZoneWeeks } from './zones';
 
 type Viewer = { id: number } | null;
@@ -100,4 +101,13 @@ export async function loadZoneWeeks(
 ): Promise<ZoneWeeks | null> {
 	if (!checkFeature(viewer, 'heart_rate_zones')) return null;
 	return heartRateZoneWeeks(deps, viewer, member, query);
+}
+
+/** Fitness and form for the stats pages: the member's own twelve weeks to today, in their zone. */
+export function loadTrainingLoad(
+	deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'logger'>,
+	viewer: SignedInViewer,
+	member: StatsMember,
+): Promise<TrainingLoadView> {
+	return trainingLoad(deps, viewer, member, localDateOf(deps.clock(), member.timeZone));
 }

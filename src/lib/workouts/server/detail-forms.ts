@@ -32,6 +32,8 @@ function readFields(
 	};
 	// Only forms that offer gear send the field; an empty choice clears it.
 	if (form.has('gear')) body.gear = text('gear') ? text('gear') : null;
+	if (form.has('perceived_effort'))
+		body.perceived_effort = text('perceived_effort') ? Number(text('perceived_effort')) : null;
 	const start = fromLocalInput(text('start'), options.timeZone);
 	if (start) body.start_datetime = start;
 	else errors.push('Give the start as a date and a time.');
@@ -93,6 +95,8 @@ export type WorkoutFormValues = {
 	distance: string;
 	/** The gear id chosen, or '' for none. */
 	gear: string;
+	/** How hard it felt, 1–10, or '' for not given. */
+	perceivedEffort: string;
 	version?: number;
 };
 
@@ -110,6 +114,8 @@ export function workoutFormValues(
 		notes: string;
 		/** The gear the form starts with: the workout's own when editing, none for a copy. */
 		gear?: string;
+		/** How hard it felt as the form starts: the workout's own when editing, not given for a copy. */
+		perceivedEffort?: string;
 	},
 ): WorkoutFormValues {
 	const field = (key: string, fallback: string) => {
@@ -132,6 +138,7 @@ export function workoutFormValues(
 		),
 		distance: field('distance', distance),
 		gear: field('gear', options.gear ?? ''),
+		perceivedEffort: field('perceived_effort', options.perceivedEffort ?? ''),
 	};
 }
 
