@@ -2,6 +2,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import type { DailyCounts, VitalsRow } from '../../lib/analytics/contract';
+import { keepChartSized } from '../chart-size';
 
 const INK_SOFT = '#44506a';
 const GRID = '#e2e8f0';
@@ -75,12 +76,7 @@ function LineChart({
 			box,
 		);
 		setReady(true);
-		const resize = new ResizeObserver(() => chart.setSize(size()));
-		resize.observe(box);
-		return () => {
-			resize.disconnect();
-			chart.destroy();
-		};
+		return keepChartSized(chart, box, size);
 	}, [labels, series, unit, bars]);
 	return (
 		<figure className="analytics-chart" data-testid={`chart-${id}`} data-ready={ready ? '' : undefined}>

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import type { ElevationSeries } from '../../lib/routes/render';
 import { $elevationCursor, $routeLinePoint } from '../../lib/routes/store';
+import { keepChartSized } from '../chart-size';
 import { linkChart } from './chart-link';
 
 export type ElevationChartProps = {
@@ -108,8 +109,7 @@ export default function ElevationChart({
 		);
 		chartRef.current = chart;
 		setReady(true);
-		const resize = new ResizeObserver(() => chart.setSize(size()));
-		resize.observe(box);
+		const release = keepChartSized(chart, box, size);
 		const unlink = linkChart(chart, target, {
 			positions: () => latest.current,
 			pointer: $routeLinePoint,
@@ -118,8 +118,7 @@ export default function ElevationChart({
 		return () => {
 			unlink();
 			chartRef.current = null;
-			resize.disconnect();
-			chart.destroy();
+			release();
 			$elevationCursor.set(null);
 		};
 	}, [unit, heightUnit]);

@@ -5,6 +5,7 @@ import { MONTH_ABBREVIATIONS } from '../../lib/core/dates';
 import { formatWholeNumber } from '../../lib/core/numbers';
 import type { TrainingLoadDay, TrainingLoadView } from '../../lib/stats/contract';
 import { formStateOf } from '../../lib/stats/training-load';
+import { keepChartSized } from '../chart-size';
 
 const INK_SOFT = '#44506a';
 const GRID = '#e2e8f0';
@@ -70,12 +71,7 @@ export default function FitnessChart({ view }: { view: TrainingLoadView }) {
 			box,
 		);
 		setReady(true);
-		const resize = new ResizeObserver(() => chart.setSize(size()));
-		resize.observe(box);
-		return () => {
-			resize.disconnect();
-			chart.destroy();
-		};
+		return keepChartSized(chart, box, size);
 	}, [days]);
 
 	const weeks = days.filter((_, index) => (days.length - 1 - index) % 7 === 0);

@@ -7,6 +7,7 @@ import { distanceIn, formatDistanceShort, formatHours, type Unit } from '../../l
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
 import { countPeriods, PERIOD_STEPS, periodTicks } from '../../lib/stats/period-axis';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
+import { keepChartSized } from '../chart-size';
 import { groupColour } from './group-colour';
 
 export type ChartMetric = 'distance' | 'duration' | 'calories' | 'count';
@@ -172,12 +173,7 @@ export default function StatsChart({
 			box,
 		);
 		setReady(true);
-		const resize = new ResizeObserver(() => chart.setSize(size()));
-		resize.observe(box);
-		return () => {
-			resize.disconnect();
-			chart.destroy();
-		};
+		return keepChartSized(chart, box, size);
 	}, [buckets, metric, unit, groups]);
 
 	return (

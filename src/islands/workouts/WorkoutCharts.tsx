@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import { chartPreview, PREVIEW_VIEW_BOX } from '../../lib/workouts/chart-preview';
 import { type ChartSeries, type PackedChartSeries, unpackChartSeries } from '../../lib/workouts/chart-series';
 import { formatDuration, formatPace } from '../../lib/workouts/detail-format';
+import { keepChartSized } from '../chart-size';
 import { linkChart } from '../routes/chart-link';
 import { $workoutCursor, $workoutLinePoint } from './WorkoutMapCursor';
 
@@ -188,8 +189,7 @@ function Chart({
 			box,
 		);
 		setReady(true);
-		const resize = new ResizeObserver(() => chart.setSize(size()));
-		resize.observe(box);
+		const release = keepChartSized(chart, box, size);
 		const unlink = linkChart(chart, box, {
 			positions: () => series,
 			pointer: $workoutLinePoint,
@@ -197,8 +197,7 @@ function Chart({
 		});
 		return () => {
 			unlink();
-			resize.disconnect();
-			chart.destroy();
+			release();
 			$workoutCursor.set(null);
 		};
 	}, [channel, x, xLabel, values, series, readingAt]);
