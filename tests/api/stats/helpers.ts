@@ -46,3 +46,23 @@ export function workoutPayload(
 		},
 	};
 }
+
+/**
+ * A workout with a heart-rate sample every 10 s: `easy` minutes at 100 bpm (zone 1 of the default
+ * zones), then `hard` at 150 (zone 4), with the average a device reports beside its series.
+ */
+export function heartRatePayload(
+	start: string,
+	easy: number,
+	hard: number,
+	options: { activity_type?: number; privacy?: 0 | 1 | 3 } = {},
+) {
+	const heartrate: [number, number][] = [];
+	for (let s = 0; s <= (easy + hard) * 60; s += 10) heartrate.push([s, s < easy * 60 ? 100 : 150]);
+	const payload = workoutPayload(start, { minutes: easy + hard, ...options });
+	return {
+		...payload,
+		aggregates: { ...payload.aggregates, heartrate_avg: (100 * easy + 150 * hard) / (easy + hard) },
+		time_series: { heartrate },
+	};
+}

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { callApi } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
-import { addMember, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
+import {
+	addMember,
+	createStatsTestApp,
+	heartRatePayload,
+	type Member,
+	setMember,
+	workoutPayload,
+} from './helpers';
 
 let database: TestDatabase;
 let made: ReturnType<typeof createStatsTestApp>;
@@ -27,21 +34,13 @@ afterAll(async () => {
 	await database.close();
 });
 
-/** A run with heart rate every 10 s: `easy` minutes at 100 bpm (zone 1), then `hard` at 150 (zone 4). */
+/** A public run with heart rate: `easy` minutes in zone 1, then `hard` in zone 4. */
 async function logHeartRate(start: string, easy: number, hard: number) {
-	const heartrate: [number, number][] = [];
-	for (let s = 0; s <= (easy + hard) * 60; s += 10) heartrate.push([s, s < easy * 60 ? 100 : 150]);
-	const payload = workoutPayload(start, { minutes: easy + hard, privacy: 3 });
 	const answer = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
 		token: alice.token,
-		body: {
-			...payload,
-			aggregates: { ...payload.aggregates, heartrate_avg: (100 * easy + 150 * hard) / (easy + hard) },
-			time_series: { heartrate },
-		},
+		body: heartRatePayload(start, easy, hard, { privacy: 3 }),
 	});
 	expect(answer.status).toBe(201);
-	return answer.json.id as number;
 }
 
 async function logFelt(start: string, minutes: number, perceived_effort?: number) {

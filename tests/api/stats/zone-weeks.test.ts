@@ -5,7 +5,14 @@ import { statsMember } from '../../../src/lib/stats/server/facts';
 import { heartRateZoneWeeks } from '../../../src/lib/stats/server/zones';
 import { callApi, signInAs } from '../../helpers/app';
 import { openTestDb, type TestDatabase } from '../../helpers/db';
-import { addMember, createStatsTestApp, type Member, setMember, workoutPayload } from './helpers';
+import {
+	addMember,
+	createStatsTestApp,
+	heartRatePayload,
+	type Member,
+	setMember,
+	workoutPayload,
+} from './helpers';
 
 let database: TestDatabase;
 let made: ReturnType<typeof createStatsTestApp>;
@@ -29,19 +36,11 @@ afterAll(async () => {
 	await database.close();
 });
 
-/** A run with a heart-rate sample every 10 s: `easy` minutes at 100 bpm (zone 1), then `hard` at 150 (zone 4). */
+/** A run (or `activity_type`) with heart rate: `easy` minutes in zone 1, then `hard` in zone 4. */
 async function logHeartRate(start: string, easy: number, hard: number, activity_type = 16) {
-	const heartrate: [number, number][] = [];
-	for (let s = 0; s <= (easy + hard) * 60; s += 10) heartrate.push([s, s < easy * 60 ? 100 : 150]);
-	const payload = workoutPayload(start, { minutes: easy + hard, activity_type });
 	const answer = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
 		token: alice.token,
-		body: {
-			...payload,
-			// The average a device reports with its series, as the workout page also expects.
-			aggregates: { ...payload.aggregates, heartrate_avg: (100 * easy + 150 * hard) / (easy + hard) },
-			time_series: { heartrate },
-		},
+		body: heartRatePayload(start, easy, hard, { activity_type }),
 	});
 	expect(answer.status).toBe(201);
 }

@@ -4,7 +4,7 @@ import type { ApiEnv } from '../../api/context';
 import { both } from '../../api/hal';
 import { validate } from '../../api/validate';
 import { AppError } from '../../core/errors';
-import { localDateOf, parseDateKey } from '../calendar';
+import { type LocalDate, localDateOf, parseDateKey } from '../calendar';
 import {
 	CalendarQuerySchema,
 	LifetimeQuerySchema,
@@ -84,9 +84,8 @@ export function createStatsApi(): Hono<ApiEnv> {
 				if (!viewer) throw new AppError('unauthenticated', 'Log in to see your fitness and form');
 				const member = await statsMember(deps, viewer, viewer.id);
 				const date = c.req.valid('query').date;
-				const end = date
-					? (parseDateKey(date) ?? localDateOf(deps.clock(), member.timeZone))
-					: localDateOf(deps.clock(), member.timeZone);
+				// The schema let only a real day through.
+				const end = date ? (parseDateKey(date) as LocalDate) : localDateOf(deps.clock(), member.timeZone);
 				c.header('Cache-Control', 'private, no-store');
 				return c.json(await trainingLoad(deps, viewer, member, end));
 			},

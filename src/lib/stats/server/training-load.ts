@@ -52,12 +52,16 @@ export async function trainingLoad(
 				lt(workouts.startDatetime, startOfLocalDay(addDays(end, 1), zone)),
 			),
 		);
-	const zones = (await getHeartRateZones(deps, viewer, viewer.id))._embedded.heart_rate_zones[0].zones;
-	const zoneSeconds = await zoneSecondsOf(
-		deps,
-		rows.filter((row) => row.heartRate !== null),
-		zones,
-	);
+	// The member's zones are read only when some workout has heart rate to sort into them.
+	const withHeartRate = rows.filter((row) => row.heartRate !== null);
+	const zoneSeconds =
+		withHeartRate.length === 0
+			? new Map<number, number[]>()
+			: await zoneSecondsOf(
+					deps,
+					withHeartRate,
+					(await getHeartRateZones(deps, viewer, viewer.id))._embedded.heart_rate_zones[0].zones,
+				);
 	const daily = new Array<number>(shownDays + FITNESS_DAYS).fill(0);
 	const firstShown = FITNESS_DAYS;
 	const counted: Record<LoadSource, number> = { heart_rate: 0, perceived_effort: 0, none: 0 };
