@@ -60,8 +60,11 @@ export default function FitnessChart({ view }: { view: TrainingLoadView }) {
 						stroke: INK_SOFT,
 						grid: { show: false },
 						ticks: { stroke: GRID, width: 1 },
-						splits: () =>
-							days.map((_, index) => index).filter((index) => (days.length - 1 - index) % 14 === 0),
+						// A label every two weeks, every four on a narrow screen, counted back from today.
+						splits: (u) =>
+							days
+								.map((_, index) => index)
+								.filter((index) => (days.length - 1 - index) % (u.width < 520 ? 28 : 14) === 0),
 						values: (_u, splits) => splits.map((split) => (days[split] ? shortDay(days[split].date) : '')),
 					},
 					{ stroke: INK_SOFT, size: 48, grid: { stroke: GRID, width: 1 }, ticks: { stroke: GRID, width: 1 } },

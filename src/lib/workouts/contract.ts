@@ -160,10 +160,10 @@ const Name = v.pipe(singleLineText('The name', MAX_WORKOUT_NAME), v.trim());
 /** How hard a workout felt, 1 (very easy) to 10 (all out); null takes it back. */
 export const PerceivedEffortSchema = v.nullable(
 	v.pipe(
-		v.number('perceived_effort must be a number from 1 to 10, or null.'),
-		v.integer('perceived_effort must be a whole number from 1 to 10.'),
-		v.minValue(MIN_PERCEIVED_EFFORT, 'perceived_effort must be from 1 to 10.'),
-		v.maxValue(MAX_PERCEIVED_EFFORT, 'perceived_effort must be from 1 to 10.'),
+		v.number('How hard it felt (perceived_effort) is a number from 1 to 10, or null.'),
+		v.integer('How hard it felt (perceived_effort) is a whole number from 1 to 10.'),
+		v.minValue(MIN_PERCEIVED_EFFORT, 'How hard it felt (perceived_effort) is from 1 to 10.'),
+		v.maxValue(MAX_PERCEIVED_EFFORT, 'How hard it felt (perceived_effort) is from 1 to 10.'),
 	),
 );
 const Notes = v.pipe(multiLineText('The notes', MAX_WORKOUT_NOTES), v.trim());
