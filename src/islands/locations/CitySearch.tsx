@@ -50,6 +50,8 @@ export default function CitySearch({
 	const [chosen, setChosen] = useState<LocationSuggestion | null>(null);
 	const [going, setGoing] = useState(false);
 	const inputRef = useRef<HTMLInputElement>(null);
+	/** Enter was pressed while the newest search was under way: its best match is taken when it answers. */
+	const pickWhenAnswered = useRef(false);
 	const listId = `${id}-listbox`;
 	const optionId = (index: number) => `${id}-option-${index}`;
 
@@ -76,6 +78,11 @@ export default function CitySearch({
 		const timer = setTimeout(() => {
 			search(query, controller.signal)
 				.then((items) => {
+					if (pickWhenAnswered.current && items.length) {
+						setSuggestions(items);
+						takeBestRef.current(items[0]);
+						return;
+					}
 					setSuggestions(items);
 					setActive(-1);
 					setStatus(items.length ? 'suggestions' : 'no-results');
@@ -95,6 +102,7 @@ export default function CitySearch({
 	}, [term, chosen, search]);
 
 	function choose(suggestion: LocationSuggestion) {
+		pickWhenAnswered.current = false;
 		setChosen(suggestion);
 		setTerm(suggestion.label);
 		setStatus('selection');
@@ -104,6 +112,7 @@ export default function CitySearch({
 	}
 
 	function clear() {
+		pickWhenAnswered.current = false;
 		setTerm('');
 		setChosen(null);
 		setSuggestions([]);
@@ -112,6 +121,15 @@ export default function CitySearch({
 		setActive(-1);
 		inputRef.current?.focus();
 	}
+
+	/** Enter on a typed name takes the best match, as a search box does. */
+	function takeBest(best: LocationSuggestion) {
+		choose(best);
+		if (!onChoose) void go(best);
+	}
+	// The search's answer arrives in a closure of an earlier render; it takes the best match through this.
+	const takeBestRef = useRef(takeBest);
+	takeBestRef.current = takeBest;
 
 	async function go(target: LocationSuggestion | null = chosen) {
 		if (!target) return;
@@ -150,12 +168,16 @@ export default function CitySearch({
 				} else if (count && status === 'suggestions') {
 					// Enter on a typed name takes the best match, as a search box does.
 					event.preventDefault();
-					choose(suggestions[0]);
-					if (!onChoose) void go(suggestions[0]);
+					takeBest(suggestions[0]);
+				} else if (status === 'loading') {
+					// The list on screen may still answer an older term: wait for the one typed.
+					event.preventDefault();
+					pickWhenAnswered.current = true;
 				}
 				break;
 			case 'Escape':
 				event.preventDefault();
+				pickWhenAnswered.current = false;
 				if (open) {
 					setOpen(false);
 					setActive(-1);
