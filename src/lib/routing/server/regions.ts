@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { CACHE_VERSION, readRegionCache, writeRegionCache } from '../cache.ts';
 import { ElevationSource } from '../elevation.ts';
 import { RoutingEngine } from '../engine.ts';
-import { loadCities } from '../geocode.ts';
+import { loadPlaceIndex } from '../geocode.ts';
 import type { OsmData } from '../osm/model.ts';
 import { readOsmFile } from '../osm/read.ts';
 import { buildRegion, type Region } from '../region.ts';
@@ -30,7 +30,7 @@ export interface LoadEngineOptions {
 	/** Where fetched tiles are kept; default DATA_DIR/dem. */
 	fetchedDemDir?: string;
 	log?: (message: string) => void;
-	/** Load the world cities for place search right after the regions (≈ 1 s once) instead of on first search. */
+	/** Open the world cities for place search right after the regions instead of on first search. */
 	warmPlaces?: boolean;
 	/** Routes answered per region and mode before the engine is handed out (default 100; 0 skips). */
 	warmRoutes?: number;
@@ -170,7 +170,7 @@ export async function loadEngine(options: LoadEngineOptions = {}): Promise<Routi
 		log(`routing: ${region.name} ${fromCache ? 'loaded from cache' : 'built'} in ${ms.toFixed(0)} ms`);
 		regions.push(region);
 	}
-	if (options.warmPlaces) loadCities();
+	if (options.warmPlaces) loadPlaceIndex();
 	const engine = new RoutingEngine({ regions, elevation: createElevationSource(regionsDirs, options, log) });
 	const warmed = warmEngine(engine, options.warmRoutes ?? 100);
 	log(`routing: warmed up with ${warmed.routes} routes in ${warmed.ms.toFixed(0)} ms`);

