@@ -21,6 +21,7 @@ const all = [
 	'feed-page',
 	'challenges',
 	'load',
+	'memory',
 ];
 const chosen = process.argv.slice(2).length ? process.argv.slice(2) : all;
 for (const name of chosen) {

@@ -4,6 +4,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import { ensureBuilt } from './ensure-build.mjs';
+import { relaunchWithWasmFlags } from './wasm-baseline.mjs';
+
+relaunchWithWasmFlags();
 
 const root = path.resolve(import.meta.dirname, '..');
 process.chdir(root);

@@ -83,8 +83,16 @@ export function boundedClose(pool: pg.Pool, graceMs = POOL_CLOSE_GRACE_MS): () =
 	};
 }
 
+/**
+ * PGlite's memory is WebAssembly memory, which grows and never shrinks: whatever PostgreSQL touches
+ * once stays resident for the life of the process. Its defaults are a server's (160 MB of shared
+ * buffers, 64 MB for maintenance); the embedded default serves a family or a club, whose working set
+ * fits in far less, and the operating system caches the data folder's files as well.
+ */
+export const PGLITE_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB', 'temp_buffers=4MB'];
+
 async function openPglite(dataDir: string | undefined): Promise<DbHandle & { client: PGlite }> {
-	const client = await PGlite.create(dataDir ? { dataDir } : undefined);
+	const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
 	const db = drizzlePglite(client) as unknown as Db;
 	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	return { db, client, kind: 'pglite', close: () => client.close() };
