@@ -1,6 +1,8 @@
 /**
- * Lighthouse CI on the pre-rendered pages: starts the product with `npm start` on a free port and
- * a throw-away data folder, runs `lhci autorun` (budgets in lighthouserc.json), then stops it.
+ * Lighthouse CI on the pre-rendered pages and on the pages members live on: starts the product with
+ * `npm start` on a free port and a throw-away data folder, audits the public pages, then the
+ * signed-in ones (each after a fresh sign-in as the demo member, tests/e2e/lighthouse-sign-in.cjs),
+ * checks every budget in lighthouserc.json, then stops it.
  * LHCI_BASE_URL=http://host:port audits a server that is already running instead.
  *
  * Lighthouse refuses to audit a document answered with a 4xx status (ERRORED_DOCUMENT_REQUEST),
@@ -11,11 +13,13 @@
  * script bytes per page (LHCI_TABLE=0 leaves the table to the caller, as `npm test` does).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { lighthouseTable } from './lighthouse-summary.mjs';
+import { LHCI_DIR, lighthouseTable } from './lighthouse-summary.mjs';
+
+const DEMO_LOGIN = { email: 'demo@mapstride.example', password: 'stride-demo-2026' };
 
 // Location pages get a 30 KB script budget (lighthouserc.json assertMatrix); the rest 14 KB transferred.
 const PAGES = [
@@ -63,6 +67,65 @@ function run(command, args, options) {
 		const child = spawn(command, args, { stdio: 'inherit', ...options });
 		child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 	});
+}
+
+/** The demo member's session and access token, from the API sign-in. */
+async function signInDemo(base) {
+	const answer = await fetch(`${base}/api/auth/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(DEMO_LOGIN),
+	});
+	if (!answer.ok) throw new Error(`The demo member could not sign in: ${answer.status}`);
+	return answer.json();
+}
+
+/**
+ * The pages members live on, signed in as the demo member: the dashboard, stats, the feed, their
+ * newest workout and a friend's profile, whose ids are read from the API as an app would.
+ */
+async function signedInPages(base) {
+	const { access_token: token, user } = await signInDemo(base);
+	const read = async (apiPath) => {
+		const answer = await fetch(`${base}/api${apiPath}`, { headers: { authorization: `Bearer ${token}` } });
+		if (!answer.ok) throw new Error(`${apiPath} answered ${answer.status}`);
+		return answer.json();
+	};
+	const workouts = await read(`/v7.1/workout/?user=${user.id}&limit=1`);
+	const friends = await read(`/v7.1/friendship/?from_user=${user.id}&status=active`);
+	const workoutId = workouts._embedded.workouts[0]?.id;
+	const friendId = friends._embedded.friendships[0]?._links.to_user[0].id;
+	if (!workoutId || !friendId) throw new Error('The demo member has no workout or no friend to audit');
+	return [
+		'/dashboard/',
+		'/workout/stats/',
+		'/activity_feed/',
+		`/workout/${workoutId}/`,
+		`/profile/${friendId}/activity_feed`,
+	];
+}
+
+/**
+ * lighthouserc.json with the sign-in script: Lighthouse CI then drives Chromium through Puppeteer,
+ * which takes Chromium's flags as launch arguments instead of chromeFlags.
+ */
+function writeSignedInConfig(config, chromePath) {
+	const rc = JSON.parse(readFileSync(config, 'utf8'));
+	const { chromeFlags, ...settings } = rc.ci.collect.settings;
+	rc.ci.collect = {
+		...rc.ci.collect,
+		// Three runs a page, as the budgets judge the best: these pages wait on the database, and one
+		// slow answer on a busy machine is not what a member on a phone gets.
+		numberOfRuns: 3,
+		settings,
+		chromePath,
+		puppeteerScript: 'tests/e2e/lighthouse-sign-in.cjs',
+		puppeteerLaunchOptions: { args: chromeFlags.split(' ').filter((flag) => !flag.startsWith('--headless')) },
+	};
+	mkdirSync(path.join(root, LHCI_DIR), { recursive: true });
+	const file = path.join(root, LHCI_DIR, 'signed-in-rc.json');
+	writeFileSync(file, JSON.stringify(rc));
+	return file;
 }
 
 let server;
@@ -113,15 +176,30 @@ try {
 		await waitForServer(`${baseUrl}/api/_api/search_for_city/?term=harrisburg`, server, 240_000);
 	}
 	const lhci = path.join(root, 'node_modules/.bin/lhci');
+	const chromePath = process.env.CHROME_PATH || '/usr/bin/chromium';
+	const options = { cwd: root, env: { ...process.env, CHROME_PATH: chromePath } };
+	const config = path.join(root, 'lighthouserc.json');
 	status = await run(
 		lhci,
-		[
-			'autorun',
-			`--config=${path.join(root, 'lighthouserc.json')}`,
-			...PAGES.map((page) => `--collect.url=${baseUrl}${page}`),
-		],
-		{ cwd: root, env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH || '/usr/bin/chromium' } },
+		['collect', `--config=${config}`, ...PAGES.map((page) => `--collect.url=${baseUrl}${page}`)],
+		options,
 	);
+	if (status === 0) {
+		const signedInConfig = writeSignedInConfig(config, chromePath);
+		const pages = await signedInPages(baseUrl);
+		status = await run(
+			lhci,
+			[
+				'collect',
+				'--additive',
+				`--config=${signedInConfig}`,
+				...pages.map((page) => `--collect.url=${baseUrl}${page}`),
+			],
+			options,
+		);
+	}
+	if (status === 0) status = await run(lhci, ['assert', `--config=${config}`], options);
+	if (status === 0) status = await run(lhci, ['upload', `--config=${config}`], options);
 } catch (error) {
 	console.error(error instanceof Error ? error.message : error);
 	status = 1;
