@@ -20,7 +20,7 @@ import { commentView, type LikeView, likeView, REPLIES_LISTED } from './reaction
 import { notBlockedWith } from './relations';
 import { actorColumns, type Deps, notFound } from './social-shared';
 import { entriesAt, representStories } from './story-cards';
-import { microsOf, type Position, positionText, storiesMatch } from './story-shared';
+import { memberStoryPrivacy, microsOf, type Position, positionText, storiesMatch } from './story-shared';
 import { friendships, memberStories, removedStories, storyComments, storyLikes } from './tables';
 
 export function parsePosition(text: string): Position {
@@ -89,16 +89,6 @@ async function friendIdsOf(db: Db, memberId: number): Promise<number[]> {
 			),
 		);
 	return rows.map((row) => (row.from === memberId ? row.to : row.from));
-}
-
-/** Each member's workout privacy, which their goal and challenge stories follow. */
-async function workoutPrivacyOf(db: Db, ids: number[]): Promise<Map<number, number>> {
-	if (ids.length === 0) return new Map();
-	const rows = await db
-		.select({ id: users.id, privacy: users.workoutPrivacy })
-		.from(users)
-		.where(inArray(users.id, ids));
-	return new Map(rows.map((row) => [row.id, row.privacy]));
 }
 
 /** A member whose stories a feed shows, with what the privacy policies need to know about them. */
@@ -205,21 +195,13 @@ export async function listStories(
 		.as('route_top');
 	// Goal and challenge stories are one query: the feed order's type tie-break is a row comparison.
 	const memberKeys = async (): Promise<Position[]> => {
-		const levels = await workoutPrivacyOf(
-			deps.db,
-			actors.map((actor) => actor.id),
-		);
+		// A goal or challenge story follows its member's workout privacy, read in the same query.
 		const memberActors = actorsCondition(
 			memberStories.actorId,
-			sql`${memberStories.privacyCap}`,
-			[1, 3],
+			memberStoryPrivacy,
+			[0, 1, 3],
 			actors,
-			(actor, cap) =>
-				canViewWorkout(
-					viewer,
-					{ ownerId: actor.id, privacy: Math.min(levels.get(actor.id) ?? 0, cap) },
-					actor,
-				),
+			(actor, privacy) => canViewWorkout(viewer, { ownerId: actor.id, privacy }, actor),
 		);
 		const key = sql`(${memberStories.publishedAt}, ${memberStories.objectType} collate "C", ${memberStories.id})`;
 		const bound = (position: Position) =>
@@ -228,6 +210,7 @@ export async function listStories(
 		const top = deps.db
 			.select({ id: memberStories.id, type: memberStories.objectType, at: memberStories.publishedAt })
 			.from(memberStories)
+			.innerJoin(users, eq(users.id, memberStories.actorId))
 			.where(
 				and(
 					eq(memberStories.live, true),
