@@ -70,6 +70,7 @@ const projects = [
 	// `npm run cluster` on the real PostgreSQL: server processes of the built product (dist/), so
 	// scripts/test.mjs runs it after the production build; last and alone when run with the rest.
 	// It makes its own empty database, which the cluster migrates, and needs no prepared copies.
+	// The launcher's own check (React's production build) is here too, as it loads the built pages.
 	{
 		resolve: { alias },
 		test: {

@@ -19,6 +19,7 @@ const all = [
 	'stats',
 	'social',
 	'feed-page',
+	'pages',
 	'challenges',
 	'load',
 	'memory',

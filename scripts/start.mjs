@@ -17,6 +17,8 @@ await ensureBuilt(root);
 process.env.ASTRO_NODE_AUTOSTART = 'disabled';
 process.env.MAPSTRIDE_CLIENT_DIR = path.join(root, 'dist/client');
 process.env.MAPSTRIDE_PARSE_WORKER = path.join(root, 'dist/server/parse-worker.mjs');
+// Before the pages load React: they render with its production build, NODE_ENV or not.
+await import('./react-production.mjs');
 const { handler } = await import(path.join(root, 'dist/server/entry.mjs'));
 const lifecycle = globalThis[Symbol.for('mapstride.lifecycle')];
 
