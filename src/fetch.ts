@@ -7,7 +7,7 @@ import { compress } from 'hono/compress';
 import { HTTPException } from 'hono/http-exception';
 import { closeRuntime, getRuntime } from './lib/api/runtime';
 import { applySecurityHeaders } from './lib/api/security-headers';
-import { findViewerBySessionCookie } from './lib/auth/server/session';
+import { findViewerOfRequest } from './lib/auth/server/session';
 import { authorizationServerMetadata } from './lib/connected-apps/server/service';
 import { getConfig } from './lib/core/config';
 import {
@@ -120,7 +120,7 @@ app.use(async (c, next) => {
 app.use(async (c, next) => {
 	if (!isGuardedPath(c.req.path)) return next();
 	const { deps } = await getRuntime();
-	if (await findViewerBySessionCookie(deps, c.req.header('cookie') ?? null)) return next();
+	if (await findViewerOfRequest(deps, c.req.raw)) return next();
 	const url = new URL(c.req.url);
 	return c.redirect(loginPathFor(url), 302);
 });

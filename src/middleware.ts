@@ -1,6 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { getRuntime } from './lib/api/runtime';
-import { findViewerBySessionCookie } from './lib/auth/server/session';
+import { findViewerOfRequest } from './lib/auth/server/session';
 import { honourGlobalPrivacyControl } from './lib/privacy/server/consents';
 import { databaseUnavailablePage, pageErrorPage, unstorableTextPage } from './lib/site/server/unavailable';
 
@@ -14,7 +14,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
 	let deps: Awaited<ReturnType<typeof getRuntime>>['deps'] | undefined;
 	try {
 		({ deps } = await getRuntime());
-		context.locals.viewer = await findViewerBySessionCookie(deps, context.request.headers.get('cookie'));
+		context.locals.viewer = await findViewerOfRequest(deps, context.request);
 		// A Global Privacy Control signal is an opt-out wherever the law makes it one; recorded once.
 		if (context.locals.viewer && context.request.headers.get('sec-gpc')?.trim() === '1')
 			await honourGlobalPrivacyControl(deps, context.locals.viewer.id);

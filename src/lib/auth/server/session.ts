@@ -197,6 +197,21 @@ export async function findViewerBySessionCookie(
 	return findViewerById(deps, row.userId);
 }
 
+const viewersOfRequests = new WeakMap<Request, Promise<Viewer | null>>();
+
+/**
+ * Who is signed in on this request, looked up once however many steps ask: the guard of a
+ * members-only path, then the page itself.
+ */
+export function findViewerOfRequest(deps: SessionDeps, request: Request): Promise<Viewer | null> {
+	let viewer = viewersOfRequests.get(request);
+	if (!viewer) {
+		viewer = findViewerBySessionCookie(deps, request.headers.get('cookie'));
+		viewersOfRequests.set(request, viewer);
+	}
+	return viewer;
+}
+
 export type SessionSummary = {
 	id: string;
 	createdAt: Date;

@@ -15,7 +15,7 @@ import {
 	type StoryObjectType,
 	type StoryView,
 } from '../contract';
-import { getProfile } from './profiles';
+import { getProfile, type Profile } from './profiles';
 import { commentView, type LikeView, likeView, REPLIES_LISTED } from './reactions';
 import { notBlockedWith } from './relations';
 import { actorColumns, type Deps, notFound } from './social-shared';
@@ -121,6 +121,16 @@ function actorsCondition(
 	) as SQL;
 }
 
+type FeedOptions = {
+	feedId: number;
+	view: 'home' | 'own';
+	limit: number;
+	before?: string;
+	after?: string;
+	/** For `own`: the member's profile as getProfile just gave it to this viewer, so it is not read again. */
+	profile?: Profile;
+};
+
 /**
  * A feed page. `home` is the viewer's own feed: their stories and their friends'. `own` is one
  * member's stories, for a viewer allowed to see that member's profile. Each story is a workout, a
@@ -131,7 +141,7 @@ function actorsCondition(
 export async function listStories(
 	deps: Deps,
 	viewer: { id: number },
-	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
+	options: FeedOptions,
 ): Promise<FeedPage> {
 	if (options.view === 'home' && options.feedId !== viewer.id) throw notFound('No such feed.');
 	// No actor is blocked either way: a block ends a friendship, and getProfile hides a blocked member.
@@ -142,7 +152,10 @@ export async function listStories(
 			...(await friendIdsOf(deps.db, viewer.id)).map((id) => ({ id, isFriend: true, blocked: false })),
 		];
 	} else {
-		const profile = await getProfile(deps, viewer, options.feedId);
+		const profile =
+			options.profile?.id === options.feedId
+				? options.profile
+				: await getProfile(deps, viewer, options.feedId);
 		if (!profile) throw notFound(PRIVATE_PROFILE_MESSAGE);
 		actors = [{ id: profile.id, isFriend: profile.status === 'friend', blocked: false }];
 	}
@@ -261,7 +274,7 @@ export type StoryWithReplies = { story: StoryView; comments: CommentView[]; like
 export async function feedPageWithReplies(
 	deps: Deps,
 	viewer: { id: number },
-	options: { feedId: number; view: 'home' | 'own'; limit: number; before?: string; after?: string },
+	options: FeedOptions,
 ): Promise<{ items: StoryWithReplies[]; next: string | null }> {
 	const page = await listStories(deps, viewer, options);
 	return { items: await repliesOfListed(deps, viewer, page.stories), next: page.next };
