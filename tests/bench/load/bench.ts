@@ -6,7 +6,9 @@
  * GPX upload, on PGlite (one process: its data folder may be opened by one process only) and on
  * PostgreSQL (BENCH_DATABASE_URL, emptied first) with one and two processes behind `npm run cluster`.
  * Last, GET /api/health against a bare node:http server answering the same JSON, with and without
- * the headers every API answer carries, in turn: the API's own overhead. API_RATE_LIMIT=0 (the operator's switch) keeps the per-caller budget out of the figures.
+ * the headers every API answer carries, in turn: the API's own overhead. Then the mixed scenario
+ * (mixed.ts): BENCH_MIXED_MEMBERS members (50) at once over pages, APIs, tiles and uploads for
+ * BENCH_MIXED_SECONDS (30), with /api/health asked meanwhile. API_RATE_LIMIT=0 (the operator's switch) keeps the per-caller budget out of the figures.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -20,12 +22,15 @@ import { PASSWORD, signupBody } from '../../api/auth/helpers';
 import { linePayload } from '../../api/routes/helpers';
 import { callApi } from '../../helpers/app';
 import { waitUntilUp } from '../server.ts';
+import { describeMixed, type Member, type MixedFigures, runMixed } from './mixed.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4811);
 const BARE_PORT = PORT + 1;
+const MIXED_MEMBERS = Number(process.env.BENCH_MIXED_MEMBERS ?? 50);
+const MIXED_SECONDS = Number(process.env.BENCH_MIXED_SECONDS ?? 30);
 const base = `http://127.0.0.1:${PORT}`;
 // Kept between runs (git-ignored): the routing graphs and map features are imported once.
 const dataDir = path.join(root, 'data/bench-load');
@@ -35,7 +40,7 @@ const gpx = readFileSync(
 const ANDORRA = { lat: 42.5063, lon: 1.5218 };
 
 type Setup = { label: string; kind: 'pglite' | 'postgres'; processes: number };
-type Session = { token: string; cookie: string; routeId: number };
+type Session = Member;
 type Request = autocannon.Request & { path: string };
 type Case = { name: string; request: (session: Session) => Request };
 
@@ -118,6 +123,8 @@ function startProduct(setup: Setup, databaseUrl: string | undefined): ChildProce
 		DATA_DIR: dataDir,
 		LOG_LEVEL: 'warn',
 		API_RATE_LIMIT: '0',
+		// The members of the mixed scenario sign up from addresses of their own (X-Forwarded-For).
+		TRUSTED_PROXY: 'true',
 		MAPSTRIDE_SKIP_BUILD: '1',
 		CLUSTER_WORKERS: String(setup.processes),
 		DATABASE_URL: setup.kind === 'postgres' ? databaseUrl : undefined,
@@ -247,11 +254,13 @@ async function measure(request: Request, server: ChildProcess | null, url = base
 	};
 }
 
-/** A member with a public route in Andorra, signed in both ways: bearer token and session cookie. */
-async function prepare(): Promise<Session> {
+/** A new member with a public route in Andorra, signed in both ways: bearer token and session cookie. */
+async function signUpMember(): Promise<Member> {
 	const target = { request: (input: string, init?: RequestInit) => fetch(`${base}${input}`, init) };
-	const email = `load.${Date.now()}@example.test`;
+	const email = `load.${Date.now()}.${++members}@example.test`;
+	// Each member signs up from an address of their own, as members do: one address has a budget of signups.
 	const signup = await callApi(target, 'POST', '/api/auth/signup', {
+		headers: { 'x-forwarded-for': `10.0.${members >> 8}.${members & 255}` },
 		body: signupBody({ email, consents: { terms_of_use: true, privacy_policy: true } }),
 	});
 	if (signup.status !== 201) throw new Error(`signup answered ${signup.status}: ${signup.text}`);
@@ -267,7 +276,13 @@ async function prepare(): Promise<Session> {
 		body: linePayload('Load loop', { lat: ANDORRA.lat, lng: ANDORRA.lon, privacy: 3 }),
 	});
 	if (route.status !== 201) throw new Error(`route answered ${route.status}`);
-	// The routing graphs load in the background after the start; wait until they answer.
+	return { token, cookie, userId: login.json.user.id as number, routeId: route.json.id };
+}
+let members = 0;
+
+/** One member for the single cases, once the routing graphs, loaded after the start, answer. */
+async function prepare(): Promise<Session> {
+	const member = await signUpMember();
 	const deadline = Date.now() + 240_000;
 	while (Date.now() < deadline) {
 		const routed = await fetch(`${base}/api/routing/locate`, {
@@ -279,7 +294,7 @@ async function prepare(): Promise<Session> {
 		if (routed.ok) break;
 		await new Promise((resolve) => setTimeout(resolve, 1000));
 	}
-	return { token, cookie, routeId: route.json.id };
+	return member;
 }
 
 async function stop(child: ChildProcess) {
@@ -317,6 +332,7 @@ async function main() {
 		);
 	const results = new Map<string, Map<string, Figures>>();
 	const overheadBySetup = new Map<string, Overhead>();
+	const mixedBySetup = new Map<string, MixedFigures>();
 	for (const setup of setups) {
 		if (setup.kind === 'postgres' && setup.processes === 1) await emptyPostgres(String(databaseUrl));
 		console.log(`\n${setup.label}: starting…`);
@@ -344,6 +360,13 @@ async function main() {
 			const overhead = await measureOverhead(server);
 			overheadBySetup.set(setup.label, overhead);
 			console.log(`  ${describeOverhead(overhead)}`);
+			if (MIXED_MEMBERS > 0) {
+				const crowd = [session];
+				while (crowd.length < MIXED_MEMBERS) crowd.push(await signUpMember());
+				const mixed = await runMixed(base, crowd, MIXED_SECONDS, uniqueGpx);
+				mixedBySetup.set(setup.label, mixed);
+				for (const line of describeMixed('  mixed', mixed)) console.log(line);
+			}
 		} finally {
 			await stop(server);
 		}
@@ -376,6 +399,10 @@ async function main() {
 	for (const label of labels) {
 		const overhead = overheadBySetup.get(label);
 		if (overhead) console.log(`  ${label}: ${describeOverhead(overhead)}`);
+	}
+	for (const [label, mixed] of mixedBySetup) {
+		console.log('');
+		for (const line of describeMixed(`Mixed, ${label}`, mixed)) console.log(line);
 	}
 	console.log(
 		`Machine load average (1, 5, 15 min) at the end: ${loadavg()
