@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
+import { approximateBytes } from '../../core/server/byte-size';
 import type { AppDeps, Db } from '../../core/server/deps';
 import { workoutChangeMarks } from './tables';
 
@@ -9,14 +10,18 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>;
  * What stats derive from a member's workouts, kept while the workouts stay the same. The
  * fingerprint is the member's change mark, which a trigger renews on every workout added, edited
  * or deleted, so a stale answer is never served; summing ten years of days again on each page
- * would cost hundreds of milliseconds on the embedded database.
+ * would cost hundreds of milliseconds on the embedded database. Bounded in bytes: one member's ten
+ * years of days outweigh a thousand members' weeks.
  */
 const caches = new WeakMap<Db, LRUCache<string, { fingerprint: string; value: unknown }>>();
 
 function cacheFor(db: Db) {
 	let cache = caches.get(db);
 	if (!cache) {
-		cache = new LRUCache({ max: 400 });
+		cache = new LRUCache({
+			maxSize: 24 * 1024 * 1024,
+			sizeCalculation: (entry, key) => approximateBytes(entry.value) + key.length * 2 + 64,
+		});
 		caches.set(db, cache);
 	}
 	return cache;

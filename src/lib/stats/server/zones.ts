@@ -4,6 +4,7 @@ import { getHeartRateZones } from '../../account/server/service';
 import type { Viewer } from '../../auth/viewer';
 import { checkFeature } from '../../billing/features';
 import { AppError } from '../../core/errors';
+import { approximateBytes } from '../../core/server/byte-size';
 import type { AppDeps } from '../../core/server/deps';
 import type { ActivityGroup } from '../../workouts/activity-groups';
 import { type HeartRateZone, timeInZones } from '../../workouts/analysis';
@@ -24,7 +25,10 @@ export const ZONE_WEEKS = 8;
  * Seconds in each zone per workout, by everything they depend on (the workout, its version and the
  * zones), so a stats page seen again does not decode a year of heart-rate series once more.
  */
-const perWorkout = new LRUCache<string, number[]>({ max: 5000 });
+const perWorkout = new LRUCache<string, number[]>({
+	maxSize: 2 * 1024 * 1024,
+	sizeCalculation: (seconds, key) => approximateBytes(seconds) + key.length * 2 + 64,
+});
 
 /**
  * Time in each heart-rate zone per week: MVP only, and only the member's own (zones are health

@@ -3,6 +3,7 @@ import { locationPrivacyOf } from '../../account/server/location-privacy';
 import { getHeartRateZones } from '../../account/server/service';
 import type { Viewer } from '../../auth/viewer';
 import { AppError } from '../../core/errors';
+import { approximateBytes } from '../../core/server/byte-size';
 import type { AppDeps } from '../../core/server/deps';
 import { encodePolyline } from '../../routing/polyline';
 import type { BestEffort, Split } from '../../workout-files/metrics';
@@ -40,8 +41,8 @@ export type RecordingView = {
  * Views already worked out, by everything they depend on: the workout (its id and creation) and version (an edit or a cut
  * makes a new one), the viewer's unit, the owner's privacy settings as applied to this viewer and the
  * owner's zones. A 12-hour recording takes tens of milliseconds to decode and analyse; a repeat view
- * of the same thing should not pay that again. Bounded by entries: each holds at most a few thousand
- * drawn points.
+ * of the same thing should not pay that again. Bounded in bytes: a view holds up to a few thousand
+ * drawn points, a short run's far fewer.
  */
 const viewsByDatabase = new WeakMap<object, LRUCache<string, RecordingView>>();
 
@@ -49,7 +50,10 @@ const viewsByDatabase = new WeakMap<object, LRUCache<string, RecordingView>>();
 function viewsOf(deps: Deps): LRUCache<string, RecordingView> {
 	let views = viewsByDatabase.get(deps.db);
 	if (!views) {
-		views = new LRUCache<string, RecordingView>({ max: 200 });
+		views = new LRUCache<string, RecordingView>({
+			maxSize: 32 * 1024 * 1024,
+			sizeCalculation: (view, key) => approximateBytes(view) + key.length * 2 + 64,
+		});
 		viewsByDatabase.set(deps.db, views);
 	}
 	return views;
