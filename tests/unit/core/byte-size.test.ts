@@ -18,7 +18,7 @@ test('a value weighs what it holds: numbers, text, typed arrays and nesting all 
 });
 
 test('a cache bounded this way keeps many small answers and few large ones', () => {
-	const cache = new LRUCache<string, unknown>({
+	const cache = new LRUCache<string, object>({
 		maxSize: 4 * 1024 * 1024,
 		sizeCalculation: (value) => approximateBytes(value),
 	});

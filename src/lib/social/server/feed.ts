@@ -1,6 +1,6 @@
 /** A member's home feed, or one member's stories, page by page and with their replies. */
 import { and, asc, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, unionAll } from 'drizzle-orm/pg-core';
 import { users } from '../../auth/server/tables';
 import type { Db } from '../../core/server/deps';
 import { canList as canListRoute } from '../../routes/policy';
@@ -206,8 +206,8 @@ export async function listStories(
 		.orderBy(after ? asc(routes.createdAt) : desc(routes.createdAt), after ? asc(routes.id) : desc(routes.id))
 		.limit(take)
 		.as('route_top');
-	// Goal and challenge stories are one query: the feed order's type tie-break is a row comparison.
-	const memberKeys = async (): Promise<Position[]> => {
+	// Goal and challenge stories are one subquery: the feed order's type tie-break is a row comparison.
+	const memberTop = (() => {
 		// A goal or challenge story follows its member's workout privacy, read in the same query.
 		const memberActors = actorsCondition(
 			memberStories.actorId,
@@ -220,7 +220,7 @@ export async function listStories(
 		const bound = (position: Position) =>
 			sql`(${epochPlus(position.micros)}, ${position.type} collate "C", ${position.id})`;
 		const order = after ? asc : desc;
-		const top = deps.db
+		return deps.db
 			.select({ id: memberStories.id, type: memberStories.objectType, at: memberStories.publishedAt })
 			.from(memberStories)
 			.innerJoin(users, eq(users.id, memberStories.actorId))
@@ -242,22 +242,33 @@ export async function listStories(
 			)
 			.limit(take)
 			.as('member_top');
-		const rows = await deps.db.select({ id: top.id, type: top.type, micros: microsOf(top.at) }).from(top);
-		return rows.map((row) => ({ micros: BigInt(row.micros), type: row.type, id: row.id }));
-	};
-	const keysOf = async (
-		type: StoryObjectType,
-		top: typeof workoutTop | typeof routeTop,
-	): Promise<Position[]> =>
-		(await deps.db.select({ id: top.id, micros: microsOf(top.at) }).from(top)).map((key) => ({
-			micros: BigInt(key.micros),
-			type,
-			id: key.id,
-		}));
-	// The exact time is worked out only for the few rows kept, not for every candidate.
-	const positions = (
-		await Promise.all([keysOf('workout', workoutTop), keysOf('route', routeTop), memberKeys()])
-	).flat();
+	})();
+	const keysOf = (top: typeof workoutTop | typeof routeTop, type: StoryObjectType) =>
+		deps.db
+			.select({
+				type: sql<StoryObjectType>`${type}::text`.as('type'),
+				id: top.id,
+				micros: microsOf(top.at).as('micros'),
+			})
+			.from(top);
+	// The three kinds' candidates in one query; the exact time is worked out only for the few rows
+	// kept, not for every candidate.
+	const keys = await unionAll(
+		keysOf(workoutTop, 'workout'),
+		keysOf(routeTop, 'route'),
+		deps.db
+			.select({
+				type: sql<StoryObjectType>`${memberTop.type}`.as('type'),
+				id: memberTop.id,
+				micros: microsOf(memberTop.at).as('micros'),
+			})
+			.from(memberTop),
+	);
+	const positions: Position[] = keys.map((key) => ({
+		micros: BigInt(key.micros),
+		type: key.type,
+		id: key.id,
+	}));
 	positions.sort(comparePositions);
 	// Newer-than polling takes the oldest of the newer ones first, so none is skipped.
 	const chosen = after ? positions.slice(-options.limit) : positions.slice(0, options.limit);

@@ -1,6 +1,6 @@
 /** A member's notifications: friend requests, and likes and comments on their stories, read or not. */
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, unionAll } from 'drizzle-orm/pg-core';
 import { users } from '../../auth/server/tables';
 import { formatApiDateTime } from '../../core/dates';
 import { routes } from '../../routes/server/tables';
@@ -10,6 +10,8 @@ import { notBlockedWith } from './relations';
 import { actorColumns, type Deps, displayNameOf } from './social-shared';
 import { isMemberStoryType, storyHref } from './story-shared';
 import { friendships, memberStories, notificationReads, storyComments, storyLikes } from './tables';
+
+type ReactionKey = { type: StoryObjectType; id: number };
 
 export type NotificationView = {
 	kind: 'friend_request' | 'like' | 'comment';
@@ -24,16 +26,23 @@ export type NotificationView = {
  * newest first; those after the member last opened the list are unread.
  */
 export async function listNotifications(deps: Deps, viewer: { id: number }, limit = 20) {
-	const [read] = await deps.db
-		.select()
-		.from(notificationReads)
-		.where(eq(notificationReads.userId, viewer.id));
-	const readAt = read?.readAt ?? new Date(0);
 	const ownsObject = (typeColumn: AnyPgColumn, idColumn: AnyPgColumn) =>
 		sql`((${typeColumn} = 'workout' and exists (select 1 from ${workouts} where ${workouts.id} = ${idColumn} and ${workouts.ownerId} = ${viewer.id})) or (${typeColumn} = 'route' and exists (select 1 from ${routes} where ${routes.id} = ${idColumn} and ${routes.ownerId} = ${viewer.id})) or (${typeColumn} in ('goal', 'challenge') and exists (select 1 from ${memberStories} where ${memberStories.id} = ${idColumn} and ${memberStories.objectType} = ${typeColumn} and ${memberStories.actorId} = ${viewer.id} and ${memberStories.live})))`;
-	const [requests, likes, comments] = await Promise.all([
+	// When the member last opened the list, beside every row: the whole list is one query.
+	const readAt =
+		sql<Date | null>`(select ${notificationReads.readAt} from ${notificationReads} where ${notificationReads.userId} = ${viewer.id})`.mapWith(
+			notificationReads.readAt,
+		);
+	const rows = await unionAll(
 		deps.db
-			.select({ at: friendships.createdAt, actor: actorColumns })
+			.select({
+				kind: sql<NotificationView['kind']>`'friend_request'`.as('kind'),
+				at: friendships.createdAt,
+				type: sql<StoryObjectType | null>`null::text`.as('type'),
+				id: sql<number | null>`null::integer`.as('object_id'),
+				actor: actorColumns,
+				readAt: readAt.as('read_at'),
+			})
 			.from(friendships)
 			.innerJoin(users, eq(users.id, friendships.fromUserId))
 			.where(and(eq(friendships.toUserId, viewer.id), eq(friendships.status, 'pending')))
@@ -41,10 +50,12 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 			.limit(limit),
 		deps.db
 			.select({
+				kind: sql<NotificationView['kind']>`'like'`.as('kind'),
 				at: storyLikes.createdAt,
-				type: storyLikes.objectType,
-				id: storyLikes.objectId,
+				type: sql<StoryObjectType | null>`${storyLikes.objectType}`.as('type'),
+				id: sql<number | null>`${storyLikes.objectId}`.as('object_id'),
 				actor: actorColumns,
+				readAt: readAt.as('read_at'),
 			})
 			.from(storyLikes)
 			.innerJoin(users, eq(users.id, storyLikes.userId))
@@ -59,10 +70,12 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 			.limit(limit),
 		deps.db
 			.select({
+				kind: sql<NotificationView['kind']>`'comment'`.as('kind'),
 				at: storyComments.createdAt,
-				type: storyComments.objectType,
-				id: storyComments.objectId,
+				type: sql<StoryObjectType | null>`${storyComments.objectType}`.as('type'),
+				id: sql<number | null>`${storyComments.objectId}`.as('object_id'),
 				actor: actorColumns,
+				readAt: readAt.as('read_at'),
 			})
 			.from(storyComments)
 			.innerJoin(users, eq(users.id, storyComments.authorId))
@@ -75,7 +88,11 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 			)
 			.orderBy(desc(storyComments.createdAt))
 			.limit(limit),
-	]);
+	);
+	const lastRead = rows[0]?.readAt ?? new Date(0);
+	const requests = rows.filter((row) => row.kind === 'friend_request');
+	const likes = rows.filter((row) => row.kind === 'like') as ((typeof rows)[number] & ReactionKey)[];
+	const comments = rows.filter((row) => row.kind === 'comment') as ((typeof rows)[number] & ReactionKey)[];
 	// A challenge story leads to its challenge, so the challenges behind the reactions are looked up.
 	const memberStoryIds = [...likes, ...comments]
 		.filter((row) => isMemberStoryType(row.type))
@@ -124,7 +141,7 @@ export async function listNotifications(deps: Deps, viewer: { id: number }, limi
 		actor: item.actor,
 		href: item.href,
 		published: formatApiDateTime(item.at),
-		unread: item.at > readAt,
+		unread: item.at > lastRead,
 	}));
 	return { notifications, unread: notifications.filter((item) => item.unread).length };
 }
