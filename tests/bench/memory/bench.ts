@@ -8,13 +8,15 @@
  * resident memory while starting (the kernel's high-water mark), the idle figure after a garbage
  * collection, and the figure after the mixed traffic, each split into V8's heap, buffers and what
  * lies outside both (PGlite's WebAssembly memory, native code); then the modules holding the most
- * live heap, from a sampling heap profile kept since the first line ran. Figures only.
+ * live heap, from a sampling heap profile kept since the first line ran. With BENCH_DATABASE_URL,
+ * last, the idle figure of the same server on PostgreSQL (that database is emptied first). Figures only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { wasmFlags } from '../../../scripts/wasm-baseline.mjs';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
 import { waitUntilUp } from '../server.ts';
@@ -89,12 +91,16 @@ interface Started {
 }
 
 /** Starts the server paused on its first line, so the heap profile sees every allocation. */
-async function start(dataDir: string): Promise<Started> {
+async function start(dataDir: string, extraEnv: Record<string, string> = {}): Promise<Started> {
 	const { NODE_ENV: _runner, ...inherited } = process.env;
 	// With the flags the server would relaunch itself with, so the inspector stays attached.
 	const server = spawn(
 		process.execPath,
-		[...wasmFlags(inherited), '--inspect-brk=127.0.0.1:0', path.join(root, 'scripts/start.mjs')],
+		[
+			...wasmFlags({ ...inherited, ...extraEnv }),
+			'--inspect-brk=127.0.0.1:0',
+			path.join(root, 'scripts/start.mjs'),
+		],
 		{
 			cwd: root,
 			env: {
@@ -104,6 +110,7 @@ async function start(dataDir: string): Promise<Started> {
 				DATA_DIR: dataDir,
 				LOG_LEVEL: 'warn',
 				API_RATE_LIMIT: '0',
+				...extraEnv,
 			},
 			stdio: ['ignore', 'ignore', 'pipe'],
 		},
@@ -286,6 +293,33 @@ function mixedRequests(session: Awaited<ReturnType<typeof signIn>>): autocannon.
 	];
 }
 
+/**
+ * The same server on PostgreSQL (BENCH_DATABASE_URL, emptied first): the first start migrates the
+ * empty database, the restart is what an operator's server holds from then on. No demo world.
+ */
+async function postgresIdle(databaseUrl: string) {
+	const client = new pg.Client({ connectionString: databaseUrl });
+	await client.connect();
+	await client.query(
+		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
+	);
+	await client.end();
+	const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-bench-memory-pg-'));
+	try {
+		const env = { DATABASE_URL: databaseUrl };
+		await stop(await start(dataDir, env));
+		const server = await start(dataDir, env);
+		const peak = status(server.server.pid ?? 0, 'VmHWM');
+		const idle = await settle(server);
+		console.log(
+			`PostgreSQL, restart on a migrated database: ready in ${(server.readyMs / 1000).toFixed(1)} s, peak ${mb(peak)}; idle ${describeUsage(idle)}`,
+		);
+		await stop(server);
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true });
+	}
+}
+
 async function main() {
 	if (!gpx.includes(FIRST_TIME)) throw new Error('the upload fixture changed; pick another first time');
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-bench-memory-'));
@@ -330,6 +364,8 @@ async function main() {
 		console.log('live heap by module after the traffic:');
 		for (const line of await topConsumers(again)) console.log(`  ${line}`);
 		await stop(again);
+		const databaseUrl = process.env.BENCH_DATABASE_URL;
+		if (databaseUrl) await postgresIdle(databaseUrl);
 		console.log(`load average after: ${load()}`);
 	} finally {
 		rmSync(dataDir, { recursive: true, force: true });
