@@ -24,8 +24,16 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 		// Heart-rate zones are health data, used only with the member's consent.
 		consents: { terms_of_use: true, privacy_policy: true, health_data: true },
 	});
-	// A 20-minute run with heart rate 130 to 149 bpm, finished a few minutes ago.
-	const start = new Date(Date.now() - 30 * 60_000).toISOString();
+	// A 20-minute run with heart rate 130 to 149 bpm, on the Wednesday before last at 10:00 UTC: well
+	// inside one week whatever day the member's weeks start on, and never split by a week's turn.
+	const today = new Date();
+	const runStart = Date.UTC(
+		today.getUTCFullYear(),
+		today.getUTCMonth(),
+		today.getUTCDate() - ((today.getUTCDay() + 4) % 7) - 7,
+		10,
+	);
+	const start = new Date(runStart).toISOString();
 	const imported = await page.request.post('/api/v7.1/device/file_import/?privacy=0&name=Zone%20run', {
 		headers: { authorization: `Bearer ${token}` },
 		multipart: {
@@ -38,7 +46,7 @@ test('the stats page shows time in heart-rate zones per week to MVP members only
 	});
 	expect(imported.status()).toBe(201);
 	// A 10-minute ride at 100 bpm (zone 1) just before the run, in the same week as it.
-	const rideStart = Date.now() - 45 * 60_000;
+	const rideStart = runStart - 15 * 60_000;
 	const ride = await page.request.post('/api/v7.1/workout/', {
 		headers: { authorization: `Bearer ${token}`, ...origin },
 		data: {
