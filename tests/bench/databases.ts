@@ -16,6 +16,20 @@ export type BenchDatabase = {
 	reused: boolean;
 };
 
+const EMPTY_SCHEMA =
+	'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;';
+
+/** Empties a benchmark's own PostgreSQL database, for a server that migrates it as it starts. */
+export async function emptyPostgres(url: string): Promise<void> {
+	const client = new pg.Client({ connectionString: url });
+	await client.connect();
+	try {
+		await client.query(EMPTY_SCHEMA);
+	} finally {
+		await client.end();
+	}
+}
+
 /**
  * Runs a benchmark on a fresh migrated PGlite and then, when BENCH_DATABASE_URL names a database of
  * its own, on PostgreSQL, which is emptied first unless BENCH_REUSE=1. BENCH_ONLY=pglite or
@@ -41,9 +55,7 @@ export async function onBenchDatabases<T>(run: (database: BenchDatabase) => Prom
 	const db = drizzlePg(pool, { schema }) as unknown as Db;
 	const reused = process.env.BENCH_REUSE === '1';
 	if (!reused) {
-		await pool.query(
-			'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-		);
+		await pool.query(EMPTY_SCHEMA);
 		await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
 	}
 	try {

@@ -10,24 +10,16 @@
  * what the server can do, not what one member is allowed. Figures only; nothing passes or fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { loadAverage as load, percentile } from '../figures.ts';
 import { startServer, waitUntilUp } from '../server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PORT = Number(process.env.BENCH_PORT ?? 4831);
 const base = `http://127.0.0.1:${PORT}`;
-
-const percentile = (samples: number[], q: number) => {
-	const sorted = [...samples].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-};
-const load = () =>
-	loadavg()
-		.map((value) => value.toFixed(2))
-		.join(' ');
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-bench-feed-'));
 process.env.API_RATE_LIMIT = '0';

@@ -16,11 +16,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { buildReason } from '../../../scripts/build-hash.mjs';
 import { PASSWORD, signupBody } from '../../api/auth/helpers';
 import { linePayload } from '../../api/routes/helpers';
 import { callApi } from '../../helpers/app';
+import { emptyPostgres } from '../databases.ts';
 import { waitUntilUp } from '../server.ts';
 import { describeMixed, type Member, type MixedFigures, runMixed } from './mixed.ts';
 
@@ -302,15 +302,6 @@ async function stop(child: ChildProcess) {
 	const exited = new Promise((resolve) => child.once('exit', resolve));
 	child.kill('SIGTERM');
 	await exited;
-}
-
-async function emptyPostgres(url: string) {
-	const client = new pg.Client({ connectionString: url });
-	await client.connect();
-	await client.query(
-		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-	);
-	await client.end();
 }
 
 function describeOverhead({ api, bare, bareSameHeaders }: Overhead): string {

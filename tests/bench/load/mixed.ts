@@ -4,8 +4,8 @@
  * starting at a different point in the mix so the kinds overlap. Meanwhile `/api/health` is asked
  * every 100 ms, as a load balancer would. Latency is to the whole answer, per kind.
  */
-import { loadavg } from 'node:os';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
+import { loadAverage as load, percentile } from '../figures.ts';
 
 export type Member = { token: string; cookie: string; userId: number; routeId: number };
 export type KindFigures = { count: number; p50: number; p99: number; failed: number };
@@ -24,13 +24,6 @@ type Ask = { kind: string; path: string; init: (member: Member) => RequestInit }
 
 const ANDORRA = { lat: 42.5063, lon: 1.5218 };
 const TILE = lonLatToTile(ANDORRA.lon, ANDORRA.lat, 14);
-
-const percentile = (sorted: number[], q: number) =>
-	sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-const load = () =>
-	loadavg()
-		.map((value) => value.toFixed(2))
-		.join(' ');
 
 /** The mix: the pages members live on, the APIs their apps call, map tiles and uploads. */
 function mixFor(gpx: () => string): ((member: Member, step: number) => Ask)[] {
@@ -125,25 +118,23 @@ export async function runMixed(
 	let total = 0;
 	let failed = 0;
 	for (const [kind, list] of times) {
-		const sorted = [...list].sort((a, b) => a - b);
 		const kindFailed = failures.get(kind) ?? 0;
 		byKind.set(kind, {
 			count: list.length,
-			p50: percentile(sorted, 0.5),
-			p99: percentile(sorted, 0.99),
+			p50: percentile(list, 0.5),
+			p99: percentile(list, 0.99),
 			failed: kindFailed,
 		});
 		total += list.length;
 		failed += kindFailed;
 	}
-	const sortedHealth = [...health].sort((a, b) => a - b);
 	return {
 		members: members.length,
 		seconds: elapsed,
 		rps: total / elapsed,
 		failed,
 		byKind,
-		health: { p50: percentile(sortedHealth, 0.5), p95: percentile(sortedHealth, 0.95), count: health.length },
+		health: { p50: percentile(health, 0.5), p95: percentile(health, 0.95), count: health.length },
 		loadBefore,
 		loadAfter: load(),
 	};

@@ -13,12 +13,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { wasmFlags } from '../../../scripts/wasm-baseline.mjs';
 import { lonLatToTile } from '../../../src/lib/tiles/tile-math.ts';
+import { emptyPostgres } from '../databases.ts';
+import { loadAverage as load } from '../figures.ts';
 import { waitUntilUp } from '../server.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -30,10 +31,6 @@ const ANDORRA = { lat: 42.5063, lon: 1.5218 };
 const PLACE_QUERIES = ['har', 'andorra', 'new y', 'san', 'münchen', 'lon', 'ber', 'ljubl', 'pa', 'st'];
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
-const load = () =>
-	loadavg()
-		.map((value) => value.toFixed(2))
-		.join(' ');
 
 /** A Chrome DevTools Protocol session with the server's inspector. */
 class Inspector {
@@ -298,12 +295,7 @@ function mixedRequests(session: Awaited<ReturnType<typeof signIn>>): autocannon.
  * empty database, the restart is what an operator's server holds from then on. No demo world.
  */
 async function postgresIdle(databaseUrl: string) {
-	const client = new pg.Client({ connectionString: databaseUrl });
-	await client.connect();
-	await client.query(
-		'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;',
-	);
-	await client.end();
+	await emptyPostgres(databaseUrl);
 	const dataDir = mkdtempSync(path.join(tmpdir(), 'mapstride-bench-memory-pg-'));
 	try {
 		const env = { DATABASE_URL: databaseUrl };

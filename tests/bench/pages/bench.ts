@@ -10,20 +10,14 @@
  * what a member waits for. Figures only; nothing passes or fails.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { loadAverage as load, percentile } from '../figures.ts';
 import { startServer, waitUntilUp } from '../server.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const PORT = Number(process.env.BENCH_PORT ?? 4841);
 const base = `http://127.0.0.1:${PORT}`;
-
-const percentile = (sorted: number[], q: number) =>
-	sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
-const load = () =>
-	loadavg()
-		.map((value) => value.toFixed(2))
-		.join(' ');
 
 /** The demo member's cookies and token, from the sign-in a browser makes. */
 async function signIn(): Promise<{ cookie: string; token: string; userId: number }> {
