@@ -39,6 +39,7 @@ async function bootRuntime(): Promise<Runtime> {
 	const handle = await openDb({
 		databaseUrl: config.databaseUrl,
 		dataDir: config.dataDir,
+		embeddedThread: config.embeddedDbThread,
 		log: (message) => logger.warn(message),
 	});
 	const deps: AppDeps = { db: handle.db, config, logger, clock: () => new Date() };

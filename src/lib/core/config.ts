@@ -185,6 +185,10 @@ const EnvSchema = v.object({
 		'20',
 	),
 	LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+	EMBEDDED_DB_THREAD: v.optional(
+		v.picklist(['worker', 'main'], 'EMBEDDED_DB_THREAD must be worker or main'),
+		'worker',
+	),
 });
 
 export type Config = {
@@ -194,6 +198,8 @@ export type Config = {
 	publicUrl: string;
 	dataDir: string;
 	databaseUrl: string | undefined;
+	/** Where the embedded database runs: a thread of its own, or the server's (`main`). */
+	embeddedDbThread: 'worker' | 'main';
 	siteVariant: (typeof SITE_VARIANTS)[number];
 	tiles: { url: string; attribution: string };
 	/** The map types the route map offers, the default first. */
@@ -263,6 +269,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 		publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
 		dataDir: e.DATA_DIR,
 		databaseUrl: e.DATABASE_URL,
+		embeddedDbThread: e.EMBEDDED_DB_THREAD,
 		siteVariant: e.SITE_VARIANT,
 		tiles: { url: e.TILE_URL, attribution: e.TILE_ATTRIBUTION },
 		mapLayers: (e.MAP_TILE_LAYERS ?? [{ type: 'OSM', url: e.TILE_URL }]).map((layer) => ({

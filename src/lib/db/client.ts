@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Db } from '../core/server/deps';
 import { settlesWithin } from '../core/waiting';
+import { PgliteThread } from './pglite-thread';
 
 export type DbHandle = {
 	db: Db;
@@ -25,15 +26,20 @@ export type OpenDbOptions = {
 	/** postgres://…, memory://, file://path — or undefined for `<dataDir>/db`. */
 	databaseUrl?: string;
 	dataDir: string;
+	/** Where the embedded database runs: a thread of its own (the default) or the caller's. */
+	embeddedThread?: EmbeddedThread;
 	log?: (message: string) => void;
 };
 
+export type EmbeddedThread = 'worker' | 'main';
+
 export async function openDb(options: OpenDbOptions): Promise<DbHandle> {
 	const url = options.databaseUrl;
+	const thread = options.embeddedThread ?? 'worker';
 	if (url?.startsWith('postgres')) return openPostgres(url);
-	if (url === 'memory://' || url?.startsWith('memory://')) return openPglite(undefined);
+	if (url === 'memory://' || url?.startsWith('memory://')) return openPglite(undefined, thread);
 	const folder = url?.startsWith('file://') ? url.slice('file://'.length) : path.join(options.dataDir, 'db');
-	return openEmbedded(path.resolve(folder), options.log ?? console.error);
+	return openEmbedded(path.resolve(folder), options.log ?? console.error, thread);
 }
 
 async function openPostgres(url: string): Promise<DbHandle> {
@@ -91,11 +97,15 @@ export function boundedClose(pool: pg.Pool, graceMs = POOL_CLOSE_GRACE_MS): () =
  */
 export const PGLITE_SETTINGS = ['shared_buffers=32MB', 'maintenance_work_mem=16MB', 'temp_buffers=4MB'];
 
-async function openPglite(dataDir: string | undefined): Promise<DbHandle & { client: PGlite }> {
-	const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
-	const db = drizzlePglite(client) as unknown as Db;
+async function openPglite(dataDir: string | undefined, thread: EmbeddedThread): Promise<DbHandle> {
+	const client =
+		thread === 'worker'
+			? await PgliteThread.open({ dataDir, settings: PGLITE_SETTINGS })
+			: await PGlite.create({ ...(dataDir ? { dataDir } : {}), postgresqlconf: PGLITE_SETTINGS });
+	// Drizzle asks of its client only `query` and `transaction`, which the thread's client answers as PGlite does.
+	const db = drizzlePglite({ client: client as PGlite }) as unknown as Db;
 	await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	return { db, client, kind: 'pglite', close: () => client.close() };
+	return { db, kind: 'pglite', close: () => client.close() };
 }
 
 /**
@@ -106,7 +116,8 @@ async function openPglite(dataDir: string | undefined): Promise<DbHandle & { cli
  * 100 MB database.
  */
 export async function refreshPlannerStatistics(db: Db): Promise<boolean> {
-	if (!((db as { $client?: unknown }).$client instanceof PGlite)) return false;
+	const client = (db as { $client?: unknown }).$client;
+	if (!(client instanceof PGlite || client instanceof PgliteThread)) return false;
 	await db.execute(sql`ANALYZE`);
 	return true;
 }
@@ -116,7 +127,11 @@ export async function refreshPlannerStatistics(db: Db): Promise<boolean> {
  * killed during initdb leaves a folder it cannot open. We lock the folder with our pid and create
  * it under a temporary name, renamed only once initdb and migrations finished.
  */
-async function openEmbedded(folder: string, log: (message: string) => void): Promise<DbHandle> {
+async function openEmbedded(
+	folder: string,
+	log: (message: string) => void,
+	thread: EmbeddedThread,
+): Promise<DbHandle> {
 	const parent = path.dirname(folder);
 	mkdirSync(parent, { recursive: true });
 	const lockFile = `${folder}.lock`;
@@ -127,11 +142,11 @@ async function openEmbedded(folder: string, log: (message: string) => void): Pro
 		if (existsSync(folder) && !isInitialisedCluster(folder))
 			moveAside(folder, log, 'it is not a complete database');
 		if (!existsSync(folder)) {
-			const fresh = await openPglite(initialising);
+			const fresh = await openPglite(initialising, thread);
 			await fresh.close();
 			renameSync(initialising, folder);
 		}
-		const handle = await openPglite(folder);
+		const handle = await openPglite(folder, thread);
 		let closed = false;
 		return {
 			...handle,

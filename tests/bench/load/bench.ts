@@ -39,7 +39,8 @@ const gpx = readFileSync(
 );
 const ANDORRA = { lat: 42.5063, lon: 1.5218 };
 
-type Setup = { label: string; kind: 'pglite' | 'postgres'; processes: number };
+/** `thread`: where the embedded database runs (EMBEDDED_DB_THREAD); PostgreSQL is its own server. */
+type Setup = { label: string; kind: 'pglite' | 'postgres'; processes: number; thread?: 'worker' | 'main' };
 type Session = Member;
 type Request = autocannon.Request & { path: string };
 type Case = { name: string; request: (session: Session) => Request };
@@ -128,6 +129,7 @@ function startProduct(setup: Setup, databaseUrl: string | undefined): ChildProce
 		MAPSTRIDE_SKIP_BUILD: '1',
 		CLUSTER_WORKERS: String(setup.processes),
 		DATABASE_URL: setup.kind === 'postgres' ? databaseUrl : undefined,
+		EMBEDDED_DB_THREAD: setup.thread,
 	};
 	const script = setup.kind === 'postgres' ? 'scripts/cluster.mjs' : 'scripts/start.mjs';
 	return spawn(process.execPath, [path.join(root, script)], {
@@ -315,7 +317,10 @@ const fmt = (n: number, digits = 0) =>
 async function main() {
 	ensureBuild();
 	const databaseUrl = process.env.BENCH_DATABASE_URL;
-	const setups: Setup[] = [{ label: 'PGlite, 1 process', kind: 'pglite', processes: 1 }];
+	const setups: Setup[] = [
+		{ label: 'PGlite, own thread', kind: 'pglite', processes: 1, thread: 'worker' },
+		{ label: 'PGlite, server thread', kind: 'pglite', processes: 1, thread: 'main' },
+	];
 	if (databaseUrl)
 		setups.push(
 			{ label: 'PostgreSQL, 1 process', kind: 'postgres', processes: 1 },
