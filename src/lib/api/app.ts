@@ -7,8 +7,9 @@ import { readAppToken } from '../connected-apps/server/scopes';
 import { AppError } from '../core/errors';
 import type { AppDeps } from '../core/server/deps';
 import { limitBodySize, requireKnownBodyType } from './body';
-// The domains' listeners are in place wherever the API is.
+// The domains' listeners and their parts of a member's export and deletion are in place wherever the API is.
 import './listeners';
+import './member-data';
 import { type ApiEnv, presetHeaders, type SubApp } from './context';
 import { respondWithError } from './errors';
 import { createHealthApi } from './health';

@@ -4,26 +4,17 @@ import path from 'node:path';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
-import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
-import { clearAccountKeys } from '../../auth/server/throttle';
-import type { BillingDeps } from '../../billing/server/billing-shared';
-import { closeBillingForDeletion } from '../../billing/server/subscriptions';
 import { refreshChallengeProgressQuietly } from '../../challenges/server/progress';
-import { forgetDeviceClouds } from '../../connected-apps/server/device-sync';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
+import { listDeletionSteps } from '../../core/server/member-data';
 import { writeMemberFiles } from '../../core/server/member-files';
 import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
-import { removeMemberExportFiles } from '../../privacy/server/export-files';
 import { relationBetween } from '../../social/server/relations';
-import { workoutChangeMarks } from '../../stats/server/tables';
-import { removeMemberImportFiles } from '../../workouts/server/bulk-import';
-import { removeWorkoutPhotoFiles } from '../../workouts/server/photo-files';
-import { removeMemberUploadFiles } from '../../workouts/server/resumable-uploads';
 import {
 	PHOTO_MAX_BYTES,
 	PHOTO_MAX_PIXELS,
@@ -364,30 +355,23 @@ export async function findProfilePhoto(
 // ---------------------------------------------------------------- deletion
 
 /**
- * Removes the member: every row that references them (foreign keys cascade from users), their
- * files on disk and their login counters. Their sign-ins end first, so access tokens still in
- * flight are refused at once, and their billing closes before its rows go, so no renewal charges
- * the deleted account.
+ * Removes the member: every row that references them (foreign keys cascade from users) in one
+ * transaction, and around it each domain's clean-up as src/lib/api/member-data.ts registers it
+ * (sign-ins end first, billing closes before its rows go, files go before the rows that name them).
  */
-export async function deleteAccount(deps: BillingDeps, userId: number): Promise<void> {
+export async function deleteAccount(deps: AppDeps, userId: number): Promise<void> {
+	const steps = listDeletionSteps();
 	const row = await findRow(deps, userId);
 	if (!row) return;
-	await revokeAllSessions(deps, userId);
-	await closeBillingForDeletion(deps, userId);
+	const member = { id: row.id, email: row.email };
+	for (const step of steps) await step.beforeRows?.(deps, member);
+	// The profile photo's files go once no row names them.
 	const [photo] = await deps.db.select().from(profilePhotos).where(eq(profilePhotos.userId, userId));
-	// Export archives are files: they go before the rows that name them.
-	await removeMemberExportFiles(deps, userId);
-	await removeMemberImportFiles(deps, userId);
-	await removeMemberUploadFiles(deps, userId);
-	// Device clouds are told we no longer read the member's activities.
-	await forgetDeviceClouds(deps, userId);
 	await deps.db.transaction(async (tx) => {
 		await tx.delete(users).where(eq(users.id, userId));
-		// The stats' change mark has no foreign key (a trigger writes it as the member's workouts go).
-		await tx.delete(workoutChangeMarks).where(eq(workoutChangeMarks.ownerId, userId));
+		for (const step of steps) await step.withRows?.(tx, member);
 	});
 	if (photo) await removePhotoFiles(deps, photo);
-	await removeWorkoutPhotoFiles(deps.config, userId);
-	await clearAccountKeys(deps, row.email);
+	for (const step of steps) await step.afterRows?.(deps, member);
 	deps.logger.info({ userId }, 'account deleted');
 }

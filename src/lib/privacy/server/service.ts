@@ -6,33 +6,12 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
 import yazl from 'yazl';
-import { hideEndsOf, listPrivacyZones } from '../../account/server/location-privacy';
-import {
-	findProfilePhoto,
-	getHeartRateZones,
-	getSelf,
-	listPromotionalPreferences,
-	readMemberBasics,
-} from '../../account/server/service';
-import { membershipForExport } from '../../billing/server/payment-history';
-import { listOwnChallengeEntries } from '../../challenges/server/catalogue';
-import { listDeviceConnections } from '../../connected-apps/server/device-sync';
+import { readMemberBasics } from '../../account/server/service';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
-import { listGear, representGear } from '../../gear/server/service';
-import { listGoalsWithProgress, representGoal } from '../../goals/server/service';
+import { type ExportArchive, type ExportedMember, listExportParts } from '../../core/server/member-data';
 import { queueMail } from '../../mail/server/service';
-import { listBookmarks } from '../../routes/server/bookmarks';
-import { routeToGpx } from '../../routes/server/files';
-import { listOwnRoutes } from '../../routes/server/lists';
-import { listOwnComments, listOwnFeedActivity } from '../../social/server/data-export';
-import { listFriendships } from '../../social/server/friendships';
-import { listSurveyAnswers } from '../../surveys/server/service';
-import { hasOriginalFile, originalFile } from '../../workouts/server/detail';
-import { workoutPhotoFolder } from '../../workouts/server/photo-files';
-import { listWorkoutPhotos } from '../../workouts/server/photos';
-import { aggregatesOf, listAllOwnWorkouts } from '../../workouts/server/service';
 import {
 	type AccessDataKind,
 	type AccessLogEntry,
@@ -40,7 +19,6 @@ import {
 	type ExportStatus,
 	type ExportView,
 } from '../contract';
-import { getConsentStatus, listConsentHistory } from './consents';
 import { exportFolder } from './export-files';
 import { dataAccessLog, dataExports } from './tables';
 
@@ -140,23 +118,24 @@ async function setProgress(deps: Deps, id: number, progress: number): Promise<vo
 	await deps.db.update(dataExports).set({ progress }).where(eq(dataExports.id, id));
 }
 
-const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-
 /**
- * Builds one export: the member's data as JSON, their original workout files, their routes as GPX
- * and their profile photo, in one zip under DATA_DIR/exports, then mails a link that works for seven days and only
- * for them. Safe to run again after a crash: a finished export is left alone, a half-built file is
- * replaced, and the mail goes once (a retry after it was sent does nothing).
+ * Builds one export: every section the domains registered (src/lib/api/member-data.ts), the member's
+ * data as JSON beside their original workout files, their routes as GPX and their photos, in one zip
+ * under DATA_DIR/exports, then mails a link that works for seven days and only for them. Safe to run
+ * again after a crash: a finished export is left alone, a half-built file is replaced, and the mail
+ * goes once (a retry after it was sent does nothing).
  */
 export async function buildExport(deps: Deps, exportId: number): Promise<void> {
+	const parts = listExportParts();
 	const [row] = await deps.db.select().from(dataExports).where(eq(dataExports.id, exportId));
 	if (!row || row.mailedAt || row.status === 'failed') return;
 	const basics = await readMemberBasics(deps, row.userId);
 	if (!basics) return;
-	const viewer = {
+	const member: ExportedMember = {
 		id: basics.id,
 		username: basics.username,
 		displayName: basics.displayName,
+		email: basics.email,
 		isPremium: false,
 	};
 	await deps.db
@@ -177,195 +156,18 @@ export async function buildExport(deps: Deps, exportId: number): Promise<void> {
 	// process with nothing listening: it fails this try of the export instead.
 	zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error));
 	const when = { mtime: deps.clock() };
+	const archive: ExportArchive = {
+		addJson: (name, value) => zip.addBuffer(Buffer.from(`${JSON.stringify(value, null, 2)}\n`), name, when),
+		addBytes: (name, bytes) => zip.addBuffer(Buffer.from(bytes), name, when),
+		addFile: (name, file) => zip.addFile(file, name, when),
+	};
 
 	let size: number;
 	try {
-		zip.addBuffer(json(await getSelf(deps, viewer)), 'profile.json', when);
-		const status = await getConsentStatus(deps, basics.id);
-		zip.addBuffer(
-			json({
-				email: basics.email,
-				country: status.country,
-				privacy_region: status.region,
-				do_not_sell_applies: status.do_not_sell_applies,
-				promotional_preferences: await listPromotionalPreferences(deps, basics.id),
-				heart_rate_zones: (await getHeartRateZones(deps, viewer, basics.id))._embedded.heart_rate_zones[0]
-					.zones,
-				location_privacy: {
-					hide_route_ends_m: await hideEndsOf(deps, basics.id),
-					privacy_zones: (await listPrivacyZones(deps, viewer)).map((zone) => ({
-						name: zone.name,
-						lat: zone.lat,
-						lng: zone.lng,
-						radius_m: zone.chosenRadiusM,
-						created_datetime: formatApiDateTime(zone.createdAt),
-					})),
-				},
-			}),
-			'settings.json',
-			when,
-		);
-		zip.addBuffer(
-			json({ current: status.consents, history: await listConsentHistory(deps, basics.id, 10_000) }),
-			'consents.json',
-			when,
-		);
-		const photo = await findProfilePhoto(deps, basics.id, basics.username, 'Medium');
-		if (photo) zip.addFile(photo.file, `photos/profile${path.extname(photo.file)}`, when);
-		await setProgress(deps, exportId, 20);
-
-		const routes = await listOwnRoutes(deps, basics.id);
-		zip.addBuffer(
-			json(
-				routes.map((route) => ({
-					id: route.id,
-					name: route.name,
-					distance: route.distanceM,
-					privacy: route.privacy,
-					created_datetime: formatApiDateTime(route.createdAt),
-					gpx: `routes/${route.id}.gpx`,
-				})),
-			),
-			'routes.json',
-			when,
-		);
-		for (const route of routes)
-			zip.addBuffer(Buffer.from(routeToGpx(route).body), `routes/${route.id}.gpx`, when);
-		const { bookmarks } = await listBookmarks(deps, viewer, { limit: 10_000 });
-		zip.addBuffer(
-			json(
-				bookmarks.map((bookmark) => ({
-					route: bookmark.routeId,
-					name: bookmark.route.name,
-					created_datetime: formatApiDateTime(bookmark.createdAt),
-				})),
-			),
-			'bookmarks.json',
-			when,
-		);
-		await setProgress(deps, exportId, 45);
-
-		const { workouts } = await listAllOwnWorkouts(deps, viewer, {});
-		const workoutEntries = [];
-		for (const workout of workouts) {
-			let original: string | null = null;
-			if (await hasOriginalFile(deps, workout.id)) {
-				const file = await originalFile(deps, viewer, workout.id);
-				original = `workouts/${workout.id}-${file.fileName}`;
-				zip.addBuffer(Buffer.from(file.body), original, when);
-			}
-			const photos = [];
-			for (const photo of await listWorkoutPhotos(deps, workout.id)) {
-				const file = `photos/workout-${workout.id}-${photo.id}.jpg`;
-				zip.addFile(
-					path.join(workoutPhotoFolder(deps.config, basics.id, workout.id), `${photo.fileStem}-large.jpg`),
-					file,
-					when,
-				);
-				photos.push({
-					id: photo.id,
-					width: photo.width,
-					height: photo.height,
-					created_datetime: formatApiDateTime(photo.createdAt),
-					file,
-				});
-			}
-			workoutEntries.push({
-				id: workout.id,
-				name: workout.name,
-				activity_type: workout.activityTypeId,
-				start_datetime: formatApiDateTime(workout.startDatetime),
-				aggregates: aggregatesOf(workout),
-				privacy: workout.privacy,
-				gear: workout.gearId,
-				original_file: original,
-				photos,
-			});
+		for (const [index, part] of parts.entries()) {
+			await part.write(deps, member, archive);
+			await setProgress(deps, exportId, 5 + Math.round((90 * (index + 1)) / parts.length));
 		}
-		zip.addBuffer(json(workoutEntries), 'workouts.json', when);
-		zip.addBuffer(json((await listGear(deps, viewer)).map(representGear)), 'gear.json', when);
-		// The device clouds connected and what each brought in; the clouds' tokens are never exported.
-		zip.addBuffer(json(await listDeviceConnections(deps, basics.id)), 'device_connections.json', when);
-		await setProgress(deps, exportId, 75);
-
-		const { goals } = await listGoalsWithProgress(deps, viewer, { user: basics.id });
-		zip.addBuffer(json(goals.map((goal) => representGoal(goal, 'UTC'))), 'goals.json', when);
-		zip.addBuffer(
-			json(
-				(await listOwnChallengeEntries(deps, basics.id)).map((entry) => ({
-					challenge: entry.challengeId,
-					name: entry.name,
-					name_shown_on_leaderboard: entry.showName,
-					progress: entry.progress,
-					workouts_counted: entry.workoutCount,
-					progress_datetime: formatApiDateTime(entry.reachedAt),
-				})),
-			),
-			'challenges.json',
-			when,
-		);
-		const friends = await listFriendships(deps, viewer, { limit: 10_000 });
-		zip.addBuffer(
-			json(
-				friends.rows.map((friendship) => ({
-					from_user: friendship.fromUserId,
-					to_user: friendship.toUserId,
-					status: friendship.status,
-					created_datetime: formatApiDateTime(friendship.createdAt),
-				})),
-			),
-			'friends.json',
-			when,
-		);
-		const comments = await listOwnComments(deps, basics.id);
-		zip.addBuffer(
-			json(
-				comments.map((comment) => ({
-					id: comment.id,
-					on: { type: comment.objectType, id: comment.objectId },
-					reply_to: comment.parentCommentId,
-					text: comment.text,
-					created_datetime: formatApiDateTime(comment.createdAt),
-				})),
-			),
-			'comments.json',
-			when,
-		);
-		const feed = await listOwnFeedActivity(deps, basics.id);
-		zip.addBuffer(
-			json({
-				likes: feed.likes.map((like) => ({
-					on: { type: like.objectType, id: like.objectId },
-					created_datetime: formatApiDateTime(like.createdAt),
-				})),
-				stories: feed.stories.map((story) => ({
-					id: story.id,
-					about: { type: story.objectType, id: story.subjectId },
-					period: story.period || null,
-					title: story.title,
-					details: story.details,
-					live: story.live,
-					published_datetime: formatApiDateTime(story.publishedAt),
-				})),
-				removed_from_feeds: feed.removed.map((removed) => ({
-					type: removed.objectType,
-					id: removed.objectId,
-				})),
-				blocked_members: feed.blocks.map((block) => ({
-					user: block.blockedId,
-					created_datetime: formatApiDateTime(block.createdAt),
-				})),
-			}),
-			'feed.json',
-			when,
-		);
-		zip.addBuffer(json(await membershipForExport(deps, viewer)), 'membership.json', when);
-		zip.addBuffer(json(await listSurveyAnswers(deps, basics.id)), 'surveys.json', when);
-		zip.addBuffer(
-			json({ access_log: await listDataAccess(deps, basics.id, 10_000) }),
-			'data-access-log.json',
-			when,
-		);
 		zip.end();
 		await written;
 		({ size } = await stat(filePath));

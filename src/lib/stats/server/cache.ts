@@ -35,6 +35,11 @@ export async function workoutsFingerprint(deps: Deps, ownerId: number): Promise<
 	return row?.mark ?? 'unchanged';
 }
 
+/** A deleted member's change mark; it has no foreign key, since the trigger writes it as their workouts go. */
+export async function removeChangeMark(db: Db, ownerId: number): Promise<void> {
+	await db.delete(workoutChangeMarks).where(eq(workoutChangeMarks.ownerId, ownerId));
+}
+
 /** The cached value for `key` when the fingerprint still matches, else `compute()`'s, kept. */
 export async function cachedFor<T>(
 	deps: Deps,
