@@ -6,7 +6,7 @@ import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
 import { revokeAllSessions } from '../../auth/server/session';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
-import { clearAccountKeys } from '../../auth/server/throttle';
+import { clearAccountCounters } from '../../auth/server/throttle';
 import type { BillingDeps } from '../../billing/server/billing-shared';
 import { closeBillingForDeletion } from '../../billing/server/subscriptions';
 import { refreshChallengeProgressQuietly } from '../../challenges/server/progress';
@@ -388,6 +388,6 @@ export async function deleteAccount(deps: BillingDeps, userId: number): Promise<
 	});
 	if (photo) await removePhotoFiles(deps, photo);
 	await removeWorkoutPhotoFiles(deps.config, userId);
-	await clearAccountKeys(deps, row.email);
+	await clearAccountCounters(deps, row.email);
 	deps.logger.info({ userId }, 'account deleted');
 }
