@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { forgetBudgetsInMemory } from '../../src/lib/api/rate-limit';
 import type { Db } from '../../src/lib/core/server/deps';
 import * as schema from '../../src/lib/db/tables';
 import { workerDatabaseUrl } from './worker-database';
@@ -41,8 +42,12 @@ export async function openTestDb(): Promise<TestDatabase> {
 	return { db, kind: 'pglite', reset: () => truncateAll(db), close: () => client.close() };
 }
 
-/** Empties every table of ours (not the migrations journal) and restarts id sequences. */
+/**
+ * Empties every table of ours (not the migrations journal) and restarts id sequences, and the
+ * request budgets the embedded database keeps in memory instead of in `rate_limits`.
+ */
 export async function truncateAll(db: Db): Promise<void> {
+	await forgetBudgetsInMemory(db);
 	const result = await db.execute<{ tablename: string }>(
 		sql`select tablename from pg_tables where schemaname = 'public'`,
 	);

@@ -23,7 +23,12 @@ export type LimiterOptions = {
 	points: number;
 	/** Seconds in one window. */
 	duration: number;
+	/** Seconds a caller who goes past `points` is refused for, counted from that request (0: until the window ends). */
+	blockDuration?: number;
 };
+
+// The embedded database's budgets, so they can be emptied along with its tables.
+const inMemory = new WeakMap<Db, Set<RateLimiterMemory>>();
 
 /**
  * Every request budget is built here, so all of them count in the same place. On PostgreSQL the
@@ -32,9 +37,14 @@ export type LimiterOptions = {
  * sees every request and its memory is the right place for the counters.
  */
 export function createLimiter(db: Db, options: LimiterOptions): RateLimiterAbstract {
-	const { name: keyPrefix, points, duration } = options;
+	const { name: keyPrefix, points, duration, blockDuration = 0 } = options;
 	const client = (db as { $client?: unknown }).$client;
-	if (!(client instanceof pg.Pool)) return new RateLimiterMemory({ keyPrefix, points, duration });
+	if (!(client instanceof pg.Pool)) {
+		const limiter = new RateLimiterMemory({ keyPrefix, points, duration, blockDuration });
+		const limiters = inMemory.get(db) ?? new Set();
+		inMemory.set(db, limiters.add(limiter));
+		return limiter;
+	}
 	return new RateLimiterPostgres({
 		storeClient: client,
 		storeType: 'pool',
@@ -44,7 +54,28 @@ export function createLimiter(db: Db, options: LimiterOptions): RateLimiterAbstr
 		keyPrefix,
 		points,
 		duration,
+		blockDuration,
 	});
+}
+
+/** Forgets every count the embedded database's budgets hold in memory, as truncating `rate_limits` does on PostgreSQL. */
+export async function forgetBudgetsInMemory(db: Db): Promise<void> {
+	for (const limiter of inMemory.get(db) ?? [])
+		for (const { key } of limiter.dump().storage) await limiter.delete(key);
+}
+
+/** Spends `points` of `key`'s budget, or answers how many seconds to wait (for Retry-After) when it is spent. */
+export async function spend(
+	limiter: RateLimiterAbstract,
+	key: string,
+	points = 1,
+): Promise<{ spent: RateLimiterRes; waitSeconds?: never } | { spent?: never; waitSeconds: number }> {
+	try {
+		return { spent: await limiter.consume(key, points) };
+	} catch (refusal) {
+		if (!(refusal instanceof RateLimiterRes)) throw refusal;
+		return { waitSeconds: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+	}
 }
 
 /** Spends `points` of `key`'s budget (one by default), or refuses with 429 and how long to wait (Retry-After). */
@@ -54,15 +85,12 @@ export async function spendOrRefuse(
 	message: string,
 	points = 1,
 ): Promise<RateLimiterRes> {
-	try {
-		return await limiter.consume(key, points);
-	} catch (refusal) {
-		if (!(refusal instanceof RateLimiterRes)) throw refusal;
-		throw new AppError('rate_limited', message, {
-			detail: 'too_many_requests',
-			headers: { 'Retry-After': String(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))) },
-		});
-	}
+	const { spent, waitSeconds } = await spend(limiter, key, points);
+	if (spent) return spent;
+	throw new AppError('rate_limited', message, {
+		detail: 'too_many_requests',
+		headers: { 'Retry-After': String(waitSeconds) },
+	});
 }
 
 /**

@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ROTATED_COOKIE_GRACE_SECONDS } from '../../../src/lib/auth/server/session';
 import { refreshTokens, users } from '../../../src/lib/auth/server/tables';
 import { readConfig } from '../../../src/lib/core/config';
@@ -35,9 +35,14 @@ beforeAll(async () => {
 beforeEach(() => database.reset());
 afterAll(() => database.close());
 
-/** Moves the test clock forward. */
-const advance = (seconds: number) =>
+/**
+ * Moves the test clock forward, and the system clock with it where a test fakes it: the login
+ * throttle's counts (rate-limiter-flexible) lapse by Date.now().
+ */
+const advance = (seconds: number) => {
 	(deps.clock as unknown as { advance: (s: number) => void }).advance(seconds);
+	if (vi.isFakeTimers()) vi.setSystemTime(Date.now() + seconds * 1000);
+};
 
 const login = (target: App, email: string, password: string, headers: Record<string, string> = {}) =>
 	callApi(target, 'POST', '/api/auth/login', { body: { email, password }, headers });
@@ -228,6 +233,13 @@ describe('login', () => {
 });
 
 describe('brute force', () => {
+	beforeEach(() => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+	});
+	afterEach(() => {
+		vi.useRealTimers();
+	});
+
 	test('10 failures for one account from one address give 429 with Retry-After, even for the right password', async () => {
 		await signupMember(app);
 		for (let i = 0; i < 10; i++)

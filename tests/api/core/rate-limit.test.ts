@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ApiEnv } from '../../../src/lib/api/context';
 import { PRICED_READS } from '../../../src/lib/api/request-costs';
+import { clearAccountCounters, countAttempt, emailAccount } from '../../../src/lib/auth/server/throttle';
 import { readConfig } from '../../../src/lib/core/config';
 import { AppError } from '../../../src/lib/core/errors';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
@@ -174,5 +175,18 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('budgets shared by processes on one
 		expect((refusal as AppError).status).toBe(429);
 		expect(Number((refusal as AppError).headers?.['Retry-After'])).toBeGreaterThan(3500);
 		await expect(here(42)).resolves.toBeUndefined();
+	});
+
+	test('failed sign-ins at one account spread over two instances pause it on both, and a reset on one lifts it', async () => {
+		const attempt = { ip: '203.0.113.70', account: emailAccount('grace@example.test') };
+		for (let i = 0; i < 10; i++) await countAttempt({ db: i % 2 ? other.db : database.db }, attempt);
+		for (const db of [database.db, other.db]) {
+			const refusal = await countAttempt({ db }, attempt).catch((error: unknown) => error);
+			expect(refusal).toBeInstanceOf(AppError);
+			expect((refusal as AppError).detail).toBe('too_many_attempts');
+			expect(Number((refusal as AppError).headers?.['Retry-After'])).toBeLessThanOrEqual(900);
+		}
+		await clearAccountCounters({ db: other.db }, 'grace@example.test');
+		await expect(countAttempt({ db: database.db }, attempt)).resolves.toBeDefined();
 	});
 });

@@ -1,6 +1,6 @@
 import type { DeletionStep } from '../../core/server/member-data';
 import { revokeAllSessions } from './session';
-import { clearAccountKeys } from './throttle';
+import { clearAccountCounters } from './throttle';
 
 /**
  * The member's sign-ins end first, so access tokens still in flight are refused at once; their
@@ -9,5 +9,5 @@ import { clearAccountKeys } from './throttle';
 export const signInsDeletion: DeletionStep = {
 	name: 'sign-ins',
 	beforeRows: (deps, member) => revokeAllSessions(deps, member.id),
-	afterRows: (deps, member) => clearAccountKeys(deps, member.email),
+	afterRows: (deps, member) => clearAccountCounters(deps, member.email),
 };

@@ -35,18 +35,7 @@ import {
 	rotateSession,
 } from './session';
 import { oneTimeTokens, promotionalPreferences, users } from './tables';
-import {
-	ACCOUNT_FROM_ADDRESS,
-	accountAddressKey,
-	addressKey,
-	clearAccountKeys,
-	clearKeys,
-	limitRequests,
-	PER_ADDRESS_DAILY,
-	REQUESTS_PER_HOUR,
-	releaseAttempt,
-	takeAttempts,
-} from './throttle';
+import { clearAccountCounters, countAttempt, emailAccount, limitRequests } from './throttle';
 import {
 	challengedMember,
 	checkSecondFactor,
@@ -170,19 +159,13 @@ export async function login(
 	const email = (body.email ?? body.username ?? '').trim();
 	const password = body.password as string;
 
-	const accountKey = accountAddressKey(email, context.ip);
-	const ipKey = addressKey('login', context.ip);
-	await takeAttempts(deps, [
-		[accountKey, ACCOUNT_FROM_ADDRESS],
-		[ipKey, PER_ADDRESS_DAILY],
-	]);
+	const attempt = await countAttempt(deps, { ip: context.ip, account: emailAccount(email) });
 
 	const row = await findUserByEmailRow(deps, email);
 	const valid = await verifyPassword(row?.passwordHash ?? null, password);
 	if (!row || !valid)
 		throw new AppError('unauthenticated', MESSAGES.accessDenied, { detail: 'access_denied' });
-	await clearKeys(deps, [accountKey]);
-	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
+	await attempt.succeeded();
 	if (needsRehash(row.passwordHash)) {
 		const upgraded = await hashPassword(password);
 		await deps.db.update(users).set({ passwordHash: upgraded }).where(eq(users.id, row.id));
@@ -344,10 +327,7 @@ export async function createDemoMember(deps: Deps, body: SignupBody): Promise<Vi
  */
 export async function signup(deps: Deps, body: SignupBody, context: RequestContext): Promise<SignedIn> {
 	const now = deps.clock();
-	await limitRequests(deps, addressKey('signup', context.ip), {
-		...REQUESTS_PER_HOUR,
-		max: deps.config.signupsPerHour,
-	});
+	await limitRequests(deps, 'signup', context.ip, deps.config.signupsPerHour);
 	const failures = validateSignup(body, now);
 	if (failures.length) refuse(failures);
 	// Under the region's minimum age nothing is kept: refused before anything is written.
@@ -356,15 +336,14 @@ export async function signup(deps: Deps, body: SignupBody, context: RequestConte
 	const email = (body.email as string).trim();
 	const passwordHash = await hashPassword(body.password as string);
 	// "This email is used" says as much as a login would: it spends the same per-address budget.
-	const ipKey = addressKey('login', context.ip);
-	await takeAttempts(deps, [[ipKey, PER_ADDRESS_DAILY]]);
+	const attempt = await countAttempt(deps, { ip: context.ip });
 	if (await findUserByEmailRow(deps, email))
 		throw new AppError('conflict', MESSAGES.emailUsed, {
 			detail: 'email/used',
 			failures: [{ field: 'email', message: MESSAGES.emailUsed }],
 		});
 	const row = await insertMember(deps, body, passwordHash, now);
-	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
+	await attempt.succeeded();
 	await sendVerificationMail(deps, row);
 	return signIn(deps, row, context);
 }
@@ -427,7 +406,7 @@ export async function sendVerificationMail(deps: Deps, row: UserRow): Promise<vo
 }
 
 /** A few confirmation mails an hour per member: enough for a lost mail, too few to spam an inbox. */
-const VERIFICATION_MAILS_PER_HOUR = { max: 5, windowSeconds: 3600, blockSeconds: 3600 };
+const VERIFICATION_MAILS_PER_HOUR = 5;
 
 /** Sends a signed-in member a new confirmation link, unless the address is already confirmed. */
 export async function resendVerificationMail(
@@ -437,7 +416,7 @@ export async function resendVerificationMail(
 	const row = await findUserRow(deps, viewer.id);
 	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
 	if (row.emailVerifiedAt) return { status: 'already_confirmed' };
-	await limitRequests(deps, addressKey('verify-mail', `user-${row.id}`), VERIFICATION_MAILS_PER_HOUR);
+	await limitRequests(deps, 'verify-mail', `user-${row.id}`, VERIFICATION_MAILS_PER_HOUR);
 	await sendVerificationMail(deps, row);
 	return { status: 'sent' };
 }
@@ -454,13 +433,13 @@ export async function requestVerificationMail(
 ): Promise<void> {
 	const emailProblem = checkEmailField(body.email);
 	if (emailProblem) refuse([emailProblem]);
-	await limitRequests(deps, addressKey('verify-request', context.ip), REQUESTS_PER_HOUR);
+	await limitRequests(deps, 'verify-request', context.ip);
 	const email = body.email as string;
 	queueMailJob(deps, async () => {
 		const row = await findUserByEmailRow(deps, email);
 		if (!row || row.emailVerifiedAt) return null;
 		try {
-			await limitRequests(deps, addressKey('verify-mail', `user-${row.id}`), VERIFICATION_MAILS_PER_HOUR);
+			await limitRequests(deps, 'verify-mail', `user-${row.id}`, VERIFICATION_MAILS_PER_HOUR);
 		} catch (error) {
 			if (error instanceof AppError && error.code === 'rate_limited') return null;
 			throw error;
@@ -498,7 +477,7 @@ export async function requestPasswordReset(
 ): Promise<void> {
 	const emailProblem = checkEmailField(body.email);
 	if (emailProblem) refuse([emailProblem]);
-	await limitRequests(deps, addressKey('reset', context.ip), REQUESTS_PER_HOUR);
+	await limitRequests(deps, 'reset', context.ip);
 	const email = body.email as string;
 	const redirectUri = safeRedirect(body.redirect_uri);
 	queueMailJob(deps, () => composeResetMail(deps, email, redirectUri));
@@ -541,7 +520,7 @@ export async function resetPassword(
 	if (!(await consumeToken(deps, row.id))) throw invalidLink('used_token');
 	await deps.db.update(users).set({ passwordHash, updatedAt: deps.clock() }).where(eq(users.id, user.id));
 	await revokeAllSessions(deps, user.id);
-	await clearAccountKeys(deps, user.email);
+	await clearAccountCounters(deps, user.email);
 	return { userId: user.id, redirectUri: row.redirectUri };
 }
 
@@ -654,7 +633,7 @@ export async function logout(
 export async function findUserByEmail(deps: Deps, viewer: Viewer, email: string) {
 	const emailProblem = checkEmailField(email);
 	if (emailProblem) refuse([emailProblem]);
-	await limitRequests(deps, addressKey('email-search', `user-${viewer.id}`), REQUESTS_PER_HOUR);
+	await limitRequests(deps, 'email-search', `user-${viewer.id}`);
 	const row = await findUserByEmailRow(deps, email);
 	if (!row || (row.id !== viewer.id && row.emailSearchPrivacy !== 3))
 		throw new AppError('not_found', 'No member can be found with this email.', { detail: 'not_found' });
@@ -671,16 +650,10 @@ export async function reauthenticate(
 	if (!password) refuse([blank('password')]);
 	const row = await findUserRow(deps, viewer.id);
 	if (!row) throw new AppError('not_found', 'No such member.', { detail: 'not_found' });
-	const accountKey = accountAddressKey(row.email, context.ip);
-	const ipKey = addressKey('login', context.ip);
-	await takeAttempts(deps, [
-		[accountKey, ACCOUNT_FROM_ADDRESS],
-		[ipKey, PER_ADDRESS_DAILY],
-	]);
+	const attempt = await countAttempt(deps, { ip: context.ip, account: emailAccount(row.email) });
 	if (!(await verifyPassword(row.passwordHash, password as string)))
 		throw new AppError('forbidden', MESSAGES.accessDenied, { detail: 'access_denied' });
-	await clearKeys(deps, [accountKey]);
-	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
+	await attempt.succeeded();
 	return row;
 }
 

@@ -140,14 +140,6 @@ export const oneTimeTokens = pgTable(
 	(t) => [uniqueIndex('one_time_tokens_hash_idx').on(t.tokenHash)],
 );
 
-/** Failed-login counters live in the database so several processes share them. */
-export const loginAttempts = pgTable('login_attempts', {
-	key: text('key').primaryKey(),
-	failures: integer('failures').notNull().default(0),
-	windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
-	blockedUntil: timestamp('blocked_until', { withTimezone: true }),
-});
-
 export const promotionalPreferences = pgTable(
 	'promotional_preferences',
 	{

@@ -15,14 +15,7 @@ import { getVariant } from '../../site/variants';
 import { consumeOneTimeToken, issueOneTimeToken } from './one-time-tokens';
 import { hashToken } from './session';
 import { memberAuthenticators, oneTimeTokens, recoveryCodes } from './tables';
-import {
-	ACCOUNT_FROM_ADDRESS,
-	addressKey,
-	clearKeys,
-	PER_ADDRESS_DAILY,
-	releaseAttempt,
-	takeAttempts,
-} from './throttle';
+import { countAttempt, secondFactorAccount } from './throttle';
 
 /**
  * A second factor for signing in: an authenticator app's six-digit codes (TOTP, RFC 6238: SHA-1, 30 s,
@@ -194,19 +187,13 @@ export async function checkSecondFactor(
 	code: string,
 	context: { ip: string },
 ): Promise<void> {
-	const accountKey = `second_factor:user:${userId}:ip:${context.ip}`;
-	const ipKey = addressKey('login', context.ip);
-	await takeAttempts(deps, [
-		[accountKey, ACCOUNT_FROM_ADDRESS],
-		[ipKey, PER_ADDRESS_DAILY],
-	]);
+	const attempt = await countAttempt(deps, { ip: context.ip, account: secondFactorAccount(userId) });
 	const trimmed = code.trim();
 	const right = /^\d{6}$/.test(trimmed)
 		? await acceptCode(deps, userId, trimmed, false)
 		: await acceptRecoveryCode(deps, userId, trimmed);
 	if (!right) throw wrongCode();
-	await clearKeys(deps, [accountKey]);
-	await releaseAttempt(deps, ipKey, PER_ADDRESS_DAILY);
+	await attempt.succeeded();
 }
 
 /** Turns the second factor on with the first code from the app; answers the recovery codes, shown this once. */
@@ -216,10 +203,14 @@ export async function confirmTwoFactor(
 	code: string,
 	context: { ip: string },
 ): Promise<{ recoveryCodes: string[] }> {
-	const accountKey = `second_factor:user:${userId}:ip:${context.ip}`;
-	await takeAttempts(deps, [[accountKey, ACCOUNT_FROM_ADDRESS]]);
+	// The member is signed in: their address's daily allowance is not at stake.
+	const attempt = await countAttempt(deps, {
+		ip: context.ip,
+		account: secondFactorAccount(userId),
+		perAddress: false,
+	});
 	if (!(await acceptCode(deps, userId, code.trim(), true))) throw wrongCode();
-	await clearKeys(deps, [accountKey]);
+	await attempt.succeeded();
 	const codes = newRecoveryCodes();
 	await deps.db.transaction(async (tx) => {
 		await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
