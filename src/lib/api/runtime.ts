@@ -49,7 +49,10 @@ async function bootRuntime(): Promise<Runtime> {
 	await refreshPlannerStatistics(deps.db);
 	const modules = await loadApiModules(deps);
 	const api = createApi(deps, { routes: modules.routes });
-	const jobWorker = startJobWorker(deps, backgroundJobs.definitions, { schedules: backgroundJobs.schedules });
+	const jobWorker = startJobWorker(deps, backgroundJobs.definitions, {
+		schedules: backgroundJobs.schedules,
+		listen: handle.listen,
+	});
 	return {
 		deps,
 		startupNotes,

@@ -15,7 +15,11 @@ export type DbHandle = {
 	db: Db;
 	kind: 'pglite' | 'postgres';
 	close: () => Promise<void>;
+	/** PostgreSQL only: calls `onNotify` at each NOTIFY on `channel`, from any process; resolves to a stop. */
+	listen?: Listen;
 };
+
+export type Listen = (channel: string, onNotify: () => void) => () => Promise<void>;
 
 export class DatabaseInUseError extends Error {}
 
@@ -55,7 +59,51 @@ async function openPostgres(url: string): Promise<DbHandle> {
 	const close = boundedClose(pool);
 	const db = drizzlePg(pool) as unknown as Db;
 	await migratePg(db as never, { migrationsFolder: MIGRATIONS_DIR });
-	return { db, kind: 'postgres', close };
+	return { db, kind: 'postgres', close, listen: listenToPostgres(url) };
+}
+
+const RELISTEN_AFTER_MS = 2000;
+
+/**
+ * LISTEN holds a connection of its own for as long as the process runs, outside the pool. When it
+ * drops (a restart, a failover) it is made again, and `onNotify` is called once it is back, since a
+ * notification sent while it was away is lost.
+ */
+export function listenToPostgres(url: string): Listen {
+	return (channel, onNotify) => {
+		if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+		let stopped = false;
+		let current: pg.Client | undefined;
+		let retry: NodeJS.Timeout | undefined;
+		const again = (client: pg.Client) => {
+			if (stopped || client !== current) return;
+			current = undefined;
+			client.end().catch(() => {});
+			retry = setTimeout(connect, RELISTEN_AFTER_MS);
+		};
+		const connect = async () => {
+			const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+			current = client;
+			client.on('notification', (message) => {
+				if (message.channel === channel) onNotify();
+			});
+			client.on('error', () => again(client));
+			client.on('end', () => again(client));
+			try {
+				await client.connect();
+				await client.query(`LISTEN ${channel}`);
+				if (!stopped) onNotify();
+			} catch {
+				again(client);
+			}
+		};
+		void connect();
+		return async () => {
+			stopped = true;
+			clearTimeout(retry);
+			await current?.end().catch(() => {});
+		};
+	};
 }
 
 /** How long closing waits for connections still in use (a query under way, a transaction open). */

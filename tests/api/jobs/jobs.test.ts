@@ -1,5 +1,7 @@
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { AppDeps } from '../../../src/lib/core/server/deps';
+import { listenToPostgres } from '../../../src/lib/db/client';
 import {
 	enqueueJob,
 	getJob,
@@ -11,7 +13,8 @@ import {
 } from '../../../src/lib/jobs/server/service';
 import { jobs } from '../../../src/lib/jobs/server/tables';
 import { createTestClock, createTestDeps } from '../../helpers/app';
-import { openTestDb, type TestDatabase } from '../../helpers/db';
+import { openTestDb, TEST_DB_KIND, type TestDatabase } from '../../helpers/db';
+import { workerDatabaseUrl } from '../../helpers/worker-database';
 
 let database: TestDatabase;
 let deps: AppDeps;
@@ -260,5 +263,41 @@ describe('the worker', () => {
 		expect(new Set(ticks).size).toBe(ticks.length);
 		expect(ticks.every((key) => key?.startsWith('test.record@'))).toBe(true);
 		expect(scheduledJobKey('a', new Date('2026-01-01T00:00:00Z'))).toBe('a@2026-01-01T00:00:00.000Z');
+	});
+});
+
+describe.skipIf(TEST_DB_KIND !== 'postgres')('processes on one PostgreSQL', () => {
+	test('a job queued by another process starts here at once, long before this worker looks again', async () => {
+		const url = workerDatabaseUrl(String(process.env.TEST_DATABASE_URL), process.env.VITEST_POOL_ID ?? '1');
+		let listening!: () => void;
+		const listeningNow = new Promise<void>((resolve) => {
+			listening = resolve;
+		});
+		const listen = listenToPostgres(url);
+		// A minute between looks at the table: only the announcement can start the job in time.
+		const worker = startJobWorker(deps, definitions, {
+			pollMs: 60_000,
+			listen: (channel, onNotify) =>
+				listen(channel, () => {
+					listening();
+					onNotify();
+				}),
+		});
+		const otherProcess = new pg.Client({ connectionString: url });
+		try {
+			await listeningNow;
+			await otherProcess.connect();
+			// A plain insert on a connection of its own wakes no worker of this process by itself.
+			await otherProcess.query(
+				`insert into jobs (kind, payload, run_at, created_at) values ('test.record', '{"name":"from afar"}', $1, $1)`,
+				[clock().toISOString()],
+			);
+			const queuedAt = Date.now();
+			await expect.poll(() => done, { timeout: 1000, interval: 20 }).toEqual(['from afar']);
+			expect(Date.now() - queuedAt).toBeLessThan(1000);
+		} finally {
+			await otherProcess.end();
+			await worker.stop();
+		}
 	});
 });

@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import { and, eq, inArray, lt, lte, ne, or, sql } from 'drizzle-orm';
 import type { AppDeps, Db } from '../../core/server/deps';
 import { settlesWithin } from '../../core/waiting';
+import type { Listen } from '../../db/client';
 import { jobs } from './tables';
 
 export type JobPayload = Record<string, unknown>;
@@ -250,16 +251,28 @@ export type JobWorker = {
 	stop: (options?: { graceMs?: number }) => Promise<boolean>;
 };
 
+/** The channel the jobs table's trigger notifies when a job is queued (migration 0036). */
+export const JOBS_QUEUED_CHANNEL = 'jobs_queued';
+/** How often the table is read: every second, or every five when queued jobs are also announced. */
+const POLL_MS = 1000;
+const POLL_MS_WHEN_ANNOUNCED = 5000;
+
 /**
- * Runs due jobs in this process: polls the table, wakes at once when this process queues one, and
- * queues each schedule's tick. `stop` lets the job under way finish, within its grace.
+ * Runs due jobs in this process: polls the table, wakes at once when this process queues one or,
+ * given `listen` (PostgreSQL), when any process does, and queues each schedule's tick. The poll still
+ * finds retries coming due and anything an announcement missed. `stop` lets the job under way
+ * finish, within its grace.
  */
 export function startJobWorker(
 	deps: AppDeps,
 	definitions: JobDefinitions,
-	options: { schedules?: JobSchedule[]; pollMs?: number } = {},
+	options: {
+		schedules?: JobSchedule[];
+		pollMs?: number;
+		listen?: Listen;
+	} = {},
 ): JobWorker {
-	const pollMs = options.pollMs ?? 1000;
+	const pollMs = options.pollMs ?? (options.listen ? POLL_MS_WHEN_ANNOUNCED : POLL_MS);
 	let stopped = false;
 	let timer: NodeJS.Timeout | undefined;
 	let running: Promise<void> | null = null;
@@ -283,6 +296,7 @@ export function startJobWorker(
 			});
 	};
 	runningWorkers.add(tick);
+	const unlisten = options.listen?.(JOBS_QUEUED_CHANNEL, tick);
 
 	const crons = (options.schedules ?? []).map(
 		(schedule) =>
@@ -301,6 +315,8 @@ export function startJobWorker(
 			clearTimeout(timer);
 			runningWorkers.delete(tick);
 			for (const cron of crons) cron.stop();
+			// Closing the listening connection waits on the database, which may have gone silent.
+			if (unlisten) await settlesWithin(unlisten(), 1000);
 			if (!running) return true;
 			return graceMs === Number.POSITIVE_INFINITY
 				? running.then(() => true)
