@@ -69,6 +69,14 @@ export default function TrackHeatmap({ layers, initialGroup, initialYear }: Trac
 	}, [group, year]);
 
 	const answer = loaded.status === 'loaded' ? loaded.answer : null;
+	// The choices stay those of the last answer while the next one loads, so a select keeps its options.
+	const [choices, setChoices] = useState<Pick<TrackHeatmapAnswer, 'groups' | 'years'>>({
+		groups: [],
+		years: [],
+	});
+	useEffect(() => {
+		if (answer) setChoices({ groups: answer.groups, years: answer.years });
+	}, [answer]);
 	const lines = useMemo(
 		() => (answer ? answer.lines.map((line) => decodePolyline(line, LINE_PRECISION)) : []),
 		[answer],
@@ -97,9 +105,8 @@ export default function TrackHeatmap({ layers, initialGroup, initialYear }: Trac
 	}, [lines, layers]);
 
 	// The groups and years on offer: the member's own, and always the one chosen, even with nothing in it.
-	const groups = answer ? answer.groups : [];
+	const { groups, years } = choices;
 	const groupChoices = group !== 'all' && !groups.includes(group as never) ? [...groups, group] : groups;
-	const years = answer ? answer.years : [];
 	const yearChoices = year !== null && !years.includes(year) ? [...years, year].sort((a, b) => b - a) : years;
 	const filtered = group !== 'all' || year !== null;
 
@@ -138,8 +145,7 @@ export default function TrackHeatmap({ layers, initialGroup, initialYear }: Trac
 			<p className="track-heatmap__count" aria-live="polite" data-testid="track-heatmap-count">
 				{loaded.status === 'loading' && 'Drawing your workouts…'}
 				{loaded.status === 'failed' && `Your heatmap could not be loaded: ${loaded.message}`}
-				{answer &&
-					`${formatCount(answer.workout_count)} ${answer.workout_count === 1 ? 'workout' : 'workouts'} shown`}
+				{answer && `${formatCount(answer.workout_count)} shown`}
 			</p>
 			{answer && answer.workout_count === 0 && (
 				<div className="track-heatmap__empty" data-testid="track-heatmap-empty">

@@ -56,10 +56,26 @@ export class TrackHeatLayer extends L.Layer {
 		this.ramp = ramp;
 	}
 
-	/** The box around every line, to fit the map to. */
+	/**
+	 * The box to fit the map to: around the lines that start in the busiest square degree and those
+	 * around it, so a member with workouts on two continents opens on the place they go most (zooming
+	 * out shows the rest), not on a world with every line a dot.
+	 */
 	bounds(): L.LatLngBounds {
+		const cellOf = ([lat, lng]: readonly [number, number]) => [Math.floor(lat), Math.floor(lng)] as const;
+		const counts = new Map<string, number>();
+		for (const line of this.lines) {
+			const [row, column] = cellOf(line[0]);
+			counts.set(`${row},${column}`, (counts.get(`${row},${column}`) ?? 0) + 1);
+		}
+		const busiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '0,0';
+		const [busyRow, busyColumn] = busiest.split(',').map(Number);
 		const bounds = L.latLngBounds([]);
-		for (const line of this.lines) for (const point of line) bounds.extend(point);
+		for (const line of this.lines) {
+			const [row, column] = cellOf(line[0]);
+			if (Math.abs(row - busyRow) > 1 || Math.abs(column - busyColumn) > 1) continue;
+			for (const point of line) bounds.extend(point);
+		}
 		return bounds;
 	}
 
