@@ -132,6 +132,58 @@ describe('the track heatmap', () => {
 		}
 	});
 
+	test('breaks a straight stretch between two far-apart positions where it crosses a privacy zone', async () => {
+		// Two positions 1.6 km apart, the member's home halfway between them.
+		const answer = await callApi(made.app, 'POST', '/api/v7.1/workout/', {
+			token: alice.token,
+			body: {
+				...workoutPayload('2026-03-01T12:00:00Z', { privacy: 3 }),
+				time_series: {
+					position: [
+						[0, { lat: 42.5, lng: 1.5 }],
+						[600, { lat: 42.5, lng: 1.5196 }],
+					],
+				},
+			},
+		});
+		expect(answer.status).toBe(201);
+		const home: [number, number] = [42.5, 1.5098];
+		expect(
+			(
+				await callApi(made.app, 'POST', '/api/v7.1/privacy_zone/', {
+					token: alice.token,
+					body: { lat: home[0], lng: home[1], radius: 200 },
+				})
+			).status,
+		).toBe(201);
+
+		const heatmap = (await heatmapOf(alice.token)).json as TrackHeatmap;
+		expect(heatmap.workout_count).toBe(1);
+		expect(heatmap.lines).toHaveLength(2);
+		const rad = Math.PI / 180;
+		// Metres from home to the stretch a–b, on a local flat projection.
+		const fromHome = (a: [number, number], b: [number, number]) => {
+			const k = Math.cos(home[0] * rad) * rad * 6371000;
+			const [ax, ay, bx, by] = [
+				(a[1] - home[1]) * k,
+				(a[0] - home[0]) * rad * 6371000,
+				(b[1] - home[1]) * k,
+				(b[0] - home[0]) * rad * 6371000,
+			];
+			const [dx, dy] = [bx - ax, by - ay];
+			const t = Math.max(0, Math.min(1, -(ax * dx + ay * dy) / (dx * dx + dy * dy || 1)));
+			return Math.hypot(ax + t * dx, ay + t * dy);
+		};
+		for (const line of heatmap.lines) {
+			const points = decodePolyline(line, 5);
+			for (let i = 1; i < points.length; i++) expect(fromHome(points[i - 1], points[i])).toBeGreaterThan(200);
+		}
+		// Each stretch still runs from its recorded end to the zone's edge.
+		const ends = heatmap.lines.map((line) => decodePolyline(line, 5));
+		expect(ends.flat().some(([, lng]) => Math.abs(lng - 1.5) < 1e-5)).toBe(true);
+		expect(ends.flat().some(([, lng]) => Math.abs(lng - 1.5196) < 1e-5)).toBe(true);
+	});
+
 	test('refuses filters it does not know with the failures named', async () => {
 		for (const query of ['?year=26', '?year=1800', '?activity_groups=flying', '?year=2026x']) {
 			const answer = await heatmapOf(alice.token, query);

@@ -2,9 +2,10 @@ import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { locationPrivacyOf } from '../../account/server/location-privacy';
 import type { AppDeps } from '../../core/server/deps';
 import { encodePolyline } from '../../routing/polyline';
+import { haversineM } from '../../workout-files/geo';
 import type { ActivityGroup } from '../../workouts/activity-groups';
 import { trimForViewer } from '../../workouts/privacy-zones';
-import { decodeSeries, previewSeriesOf, type StoredSeries } from '../../workouts/series';
+import { decodeSeries, previewSeriesOf, type SeriesSample, type StoredSeries } from '../../workouts/series';
 import { activityTypeGroup } from '../../workouts/server/activity-types';
 import { getWorkoutSeriesMany } from '../../workouts/server/service';
 import { workouts } from '../../workouts/server/tables';
@@ -16,6 +17,13 @@ type Deps = Pick<AppDeps, 'db' | 'clock'>;
 
 /** About a metre: finer than a heatmap's stroke at any zoom, and a fifth shorter than precision 6. */
 const LINE_PRECISION = 5;
+/**
+ * The longest stretch of line between two positions the privacy zones are checked at. A preview's
+ * positions can lie hundreds of metres apart (a long ride); a straight stretch this short with both
+ * ends outside a zone (stored radius at least 360 m) reaches at most 4 m into it, far from the home
+ * the member's chosen radius keeps hidden.
+ */
+const ZONE_CHECK_STEP_M = 100;
 
 /**
  * Every track of the member's own workouts as lines for the heatmap, from each workout's stored preview
@@ -68,13 +76,20 @@ export async function trackHeatmap(
 		const preview: StoredSeries | null =
 			row.previewSeries ?? previewSeriesOf(whole.get(row.id)?.series ?? null);
 		if (!preview?.lat) continue;
-		const { samples, hidden } = trimForViewer(
+		const positions = decodeSeries(preview).filter(
+			(sample) => sample.lat !== undefined && sample.lng !== undefined,
+		);
+		const { samples, added } =
+			privacy.zones.length > 0
+				? withStepsOfAtMost(positions, ZONE_CHECK_STEP_M)
+				: { samples: positions, added: [] };
+		const { hidden } = trimForViewer(
 			// With no hidden ends the secret (which sets their length) plays no part.
-			{ id: row.id, ownerId: member.id, secret: '', samples: decodeSeries(preview) },
+			{ id: row.id, ownerId: member.id, secret: '', samples },
 			zonesOnly,
 			null,
 		);
-		const drawn = linesOf(samples, hidden);
+		const drawn = linesOf(samples, hidden, added);
 		if (drawn.length === 0) continue;
 		workoutCount++;
 		for (const line of drawn) lines.push(encodePolyline(line, LINE_PRECISION));
@@ -93,10 +108,46 @@ export async function trackHeatmap(
 	};
 }
 
-/** The runs of consecutive visible positions, two or more long: a hidden position breaks the line. */
+/**
+ * The positions with more put in along each straight stretch longer than `stepM`, so no stretch
+ * crosses a privacy zone without a position inside it; `added` marks the ones put in.
+ */
+function withStepsOfAtMost(
+	positions: readonly SeriesSample[],
+	stepM: number,
+): { samples: SeriesSample[]; added: boolean[] } {
+	const samples: SeriesSample[] = [];
+	const added: boolean[] = [];
+	positions.forEach((position, i) => {
+		const previous = positions[i - 1];
+		if (previous) {
+			const [lat0, lng0, lat1, lng1] = [previous.lat, previous.lng, position.lat, position.lng] as number[];
+			const pieces = Math.ceil(haversineM(lat0, lng0, lat1, lng1) / stepM);
+			for (let piece = 1; piece < pieces; piece++) {
+				const share = piece / pieces;
+				samples.push({
+					offsetMs: previous.offsetMs + (position.offsetMs - previous.offsetMs) * share,
+					lat: lat0 + (lat1 - lat0) * share,
+					lng: lng0 + (lng1 - lng0) * share,
+				});
+				added.push(true);
+			}
+		}
+		samples.push(position);
+		added.push(false);
+	});
+	return { samples, added };
+}
+
+/**
+ * The runs of consecutive visible positions, two or more long: a hidden position breaks the line. A
+ * position put in only for the zone check is kept where it ends a run (it marks where the zone cuts
+ * the line) and left out elsewhere, where it lies on the straight line between its neighbours anyway.
+ */
 function linesOf(
-	samples: readonly { lat?: number; lng?: number }[],
+	samples: readonly SeriesSample[],
 	hidden: readonly boolean[],
+	added: readonly boolean[],
 ): [number, number][][] {
 	const lines: [number, number][][] = [];
 	let current: [number, number][] = [];
@@ -104,10 +155,12 @@ function linesOf(
 		if (current.length >= 2) lines.push(current);
 		current = [];
 	};
-	samples.forEach((sample, i) => {
-		if (hidden[i] || sample.lat === undefined || sample.lng === undefined) close();
-		else current.push([sample.lat, sample.lng]);
-	});
+	const shown = (i: number) => i >= 0 && i < samples.length && !hidden[i];
+	for (let i = 0; i < samples.length; i++) {
+		if (!shown(i)) close();
+		else if (!(added[i] && shown(i - 1) && shown(i + 1)))
+			current.push([samples[i].lat as number, samples[i].lng as number]);
+	}
 	close();
 	return lines;
 }
