@@ -4,7 +4,8 @@
  * 1. How well the stored preview (a hundred evenly spaced positions) follows the real recordings in
  *    tests/fixtures/workouts: how far each recorded position lies from the preview's line.
  * 2. The API's answer for every workout, for one activity group, and for one year, with two privacy
- *    zones to cut out (p50/p95), and its size as sent and gzipped.
+ *    zones to cut out (p50/p95 wall time, p50 processor time of the whole process, the embedded
+ *    database's thread included), and its size as sent and gzipped.
  * 3. What the browser does with the answer before drawing: decoding every line (p50).
  *
  * PGlite always; PostgreSQL too when BENCH_DATABASE_URL names a database of its own (it is emptied first):
@@ -167,18 +168,23 @@ async function run(kind: string, db: Db): Promise<void> {
 		const path = `/api/v7.1/workout_heatmap/${query}`;
 		for (let i = 0; i < 3; i++) await (await app.request(path, auth)).text();
 		const samples: number[] = [];
+		// Processor time as well as wall time: on a shared machine it is the steadier of the two.
+		const cpu: number[] = [];
 		let body = '';
 		for (let i = 0; i < QUERY_RUNS; i++) {
 			const started = performance.now();
+			const usage = process.cpuUsage();
 			const response = await app.request(path, auth);
 			body = await response.text();
 			samples.push(performance.now() - started);
+			const used = process.cpuUsage(usage);
+			cpu.push((used.user + used.system) / 1000);
 			if (response.status !== 200) throw new Error(`${label}: ${response.status} ${body.slice(0, 200)}`);
 		}
 		const answer = JSON.parse(body) as { workout_count: number; lines: string[] };
 		const points = answer.lines.reduce((sum, line) => sum + decodePolyline(line, 5).length, 0);
 		console.log(
-			`  ${label}: ${answer.workout_count.toLocaleString('en-US')} workouts, ${answer.lines.length.toLocaleString('en-US')} lines, ${points.toLocaleString('en-US')} positions; ${summary(samples)}; ${(Buffer.byteLength(body) / 1024).toFixed(0)} KB, ${(gzipSync(body).length / 1024).toFixed(0)} KB gzipped`,
+			`  ${label}: ${answer.workout_count.toLocaleString('en-US')} workouts, ${answer.lines.length.toLocaleString('en-US')} lines, ${points.toLocaleString('en-US')} positions; ${summary(samples)}, processor time p50 ${percentile(cpu, 0.5).toFixed(0)} ms; ${(Buffer.byteLength(body) / 1024).toFixed(0)} KB, ${(gzipSync(body).length / 1024).toFixed(0)} KB gzipped`,
 		);
 		if (query === '') {
 			const decoding: number[] = [];
