@@ -17,6 +17,7 @@ const all = [
 	'planner',
 	'workouts',
 	'stats',
+	'heatmap',
 	'social',
 	'feed-page',
 	'pages',

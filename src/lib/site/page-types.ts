@@ -48,6 +48,7 @@ const PAGE_TYPES: ReadonlyArray<readonly [pattern: string, label: string]> = [
 	['/activity_feed', 'Activity Feed'],
 	['/profile/:id/activity_feed', 'Friend Activity Feed'],
 	['/workouts/dashboard/lifetime', 'Lifetime Stats'],
+	['/workouts/heatmap', 'Workout Heatmap'],
 	['/people/friends', 'Friends'],
 	['/people/friends/find', 'Find Friends'],
 	['/profile/:id/goals', 'Goals'],

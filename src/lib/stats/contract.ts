@@ -196,3 +196,25 @@ export type TrainingLoadView = {
 	days: TrainingLoadDay[];
 	workouts: { heart_rate: number; perceived_effort: number; none: number };
 };
+
+/** The track heatmap's filters: activity groups as the stats take them, and one calendar year. */
+export const TrackHeatmapQuerySchema = v.object({
+	activity_groups: v.optional(ActivityGroupsText),
+	year: v.optional(Year),
+});
+
+/**
+ * Every line the member's own workouts drew, for the track heatmap: encoded polylines (precision 5,
+ * about a metre), a workout's track split wherever it passes through one of the member's privacy zones.
+ */
+export type TrackHeatmap = {
+	activity_groups: ActivityGroup[] | 'all';
+	year: number | null;
+	/** Workouts with at least one line drawn, after the filters and the privacy zones. */
+	workout_count: number;
+	lines: string[];
+	/** The years the member has workouts in, newest first, for the year filter. */
+	years: number[];
+	/** The groups of the member's workouts with a track in the chosen year, for the group filter. */
+	groups: ActivityGroup[];
+};

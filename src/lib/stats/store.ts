@@ -3,7 +3,7 @@ import type { SelfUser } from '../account/contract';
 import { api, ensureSession, errorData } from '../api/client';
 import { $session } from '../auth/store';
 import type { WeekDay } from './calendar';
-import type { StatsAnswer, ZoneWeeks } from './contract';
+import type { StatsAnswer, TrackHeatmap, ZoneWeeks } from './contract';
 import { WEEK_DAY_NAMES } from './format';
 
 /**
@@ -69,4 +69,18 @@ export async function fetchStats(userId: number, query: StatsFilterQuery): Promi
 export async function fetchZoneWeeks(userId: number, query: StatsFilterQuery): Promise<ZoneWeeks> {
 	await ensureSession();
 	return api<ZoneWeeks>('/v7.1/workout_stats/zone_weeks/', { query: { ...query, user: userId } });
+}
+
+/** The signed-in member's workout tracks for the heatmap, for an activity group ('all') and year (null: every year). */
+export async function fetchTrackHeatmap(filters: {
+	group: string;
+	year: number | null;
+}): Promise<TrackHeatmap> {
+	await ensureSession();
+	return api<TrackHeatmap>('/v7.1/workout_heatmap/', {
+		query: {
+			activity_groups: filters.group,
+			...(filters.year === null ? {} : { year: String(filters.year) }),
+		},
+	});
 }

@@ -108,19 +108,27 @@ export function trimForViewer(
 	const hidden = samples.map(
 		(_, i) => (positioned[i] && !visible[i]) || firstVisible < 0 || i < firstVisible || i > lastVisible,
 	);
-	const out = samples.map((sample, i): SeriesSample => {
-		const { lat, lng, elevation, speed, distance, ...rest } = sample;
-		if (hidden[i]) return rest;
-		if (distance === undefined || distanceBase === undefined) return { ...rest, lat, lng, elevation, speed };
-		return { ...rest, lat, lng, elevation, speed, distance: distance - distanceBase };
-	});
-	return { samples: out.map(dropUndefined), hidden };
+	return { samples: samples.map((sample, i) => shownSample(sample, hidden[i], distanceBase)), hidden };
 }
 
-function dropUndefined(sample: SeriesSample): SeriesSample {
-	for (const key of Object.keys(sample) as (keyof SeriesSample)[])
-		if (sample[key] === undefined) delete sample[key];
-	return sample;
+/**
+ * A sample as shown: without what says where it was (position, elevation, speed, distance) when it
+ * is hidden, distance counted from `distanceBase` (and left out without one), no key undefined.
+ * Field by field rather than copied and pruned: a long recording has hundreds of thousands of samples.
+ */
+function shownSample(sample: SeriesSample, hidden: boolean, distanceBase: number | undefined): SeriesSample {
+	const shown: SeriesSample = { offsetMs: sample.offsetMs };
+	if (sample.heartRate !== undefined) shown.heartRate = sample.heartRate;
+	if (sample.cadence !== undefined) shown.cadence = sample.cadence;
+	if (sample.power !== undefined) shown.power = sample.power;
+	if (hidden) return shown;
+	if (sample.lat !== undefined) shown.lat = sample.lat;
+	if (sample.lng !== undefined) shown.lng = sample.lng;
+	if (sample.elevation !== undefined) shown.elevation = sample.elevation;
+	if (sample.speed !== undefined) shown.speed = sample.speed;
+	if (sample.distance !== undefined && distanceBase !== undefined)
+		shown.distance = sample.distance - distanceBase;
+	return shown;
 }
 
 /**

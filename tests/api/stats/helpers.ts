@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { createAccountApi } from '../../../src/lib/account/server/api';
+import { createLocationPrivacyApi } from '../../../src/lib/account/server/location-privacy';
 import { users } from '../../../src/lib/auth/server/tables';
 import type { AppDeps } from '../../../src/lib/core/server/deps';
 import { createGoalsApi } from '../../../src/lib/goals/server/api';
@@ -14,7 +15,13 @@ export function createStatsTestApp(database: TestDatabase, start = new Date('202
 	const clock = createTestClock(start);
 	const deps = createTestDeps(database.db, { clock });
 	const app = createTestApi(deps, {
-		routes: [createAccountApi(), createWorkoutsApi(), createGoalsApi(), createStatsApi()],
+		routes: [
+			createAccountApi(),
+			createLocationPrivacyApi(),
+			createWorkoutsApi(),
+			createGoalsApi(),
+			createStatsApi(),
+		],
 	});
 	return { deps, app, clock };
 }

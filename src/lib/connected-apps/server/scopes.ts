@@ -31,6 +31,8 @@ export const APP_ENDPOINTS: AppEndpoint[] = [
 	{ method: 'GET', path: '/v7.1/workout/{id}/export/', scopes: ['workouts:read'], logs: true },
 	// Drawn from heart rate: health data, for apps with the full workout reading scope, logged.
 	{ method: 'GET', path: '/v7.1/workout_stats/training_load/', scopes: ['workouts:read'], logs: true },
+	// Nothing but positions: the full workout reading scope only, logged.
+	{ method: 'GET', path: '/v7.1/workout_heatmap/', scopes: ['workouts:read'], logs: true },
 	{ method: 'POST', path: '/v7.1/workout/', scopes: ['workouts:write'] },
 	{ method: 'PUT', path: '/v7.1/workout/{id}/', scopes: ['workouts:write'] },
 	{ method: 'DELETE', path: '/v7.1/workout/{id}/', scopes: ['workouts:write'] },

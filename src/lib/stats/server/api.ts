@@ -10,11 +10,13 @@ import {
 	LifetimeQuerySchema,
 	RecordsQuerySchema,
 	StatsQuerySchema,
+	TrackHeatmapQuerySchema,
 	TrainingLoadQuerySchema,
 } from '../contract';
 import { statsMember } from './facts';
 import { personalRecords } from './records';
 import { calendarMonth, lifetime, memberStats, statsQueryOf } from './service';
+import { trackHeatmap } from './track-heatmap';
 import { trainingLoad } from './training-load';
 import { heartRateZoneWeeks } from './zones';
 
@@ -88,6 +90,31 @@ export function createStatsApi(): Hono<ApiEnv> {
 				const end = date ? (parseDateKey(date) as LocalDate) : localDateOf(deps.clock(), member.timeZone);
 				c.header('Cache-Control', 'private, no-store');
 				return c.json(await trainingLoad(deps, viewer, member, end));
+			},
+		);
+	}
+
+	// Where the member goes, drawn from every workout: the member's own only, never anyone else's.
+	for (const path of both('/v7.1/workout_heatmap/')) {
+		app.get(
+			path,
+			describeRoute({
+				summary:
+					"The signed-in member's workout tracks as encoded polylines (precision 5) for the heatmap, privacy zones cut out",
+			}),
+			validate('query', TrackHeatmapQuerySchema),
+			async (c) => {
+				const query = c.req.valid('query');
+				const { deps, viewer } = c.var;
+				if (!viewer) throw new AppError('unauthenticated', 'Log in to see your heatmap');
+				const member = await statsMember(deps, viewer, viewer.id);
+				c.header('Cache-Control', 'private, no-store');
+				return c.json(
+					await trackHeatmap(deps, member, {
+						groups: query.activity_groups ?? null,
+						year: query.year ?? null,
+					}),
+				);
 			},
 		);
 	}
