@@ -38,7 +38,7 @@ import {
 } from '../../lib/routes/planner';
 import type { PlannerFeatures } from '../../lib/routes/planner-insights';
 import { FRAME_MAX_ZOOM, FRAME_PADDING_PX } from '../../lib/routes/planner-preview';
-import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
+import { createPlannerStore } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import {
 	MAP_TYPE_STORAGE_KEY,
@@ -439,7 +439,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 				},
 				CUSTOM_NOTE_ICON_ID,
 			);
-			await send(await withHeights(drawn));
+			await send(drawn);
 		} catch (error) {
 			fail(error);
 		}

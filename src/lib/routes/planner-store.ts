@@ -1,7 +1,7 @@
 import { atom, computed } from 'nanostores';
 import type { RouteBreakdown } from '../routing/contract';
 import { decodePolyline } from '../routing/polyline';
-import type { RouteCue, RouteSaveInput } from './contract';
+import type { RouteCue } from './contract';
 import { haversineM } from './geo';
 import {
 	COSTING,
@@ -302,34 +302,3 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 }
 
 export type PlannerStore = ReturnType<typeof createPlannerStore>;
-
-/**
- * Fills each saved point's elevation from the height service, so the saved route shows its climb. Heights are a
- * bonus: without an answer in time the route is saved without them, and a warning is logged.
- */
-export async function withHeights(
-	payload: RouteSaveInput,
-	options: Pick<PlannerStoreOptions, 'fetch' | 'timeoutMs' | 'warn'> = {},
-): Promise<RouteSaveInput> {
-	const send: RouteFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
-	try {
-		const response = await send('/api/routing/height', {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json' },
-			body: JSON.stringify({ shape: payload.points.map((point) => ({ lat: point.lat, lon: point.lng })) }),
-			signal: AbortSignal.timeout(options.timeoutMs ?? ROUTING_TIMEOUT_MS),
-		});
-		if (!response.ok) throw new Error(`Heights answered ${response.status}`);
-		const heights = ((await response.json()) as { height?: (number | null)[] }).height;
-		if (!heights || heights.length !== payload.points.length)
-			throw new Error('Heights do not match the points.');
-		return {
-			...payload,
-			points: payload.points.map((point, index) => ({ ...point, ele: heights[index] ?? null })),
-		};
-	} catch (error) {
-		warn('The route is saved without heights', error);
-		return payload;
-	}
-}

@@ -93,6 +93,29 @@ export function deriveRoute(input: RouteSaveInput) {
 	};
 }
 
+/**
+ * The height of each point from the server's elevation data, null where it has none; null in
+ * whole when the elevation service cannot answer. Given by the house (routing's height lookup).
+ */
+export type RouteHeightLookup = (
+	points: readonly { lat: number; lng: number }[],
+) => Promise<(number | null)[] | null>;
+
+/**
+ * The save with each point's height measured here: where the server has elevation data its
+ * heights replace whatever the sender put in `ele`, and a point it has none for gets none (mixing
+ * in the sender's there would add a climb at the seam of two sources). Only where the server knows
+ * no height anywhere on the route do the sender's heights (a device's, say) stand; none are made up.
+ */
+export async function withServerHeights<T extends RouteSaveInput | RouteUpdateInput>(
+	input: T,
+	lookup: RouteHeightLookup | null,
+): Promise<T> {
+	const heights = lookup ? await lookup(input.points) : null;
+	if (!heights || heights.every((height) => height === null)) return input;
+	return { ...input, points: input.points.map((point, index) => ({ ...point, ele: heights[index] })) };
+}
+
 export async function createRoute(
 	deps: Deps,
 	viewer: Viewer,
@@ -128,11 +151,12 @@ export async function updateRoute(
 	id: number,
 	update: RouteUpdateInput,
 	expectedVersion: number | null,
+	heights: RouteHeightLookup | null = null,
 ): Promise<UpdateOutcome> {
 	const current = await getOwnRoute(deps, viewer, id);
 	if (expectedVersion === null) throw versionRequired('route');
 	const input: RouteSaveInput = {
-		...update,
+		...(await withServerHeights(update, heights)),
 		privacy: update.privacy ?? (current.privacy as RouteSaveInput['privacy']),
 		activity_type: update.activity_type ?? current.activityTypeId,
 	};
