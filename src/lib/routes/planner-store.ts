@@ -12,9 +12,11 @@ import {
 	type PlannedLegCache,
 	type PlannerHistory,
 	type PlannerState,
+	planFromSavedRoute,
 	planLegs,
 	type RoutedLeg,
 	redo,
+	type SavedRouteShape,
 	undo,
 } from './planner';
 
@@ -32,6 +34,8 @@ export const PANEL_HOLD_MS = 150;
 const NO_FAILURES: readonly GapFailure[] = [];
 
 export type PlannerStoreOptions = {
+	/** The saved route an edit or a copy opens with, its gaps drawn as saved; none for a new route. */
+	opened?: SavedRouteShape;
 	fetch?: RouteFetch;
 	timeoutMs?: number;
 	warn?: (message: string, detail?: unknown) => void;
@@ -124,8 +128,9 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	const timeoutMs = options.timeoutMs ?? ROUTING_TIMEOUT_MS;
 	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
 
-	const $history = atom<PlannerHistory>(createHistory());
-	const $routed = atom<ReadonlyMap<string, RoutedLeg>>(new Map());
+	const opened = options.opened ? planFromSavedRoute(options.opened) : null;
+	const $history = atom<PlannerHistory>(createHistory(opened?.state));
+	const $routed = atom<ReadonlyMap<string, RoutedLeg>>(opened?.routed ?? new Map());
 	const $pending = atom<ReadonlySet<string>>(new Set());
 	const $failed = atom<ReadonlySet<string>>(new Set());
 	/** Street names where waypoints were snapped, by `lat,lng`. */
@@ -262,6 +267,9 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		$history.set(commit(history, change(history.present)));
 		return routeMissing();
 	}
+
+	// A gap of the opened route saved without its shape follows roads once asked.
+	if (opened) void routeMissing();
 
 	return {
 		$history,
