@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { loadApiModules } from '../../../src/lib/api/modules';
+import { readConfig } from '../../../src/lib/core/config';
 import { createRoutesApi } from '../../../src/lib/routes/server/api';
 import type { RoutingEngine } from '../../../src/lib/routing/engine';
 import { createHeightLookup } from '../../../src/lib/routing/server/heights';
@@ -127,5 +132,39 @@ describe('where the server has no elevation data, none is invented', () => {
 		}
 		expect(saved.map((point) => point.ele)).toEqual(engineHeights(points));
 		expect(created.json.max_elevation).toBeLessThan(3000);
+	});
+});
+
+describe('as the house mounts the routes API', () => {
+	test('a route saved in a bundled region is measured with the bundled elevation tiles', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'mapstride-route-heights-'));
+		// The bundled regions' graphs come from the cache the routing tests build once.
+		mkdirSync(TEST_CACHE_DIR, { recursive: true });
+		symlinkSync(TEST_CACHE_DIR, join(dataDir, 'routing-cache'));
+		const house = createTestDeps(database.db, {
+			config: readConfig({ NODE_ENV: 'test', PUBLIC_URL: 'http://localhost:4321', DATA_DIR: dataDir }),
+		});
+		const modules = await loadApiModules(house);
+		try {
+			const houseApp = createTestApi(house, modules);
+			const points = andorraPoints();
+			const created = await callApi(houseApp, 'POST', '/api/v7.1/route/', {
+				token: alice.token,
+				body: { name: 'Up to Escaldes', privacy: 0, points },
+			});
+			expect(created.status).toBe(201);
+			const saved = await callApi(
+				houseApp,
+				'GET',
+				`/api/v7.1/route/${created.json.id}/?field_set=detailed_internal`,
+				{
+					token: alice.token,
+				},
+			);
+			expect(saved.json.points.map((point: SavedPoint) => point.ele)).toEqual(engineHeights(points));
+		} finally {
+			await modules.close();
+			rmSync(dataDir, { recursive: true, force: true });
+		}
 	});
 });
