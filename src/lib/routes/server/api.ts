@@ -32,7 +32,6 @@ import {
 	rotateLinkToken,
 	setRoutePrivacy,
 	updateRoute,
-	withServerHeights,
 } from './saving';
 
 const singleId = v.object({ id: idText('id must be a route id') });
@@ -71,7 +70,7 @@ export function createRoutesApi(options: RoutesApiOptions = {}): Hono<ApiEnv> {
 		app.post(path, requireViewer, validate('json', RouteSaveSchema), async (c) => {
 			const input = c.req.valid('json');
 			requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'routes');
-			const route = await createRoute(c.var.deps, c.var.viewer, await withServerHeights(input, heights));
+			const route = await createRoute(c.var.deps, c.var.viewer, input, { heights });
 			c.header('ETag', `"${route.version}"`);
 			c.header('Location', `/api/v7.1/route/${route.id}/`);
 			return c.json(representRoute(route, c.var.viewer, 'detailed_internal'), 201);

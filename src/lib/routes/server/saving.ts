@@ -107,7 +107,7 @@ export type RouteHeightLookup = (
  * in the sender's there would add a climb at the seam of two sources). Only where the server knows
  * no height anywhere on the route do the sender's heights (a device's, say) stand; none are made up.
  */
-export async function withServerHeights<T extends RouteSaveInput | RouteUpdateInput>(
+async function withServerHeights<T extends RouteSaveInput | RouteUpdateInput>(
 	input: T,
 	lookup: RouteHeightLookup | null,
 ): Promise<T> {
@@ -120,15 +120,21 @@ export async function createRoute(
 	deps: Deps,
 	viewer: Viewer,
 	input: RouteSaveInput,
-	/** A climb measured on more than the saved points (a file's every height and segment), kept instead. */
-	climb?: { ascentM: number; descentM: number },
+	options: {
+		/** A climb measured on more than the saved points (a file's every height and segment), kept instead. */
+		climb?: { ascentM: number; descentM: number };
+		/** Where the points' heights come from; without it they are the sender's. */
+		heights?: RouteHeightLookup | null;
+	} = {},
 ): Promise<RouteWithOwner> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a route');
+	const { climb, heights = null } = options;
+	const measured = await withServerHeights(input, heights);
 	const now = deps.clock();
 	const [row] = await deps.db
 		.insert(routes)
 		.values({
-			...deriveRoute(input),
+			...deriveRoute(measured),
 			...(climb ?? {}),
 			ownerId: viewer.id,
 			linkToken: newLinkToken(),
