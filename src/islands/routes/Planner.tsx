@@ -1,22 +1,19 @@
 import 'leaflet/dist/leaflet.css';
 import './planner.scss';
+import { useStore } from '@nanostores/react';
 import L from 'leaflet';
 import { type FormEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { trackEvent } from '../../lib/analytics/queue';
-import { api, ensureSession, errorCode, errorData } from '../../lib/api/client';
 import { escapeHtml } from '../../lib/core/html';
 import { MAP_TYPE_LABELS, type MapTileLayer, type MapType, OSM_ATTRIBUTION } from '../../lib/core/map-types';
 import {
-	CUSTOM_NOTE_ICON_ID,
 	ROUTE_PRIVACY_LABELS,
 	ROUTE_PRIVACY_VALUES,
 	ROUTE_SEARCH_ACTIVITIES,
 	type RoutePrivacyValue,
-	type RouteSaveInput,
 } from '../../lib/routes/contract';
 import {
 	addWaypoint,
-	buildSavePayload,
 	closeLoop,
 	EMPTY_PLANNER,
 	insertWaypoint,
@@ -26,19 +23,15 @@ import {
 	type OpenedRoute,
 	outAndBack,
 	type PlannerMode,
-	type PlannerState,
-	planFromSavedRoute,
 	planFromTrack,
-	plannerDraftKey,
-	type RoutedLeg,
-	restoreRouted,
-	restoreState,
 	reverseRoute,
-	type SavedRoute,
 } from '../../lib/routes/planner';
+import type { DraftStorage } from '../../lib/routes/planner-draft';
 import type { PlannerFeatures } from '../../lib/routes/planner-insights';
+import { createPlaceSearch } from '../../lib/routes/planner-place';
 import { FRAME_MAX_ZOOM, FRAME_PADDING_PX } from '../../lib/routes/planner-preview';
-import { createPlannerStore, withHeights } from '../../lib/routes/planner-store';
+import { createPlannerSave } from '../../lib/routes/planner-save';
+import { createPlannerStore } from '../../lib/routes/planner-store';
 import { formatDistance, type Unit } from '../../lib/routes/render';
 import {
 	MAP_TYPE_STORAGE_KEY,
@@ -48,7 +41,6 @@ import {
 import { storedMapType, storedPlannerView } from '../../lib/site/map-memory';
 import type { Rollout } from '../../lib/site/rollouts';
 import { addBaseLayer } from './map-layers';
-import type { SaveConflict } from './PlannerConflict';
 import PlannerFileOpen, { type OpenedTrack } from './PlannerFileOpen';
 import PlannerInsights from './PlannerInsights';
 import { PlannerPointList } from './PlannerPointList';
@@ -76,61 +68,13 @@ const MODE_LABELS: Record<PlannerMode, string> = {
 	DRIVING: 'Driving',
 };
 
-type Details = { name: string; description: string; activity: number; privacy: RoutePrivacyValue };
-const EMPTY_DETAILS: Details = { name: '', description: '', activity: 16, privacy: 0 };
-type Draft = { state: PlannerState; details: Details; routed: Map<string, RoutedLeg> };
-
-function detailsOf(route: SavedRoute): Details {
-	return {
-		name: route.name,
-		description: route.description,
-		activity: route.activity_type,
-		privacy: ROUTE_PRIVACY_VALUES.includes(route.privacy as RoutePrivacyValue)
-			? (route.privacy as RoutePrivacyValue)
-			: 0,
-	};
-}
-
-/** How long edits must pause before the draft is written. */
-const DRAFT_WRITE_DELAY_MS = 300;
-
-function readStorage<T>(key: string): T | null {
+/** This browser's local storage, or none where it is switched off. */
+function localStorageOrNone(): DraftStorage | null {
 	try {
-		const text = window.localStorage.getItem(key);
-		return text ? (JSON.parse(text) as T) : null;
+		return window.localStorage;
 	} catch {
 		return null;
 	}
-}
-
-function writeStorage(key: string, value: unknown): void {
-	try {
-		if (value === null) window.localStorage.removeItem(key);
-		else window.localStorage.setItem(key, JSON.stringify(value));
-	} catch {
-		// Storage can be full or switched off; the page works without it.
-	}
-}
-
-function readDraft(key: string): Draft | null {
-	const raw = readStorage<{ state?: unknown; details?: Partial<Details>; routed?: unknown }>(key);
-	const state = restoreState(raw?.state);
-	if (!state || state.waypoints.length === 0) return null;
-	const details = raw?.details ?? {};
-	return {
-		state,
-		routed: restoreRouted(raw?.routed),
-		details: {
-			name: typeof details.name === 'string' ? details.name : '',
-			description: typeof details.description === 'string' ? details.description : '',
-			activity: ROUTE_SEARCH_ACTIVITIES.some(([id]) => id === details.activity)
-				? (details.activity as number)
-				: 16,
-			privacy: ROUTE_PRIVACY_VALUES.includes(details.privacy as RoutePrivacyValue)
-				? (details.privacy as RoutePrivacyValue)
-				: 0,
-		},
-	};
 }
 
 /** Runs one of the route tools (undo, reverse, clear…), counted by its name. */
@@ -139,43 +83,33 @@ function control(name: string, run: () => unknown): void {
 	run();
 }
 
-const COORDINATES = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
-
-/** "lat, lng" typed by the member, or null when the text is a place name. */
-export function parseCoordinates(text: string): LatLng | null {
-	const match = COORDINATES.exec(text);
-	if (!match) return null;
-	const lat = Number(match[1]);
-	const lng = Number(match[2]);
-	return Math.abs(lat) <= 90 && Math.abs(lng) <= 180 ? { lat, lng } : null;
-}
-
 /**
  * The route planner: a click on the map adds a waypoint, each new gap drawn straight at once and swapped for the
  * road-following line when the routing service answers. Everything the map does can also be done from the
  * waypoint list and the "Add a point" form, so the planner works without a mouse.
  */
 export default function Planner({ unit, layers, opened, features, rollouts }: PlannerProps) {
-	const draftKey = plannerDraftKey(
-		opened ? { kind: opened.kind, routeId: opened.routeId } : { kind: 'create' },
-	);
-	const [initialDetails, setInitialDetails] = useState<Details>(() =>
-		opened ? detailsOf(opened.route) : EMPTY_DETAILS,
-	);
-	const [store] = useState(() => {
-		const created = createPlannerStore();
-		if (opened) {
-			const plan = planFromSavedRoute(opened.route);
-			created.reset(plan.state, plan.routed);
-		}
-		return created;
+	const [{ store, saver, places }] = useState(() => {
+		const created = createPlannerStore({ opened: opened?.route });
+		return {
+			store: created,
+			saver: createPlannerSave({
+				store: created,
+				opened,
+				storage: localStorageOrNone(),
+				onSaved: (id) => window.location.assign(`/routes/view/${id}`),
+			}),
+			places: createPlaceSearch(),
+		};
 	});
-	/** The version the edit is based on: sent with the save, so a save made elsewhere meanwhile is not lost. */
-	const version = useRef(opened?.route.version ?? null);
-	const [conflict, setConflict] = useState<SaveConflict | null>(null);
-	const [theirs, setTheirs] = useState<SavedRoute | null>(null);
-	/** The save that lost to a newer one, kept while the member chooses. */
-	const pendingSave = useRef<RouteSaveInput | null>(null);
+	const { draft } = saver;
+	const details = useStore(saver.$details);
+	const offer = useStore(draft.$offer);
+	const saving = useStore(saver.$saving);
+	const fieldErrors = useStore(saver.$fieldErrors);
+	const saveError = useStore(saver.$saveError);
+	const conflict = useStore(saver.$conflict);
+	const placeError = useStore(places.$error);
 	// The map's line follows the store at once (below); the panels follow its view: in the same frame after the
 	// member's own edit, a frame after the line when a routing answer completes it (usePlannerView).
 	const { history, legs, pending, failures, streets } = usePlannerView(store);
@@ -183,14 +117,8 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 
 	const [mode, setMode] = useState<PlannerMode>('WALKING');
 	const [followRoads, setFollowRoads] = useState(true);
-	const [details, setDetails] = useState<Details>(initialDetails);
-	const [offer, setOffer] = useState<Draft | null>(() => readDraft(draftKey));
 	const [mapType, setMapType] = useState<MapType | undefined>(() => storedMapType(layers));
 	const [place, setPlace] = useState('');
-	const [placeError, setPlaceError] = useState('');
-	const [saving, setSaving] = useState(false);
-	const [fieldErrors, setFieldErrors] = useState<Record<string, string[]>>({});
-	const [saveError, setSaveError] = useState('');
 
 	const mapElement = useRef<HTMLElement>(null);
 	const [map, setMap] = useState<L.Map | null>(null);
@@ -315,57 +243,26 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 		return () => window.removeEventListener('keydown', onKey);
 	}, [store]);
 
-	/** Set once the route is saved: nothing may write its draft back while the page is left. */
-	const draftClosed = useRef(false);
-	// The draft follows every edit, but never overwrites one still being offered back. A saved route opened
-	// unchanged has nothing unsaved; drawn legs keep their shapes, so a restored draft is not routed again.
-	// It is written once edits pause (a long route's draft is large) and at once when the page is left, from the
-	// store as it is then: the panels' view may lag the route by a moment.
-	// biome-ignore lint/correctness/useExhaustiveDependencies: the view's values say when the route changed
+	// The draft follows the route from the store, and is written at once when the page is left.
 	useEffect(() => {
-		if (offer) return;
-		const write = () => {
-			if (draftClosed.current) return;
-			const { past, present } = store.$history.get();
-			const untouched = opened
-				? past.length === 0 && details === initialDetails
-				: present.waypoints.length === 0 && !details.name && !details.description;
-			if (untouched) writeStorage(draftKey, null);
-			else
-				writeStorage(draftKey, {
-					state: present,
-					details,
-					routed: store.$legs
-						.get()
-						.filter((leg) => leg.status === 'routed')
-						.map((leg) => [leg.key, { points: leg.points, distance: leg.distance, cues: leg.cues }]),
-				});
-		};
-		const timer = window.setTimeout(write, DRAFT_WRITE_DELAY_MS);
-		window.addEventListener('pagehide', write);
+		const stop = draft.follow();
+		window.addEventListener('pagehide', draft.write);
 		return () => {
-			window.clearTimeout(timer);
-			window.removeEventListener('pagehide', write);
+			stop();
+			window.removeEventListener('pagehide', draft.write);
 		};
-	}, [store, state, details, offer, legs, opened, initialDetails, draftKey]);
+	}, [draft]);
 
 	const restore = () => {
-		if (!offer) return;
-		store.reset(offer.state, offer.routed);
-		setDetails(offer.details);
-		setOffer(null);
-		fitTo(map, offer.state.waypoints);
-	};
-	const discard = () => {
-		writeStorage(draftKey, null);
-		setOffer(null);
+		const restored = draft.restore();
+		if (restored) fitTo(map, restored.state.waypoints);
 	};
 
 	const openTrack = (track: OpenedTrack) => {
 		const next = planFromTrack(track.points, options.current.mode);
 		trackEvent('route_control_performed', { control: 'open_file' });
 		store.edit(() => next);
-		if (!details.name.trim() && track.name) setDetails({ ...details, name: track.name.slice(0, 100) });
+		if (!details.name.trim() && track.name) saver.setDetails({ name: track.name.slice(0, 100) });
 		fitTo(map, next.waypoints);
 	};
 
@@ -376,160 +273,21 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 
 	const addPlace = async (event: FormEvent) => {
 		event.preventDefault();
-		setPlaceError('');
-		const text = place.trim();
-		if (!text) {
-			setPlaceError('Type "lat, lng" or a place name.');
-			return;
-		}
-		const point = parseCoordinates(text);
-		if (point) {
-			addPoint(point);
-			setPlace('');
-			map?.panTo([point.lat, point.lng]);
-			return;
-		}
-		try {
-			const response = await fetch(
-				`/api/geocode/search?${new URLSearchParams({ q: text, format: 'geojson', limit: '1' })}`,
-				{ signal: AbortSignal.timeout(10_000), headers: { accept: 'application/json' } },
-			);
-			const found = response.ok
-				? ((await response.json()) as { features?: { geometry: { coordinates: [number, number] } }[] })
-				: null;
-			const feature = found?.features?.[0];
-			if (!feature) {
-				setPlaceError(`No place called "${text}" was found.`);
-				return;
-			}
-			const [lng, lat] = feature.geometry.coordinates;
-			addPoint({ lat, lng });
-			setPlace('');
-			map?.panTo([lat, lng]);
-		} catch {
-			setPlaceError('The place search did not answer. Please try again.');
-		}
+		const point = await places.find(place);
+		if (!point) return;
+		addPoint(point);
+		setPlace('');
+		map?.panTo([point.lat, point.lng]);
 	};
 
-	const save = async (event: FormEvent) => {
+	const save = (event: FormEvent) => {
 		event.preventDefault();
-		setSaveError('');
-		setFieldErrors({});
-		if (!details.name.trim()) {
-			setFieldErrors({ name: ['Name is required.'] });
-			return;
-		}
-		// From the store, not the panels' view, which may lag the newest click by a moment.
-		const route = store.$legs.get();
-		if (route.length === 0) {
-			setSaveError('A route needs at least two points.');
-			return;
-		}
-		setSaving(true);
-		setConflict(null);
-		try {
-			const drawn = buildSavePayload(
-				route,
-				store.$history.get().present.notes ?? [],
-				{
-					name: details.name,
-					description: details.description,
-					activity_type: details.activity,
-					privacy: details.privacy,
-				},
-				CUSTOM_NOTE_ICON_ID,
-			);
-			await send(await withHeights(drawn));
-		} catch (error) {
-			fail(error);
-		}
-	};
-
-	/** Saves: an edit replaces its route if nobody saved it meanwhile; a new route or a copy is a route of the member's. */
-	const send = async (payload: RouteSaveInput) => {
-		await ensureSession();
-		if (opened?.kind === 'edit') {
-			try {
-				const saved = await api<{ id: number; version: number }>(`/v7.1/route/${opened.routeId}/`, {
-					method: 'PUT',
-					body: { ...payload, version: version.current ?? undefined } as unknown as Record<string, unknown>,
-				});
-				version.current = saved.version;
-				trackEvent('route_updated', { route_id: saved.id, points: payload.points.length });
-				finish(saved.id);
-			} catch (error) {
-				const current = (errorData(error) as { current?: SavedRoute }).current;
-				if (errorCode(error) !== 'precondition_failed' || !current) throw error;
-				pendingSave.current = payload;
-				setTheirs(current);
-				setConflict({
-					sentVersion: version.current ?? 0,
-					savedVersion: current.version,
-					savedName: current.name,
-				});
-				setSaving(false);
-			}
-			return;
-		}
-		const saved = await api<{ id: number }>('/v7.1/route/', {
-			method: 'POST',
-			body: payload as unknown as Record<string, unknown>,
-		});
-		if (opened?.kind === 'copy')
-			trackEvent('route_copied', { route_id: saved.id, source_route_id: opened.routeId });
-		else trackEvent('route_created', { route_id: saved.id, points: payload.points.length });
-		finish(saved.id);
-	};
-
-	const finish = (id: number) => {
-		draftClosed.current = true;
-		writeStorage(draftKey, null);
-		window.location.assign(`/routes/view/${id}`);
-	};
-
-	const keepMine = async () => {
-		const payload = pendingSave.current;
-		if (!payload || !theirs) return;
-		version.current = theirs.version;
-		setConflict(null);
-		setSaving(true);
-		try {
-			await send(payload);
-		} catch (error) {
-			fail(error);
-		}
+		void saver.save();
 	};
 
 	const takeTheirs = () => {
-		if (!theirs) return;
-		const plan = planFromSavedRoute(theirs);
-		const taken = detailsOf(theirs);
-		version.current = theirs.version;
-		store.reset(plan.state, plan.routed);
-		setInitialDetails(taken);
-		setDetails(taken);
-		setConflict(null);
-		setTheirs(null);
-		pendingSave.current = null;
-		fitTo(map, plan.state.waypoints);
-	};
-
-	const fail = (error: unknown) => {
-		const data = errorData(error);
-		const failures: Record<string, string[]> = {};
-		for (const entry of data._diagnostics?.validation_failures ?? []) {
-			for (const [field, messages] of Object.entries(entry)) {
-				const key = field.split('.')[0].toLowerCase();
-				failures[key] = [...(failures[key] ?? []), ...messages];
-			}
-		}
-		setFieldErrors(failures);
-		const known = ['name', 'description', 'activity_type', 'privacy'];
-		const other = Object.entries(failures)
-			.filter(([field]) => !known.includes(field))
-			.flatMap(([, messages]) => messages);
-		setSaveError(other.join(' ') || data.message || 'The route could not be saved. Please try again.');
-		setSaving(false);
+		const waypoints = saver.takeTheirs();
+		if (waypoints) fitTo(map, waypoints);
 	};
 
 	const fieldError = (field: string) =>
@@ -551,7 +309,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 					<button type="button" onClick={restore}>
 						Restore
 					</button>
-					<button type="button" onClick={discard}>
+					<button type="button" onClick={draft.discard}>
 						Discard
 					</button>
 				</section>
@@ -643,7 +401,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 					<PlannerConflict
 						conflict={conflict}
 						busy={saving}
-						onKeepMine={keepMine}
+						onKeepMine={saver.keepMine}
 						onTakeTheirs={takeTheirs}
 					/>
 				</Suspense>
@@ -716,7 +474,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 							required
 							aria-invalid={fieldErrors.name ? true : undefined}
 							aria-describedby={fieldErrors.name ? `${ids}-name-error` : undefined}
-							onChange={(event) => setDetails({ ...details, name: event.target.value })}
+							onChange={(event) => saver.setDetails({ name: event.target.value })}
 						/>
 						{fieldError('name')}
 						<label htmlFor={`${ids}-description`}>Description</label>
@@ -725,14 +483,14 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 							value={details.description}
 							maxLength={2000}
 							aria-describedby={fieldErrors.description ? `${ids}-description-error` : undefined}
-							onChange={(event) => setDetails({ ...details, description: event.target.value })}
+							onChange={(event) => saver.setDetails({ description: event.target.value })}
 						/>
 						{fieldError('description')}
 						<label htmlFor={`${ids}-activity`}>Activity</label>
 						<select
 							id={`${ids}-activity`}
 							value={details.activity}
-							onChange={(event) => setDetails({ ...details, activity: Number(event.target.value) })}
+							onChange={(event) => saver.setDetails({ activity: Number(event.target.value) })}
 						>
 							{ROUTE_SEARCH_ACTIVITIES.map(([id, label]) => (
 								<option key={id} value={id}>
@@ -746,7 +504,7 @@ export default function Planner({ unit, layers, opened, features, rollouts }: Pl
 							id={`${ids}-privacy`}
 							value={details.privacy}
 							onChange={(event) =>
-								setDetails({ ...details, privacy: Number(event.target.value) as RoutePrivacyValue })
+								saver.setDetails({ privacy: Number(event.target.value) as RoutePrivacyValue })
 							}
 						>
 							{ROUTE_PRIVACY_VALUES.map((value) => (

@@ -1,7 +1,5 @@
 import { useId } from 'react';
-
-/** When the route was saved elsewhere (another tab, another device) after the planner opened it. */
-export type SaveConflict = { sentVersion: number; savedVersion: number; savedName: string };
+import type { SaveConflict } from '../../lib/routes/planner-save';
 
 /**
  * The choice after a save that lost to a newer one: keep this planner's route (saved over the newer one) or take

@@ -24,7 +24,8 @@ import { getRegionFolders } from '../regions/server/catalogue';
 import { watchRegionFolders } from '../regions/server/watch';
 import { createRoutesApi } from '../routes/server/api';
 import type { RoutingEngine } from '../routing/engine';
-import { createRoutingApi } from '../routing/server/api';
+import { createRoutingApi, type RoutingApiOptions } from '../routing/server/api';
+import { createHeightLookup } from '../routing/server/heights';
 import { loadEngine } from '../routing/server/regions';
 import { siteApi } from '../site/server/api';
 import { createSocialApi } from '../social/server/api';
@@ -113,13 +114,18 @@ export async function loadApiModules(
 			: null;
 	// Uploads abandoned while the server was down (or a process died mid-write) leave the disk now.
 	sweepWorkoutUploads(deps).catch((error) => logger.warn({ err: error }, 'upload sweep failed'));
+	const routing: RoutingApiOptions = {
+		engine: engine ? engine.get : null,
+		routingUrl: config.routingUrl ?? null,
+	};
 	const routes: SubApp[] = [
 		createAuthApi(),
 		createAccountApi(),
 		createLocationPrivacyApi(),
-		createRoutesApi(),
+		// A saved route's heights come from the elevation data /routing/height answers from.
+		createRoutesApi({ heights: createHeightLookup(routing) }),
 		siteApi,
-		createRoutingApi({ engine: engine ? engine.get : null, routingUrl: config.routingUrl ?? null }),
+		createRoutingApi(routing),
 		createLocationsApi(),
 		createWorkoutsApi(),
 		createWorkoutDetailApi(),

@@ -179,8 +179,8 @@ const RouteSaveEntries = {
 /**
  * The payload that saves a route. Strict: an `id`, `user` or `owner` in the body is refused, and
  * `_links.user` must name the caller (the handler checks), so nobody can save a route as someone
- * else. Elevation comes from `ele` on the points (the planner fills them from
- * /api/routing/height); distance is always measured here.
+ * else. Heights are measured here from the server's elevation data; `ele` on the points is
+ * kept only for a route the server has no heights for. Distance is always measured here.
  */
 export const RouteSaveSchema = halBody(RouteSaveEntries, ROUTE_REFERENCES, ROUTE_ECHOED_LINKS);
 export type RouteSaveInput = v.InferOutput<typeof RouteSaveSchema>;

@@ -1,7 +1,7 @@
 import { atom, computed } from 'nanostores';
 import type { RouteBreakdown } from '../routing/contract';
 import { decodePolyline } from '../routing/polyline';
-import type { RouteCue, RouteSaveInput } from './contract';
+import type { RouteCue } from './contract';
 import { haversineM } from './geo';
 import {
 	COSTING,
@@ -12,9 +12,11 @@ import {
 	type PlannedLegCache,
 	type PlannerHistory,
 	type PlannerState,
+	planFromSavedRoute,
 	planLegs,
 	type RoutedLeg,
 	redo,
+	type SavedRouteShape,
 	undo,
 } from './planner';
 
@@ -32,6 +34,8 @@ export const PANEL_HOLD_MS = 150;
 const NO_FAILURES: readonly GapFailure[] = [];
 
 export type PlannerStoreOptions = {
+	/** The saved route an edit or a copy opens with, its gaps drawn as saved; none for a new route. */
+	opened?: SavedRouteShape;
 	fetch?: RouteFetch;
 	timeoutMs?: number;
 	warn?: (message: string, detail?: unknown) => void;
@@ -124,8 +128,9 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 	const timeoutMs = options.timeoutMs ?? ROUTING_TIMEOUT_MS;
 	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
 
-	const $history = atom<PlannerHistory>(createHistory());
-	const $routed = atom<ReadonlyMap<string, RoutedLeg>>(new Map());
+	const opened = options.opened ? planFromSavedRoute(options.opened) : null;
+	const $history = atom<PlannerHistory>(createHistory(opened?.state));
+	const $routed = atom<ReadonlyMap<string, RoutedLeg>>(opened?.routed ?? new Map());
 	const $pending = atom<ReadonlySet<string>>(new Set());
 	const $failed = atom<ReadonlySet<string>>(new Set());
 	/** Street names where waypoints were snapped, by `lat,lng`. */
@@ -263,6 +268,9 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 		return routeMissing();
 	}
 
+	// A gap of the opened route saved without its shape follows roads once asked.
+	if (opened) void routeMissing();
+
 	return {
 		$history,
 		$routed,
@@ -302,34 +310,3 @@ export function createPlannerStore(options: PlannerStoreOptions = {}) {
 }
 
 export type PlannerStore = ReturnType<typeof createPlannerStore>;
-
-/**
- * Fills each saved point's elevation from the height service, so the saved route shows its climb. Heights are a
- * bonus: without an answer in time the route is saved without them, and a warning is logged.
- */
-export async function withHeights(
-	payload: RouteSaveInput,
-	options: Pick<PlannerStoreOptions, 'fetch' | 'timeoutMs' | 'warn'> = {},
-): Promise<RouteSaveInput> {
-	const send: RouteFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-	const warn = options.warn ?? ((message, detail) => console.warn(message, detail));
-	try {
-		const response = await send('/api/routing/height', {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', accept: 'application/json' },
-			body: JSON.stringify({ shape: payload.points.map((point) => ({ lat: point.lat, lon: point.lng })) }),
-			signal: AbortSignal.timeout(options.timeoutMs ?? ROUTING_TIMEOUT_MS),
-		});
-		if (!response.ok) throw new Error(`Heights answered ${response.status}`);
-		const heights = ((await response.json()) as { height?: (number | null)[] }).height;
-		if (!heights || heights.length !== payload.points.length)
-			throw new Error('Heights do not match the points.');
-		return {
-			...payload,
-			points: payload.points.map((point, index) => ({ ...point, ele: heights[index] ?? null })),
-		};
-	} catch (error) {
-		warn('The route is saved without heights', error);
-		return payload;
-	}
-}

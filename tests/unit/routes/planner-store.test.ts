@@ -6,7 +6,7 @@ import {
 	removeWaypoint,
 	restoreState,
 } from '../../../src/lib/routes/planner';
-import { createPlannerStore, type RouteFetch, withHeights } from '../../../src/lib/routes/planner-store';
+import { createPlannerStore, type RouteFetch } from '../../../src/lib/routes/planner-store';
 import { encodePolyline } from '../../../src/lib/routing/polyline';
 
 const WALK: LegOptions = { mode: 'WALKING', followRoads: true, avoidHighways: true };
@@ -231,50 +231,5 @@ describe("the panels' view of the route", () => {
 		expect(view.legs[0].status).toBe('pending');
 		expect(view.pending.size).toBe(1);
 		expect(service.calls).toHaveLength(1);
-	});
-});
-
-describe('heights for the saved route', () => {
-	const payload = {
-		name: 'Loop',
-		description: '',
-		activity_type: 16,
-		privacy: 0 as const,
-		points: [
-			{ lat: A.lat, lng: A.lng, order: 0 },
-			{ lat: B.lat, lng: B.lng, order: 1 },
-		],
-		notes: '',
-		markers: [],
-		segments: [],
-		city: '',
-		state: '',
-		country: '',
-	};
-
-	it('fills each point’s elevation from the height service', async () => {
-		const bodies: unknown[] = [];
-		const filled = await withHeights(payload, {
-			fetch: async (_input, init) => {
-				bodies.push(JSON.parse(String(init.body)));
-				return json({ height: [101.5, null] });
-			},
-		});
-		expect(bodies).toEqual([
-			{
-				shape: [
-					{ lat: A.lat, lon: A.lng },
-					{ lat: B.lat, lon: B.lng },
-				],
-			},
-		]);
-		expect(filled.points.map((point) => point.ele)).toEqual([101.5, null]);
-	});
-
-	it('saves without heights, and warns, when the service fails or answers the wrong count', async () => {
-		const warn = vi.fn();
-		expect(await withHeights(payload, { fetch: async () => json({}, 503), warn })).toBe(payload);
-		expect(await withHeights(payload, { fetch: async () => json({ height: [1] }), warn })).toBe(payload);
-		expect(warn).toHaveBeenCalledTimes(2);
 	});
 });

@@ -25,7 +25,14 @@ import { copyRoute } from './copy';
 import { exportRoute, importRoute, ROUTE_EXPORT_FORMATS, routeFileHeaders } from './files';
 import { getRoutesByIds, listRoutes } from './lists';
 import { representBookmark, representRoute } from './represent';
-import { createRoute, deleteRoute, rotateLinkToken, setRoutePrivacy, updateRoute } from './saving';
+import {
+	createRoute,
+	deleteRoute,
+	type RouteHeightLookup,
+	rotateLinkToken,
+	setRoutePrivacy,
+	updateRoute,
+} from './saving';
 
 const singleId = v.object({ id: idText('id must be a route id') });
 const bookmarkId = v.object({ id: idText('id must be a bookmark id') });
@@ -37,8 +44,14 @@ const RouteCopyBodySchema = v.strictObject({});
 /** The API's body limit applies to uploads too; a route's GPX is far smaller. */
 const IMPORT_MAX_BYTES = DEFAULT_BODY_LIMIT;
 
+export type RoutesApiOptions = {
+	/** Where a saved route's heights come from; without it they are the sender's. */
+	heights?: RouteHeightLookup | null;
+};
+
 /** Routes, route search, bookmarks, the privacy toggle and GPX in and out: the v7.1 route API. */
-export function createRoutesApi(): Hono<ApiEnv> {
+export function createRoutesApi(options: RoutesApiOptions = {}): Hono<ApiEnv> {
+	const heights = options.heights ?? null;
 	const app = new Hono<ApiEnv>();
 
 	for (const path of both('/v7.1/route/')) {
@@ -57,7 +70,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 		app.post(path, requireViewer, validate('json', RouteSaveSchema), async (c) => {
 			const input = c.req.valid('json');
 			requireOwnLink(c.var.viewer as { id: number }, input.links?.user, 'routes');
-			const route = await createRoute(c.var.deps, c.var.viewer, input);
+			const route = await createRoute(c.var.deps, c.var.viewer, input, { heights });
 			c.header('ETag', `"${route.version}"`);
 			c.header('Location', `/api/v7.1/route/${route.id}/`);
 			return c.json(representRoute(route, c.var.viewer, 'detailed_internal'), 201);
@@ -177,7 +190,7 @@ export function createRoutesApi(): Hono<ApiEnv> {
 					c,
 					'route',
 					input.version,
-					(expected) => updateRoute(c.var.deps, c.var.viewer, id, input, expected),
+					(expected) => updateRoute(c.var.deps, c.var.viewer, id, input, expected, heights),
 					(route: RouteWithOwner) => representRoute(route, c.var.viewer, 'detailed_internal'),
 				);
 			},

@@ -186,5 +186,5 @@ export async function importRoute(
 	if (!hasHeights) return createRoute(deps, viewer, input);
 	const { gain, loss } = computeWorkoutElevationChange(workout);
 	const round = (n: number) => Math.round(n * 10) / 10;
-	return createRoute(deps, viewer, input, { ascentM: round(gain), descentM: round(loss) });
+	return createRoute(deps, viewer, input, { climb: { ascentM: round(gain), descentM: round(loss) } });
 }

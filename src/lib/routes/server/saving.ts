@@ -93,19 +93,48 @@ export function deriveRoute(input: RouteSaveInput) {
 	};
 }
 
+/**
+ * The height of each point from the server's elevation data, null where it has none; null in
+ * whole when the elevation service cannot answer. Given by the house (routing's height lookup).
+ */
+export type RouteHeightLookup = (
+	points: readonly { lat: number; lng: number }[],
+) => Promise<(number | null)[] | null>;
+
+/**
+ * The save with each point's height measured here: where the server has elevation data its
+ * heights replace whatever the sender put in `ele`, and a point it has none for gets none (mixing
+ * in the sender's there would add a climb at the seam of two sources). Only where the server knows
+ * no height anywhere on the route do the sender's heights (a device's, say) stand; none are made up.
+ */
+async function withServerHeights<T extends RouteSaveInput | RouteUpdateInput>(
+	input: T,
+	lookup: RouteHeightLookup | null,
+): Promise<T> {
+	const heights = lookup ? await lookup(input.points) : null;
+	if (!heights || heights.every((height) => height === null)) return input;
+	return { ...input, points: input.points.map((point, index) => ({ ...point, ele: heights[index] })) };
+}
+
 export async function createRoute(
 	deps: Deps,
 	viewer: Viewer,
 	input: RouteSaveInput,
-	/** A climb measured on more than the saved points (a file's every height and segment), kept instead. */
-	climb?: { ascentM: number; descentM: number },
+	options: {
+		/** A climb measured on more than the saved points (a file's every height and segment), kept instead. */
+		climb?: { ascentM: number; descentM: number };
+		/** Where the points' heights come from; without it they are the sender's. */
+		heights?: RouteHeightLookup | null;
+	} = {},
 ): Promise<RouteWithOwner> {
 	if (!viewer) throw new AppError('unauthenticated', 'Sign in to save a route');
+	const { climb, heights = null } = options;
+	const measured = await withServerHeights(input, heights);
 	const now = deps.clock();
 	const [row] = await deps.db
 		.insert(routes)
 		.values({
-			...deriveRoute(input),
+			...deriveRoute(measured),
 			...(climb ?? {}),
 			ownerId: viewer.id,
 			linkToken: newLinkToken(),
@@ -128,11 +157,12 @@ export async function updateRoute(
 	id: number,
 	update: RouteUpdateInput,
 	expectedVersion: number | null,
+	heights: RouteHeightLookup | null = null,
 ): Promise<UpdateOutcome> {
 	const current = await getOwnRoute(deps, viewer, id);
 	if (expectedVersion === null) throw versionRequired('route');
 	const input: RouteSaveInput = {
-		...update,
+		...(await withServerHeights(update, heights)),
 		privacy: update.privacy ?? (current.privacy as RouteSaveInput['privacy']),
 		activity_type: update.activity_type ?? current.activityTypeId,
 	};
