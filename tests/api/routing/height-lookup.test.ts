@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HeightResponseSchema } from '../../../src/lib/routing/contract.ts';
@@ -50,25 +52,38 @@ describe('the heights a saved route is given', () => {
 	});
 
 	it('come from the routing server’s height service when routing is forwarded (ROUTING_URL)', async () => {
-		const asked: { url: string; body: unknown }[] = [];
-		// A Valhalla server, as far as its /height answer goes.
-		const valhalla: typeof fetch = async (input, init) => {
-			asked.push({ url: String(input), body: JSON.parse(String(init?.body)) });
-			return Response.json({ shape: [], height: [1012, null] });
+		const asked: { path: string; body: unknown }[] = [];
+		let answer: { status: number; body: unknown } = {
+			status: 200,
+			body: { shape: [], height: [1012, null] },
 		};
-		const lookup = createHeightLookup({ routingUrl: 'http://valhalla.test/', fetch: valhalla, engine });
-		expect(await lookup(ANDORRA)).toEqual([1012, null]);
-		expect(asked).toEqual([
-			{
-				url: 'http://valhalla.test/height',
-				body: { shape: ANDORRA.map((point) => ({ lat: point.lat, lon: point.lng })) },
-			},
-		]);
-		const down: typeof fetch = async () => new Response('down', { status: 503 });
-		expect(await createHeightLookup({ routingUrl: 'http://valhalla.test', fetch: down })(ANDORRA)).toBeNull();
-		const short: typeof fetch = async () => Response.json({ height: [1012] });
-		expect(
-			await createHeightLookup({ routingUrl: 'http://valhalla.test', fetch: short })(ANDORRA),
-		).toBeNull();
+		// A local server in Valhalla's shape, as far as its /height answer goes.
+		const valhalla = createServer((request, response) => {
+			let body = '';
+			request.on('data', (chunk) => {
+				body += chunk;
+			});
+			request.on('end', () => {
+				asked.push({ path: String(request.url), body: JSON.parse(body) });
+				response.writeHead(answer.status, { 'content-type': 'application/json' });
+				response.end(JSON.stringify(answer.body));
+			});
+		});
+		await new Promise<void>((resolve) => valhalla.listen(0, '127.0.0.1', resolve));
+		const routingUrl = `http://127.0.0.1:${(valhalla.address() as AddressInfo).port}/`;
+		try {
+			const lookup = createHeightLookup({ routingUrl, engine });
+			expect(await lookup(ANDORRA)).toEqual([1012, null]);
+			expect(asked).toEqual([
+				{ path: '/height', body: { shape: ANDORRA.map((point) => ({ lat: point.lat, lon: point.lng })) } },
+			]);
+			answer = { status: 503, body: 'down' };
+			expect(await lookup(ANDORRA)).toBeNull();
+			// One height for two points is not an answer about these points.
+			answer = { status: 200, body: { height: [1012] } };
+			expect(await lookup(ANDORRA)).toBeNull();
+		} finally {
+			await new Promise((resolve) => valhalla.close(resolve));
+		}
 	});
 });
