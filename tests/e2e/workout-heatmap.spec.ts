@@ -29,6 +29,21 @@ async function shownCount(page: Page): Promise<number> {
 }
 
 /**
+ * The heatmap answer the page itself receives while `act` runs. Other tests add workouts to the
+ * demo member meanwhile, so what the page says is compared with what the page was sent.
+ */
+async function pageAnswer(page: Page, query: RegExp, act: () => Promise<unknown>): Promise<TrackHeatmap> {
+	const [response] = await Promise.all([
+		page.waitForResponse(
+			(answer) => answer.url().includes('/api/v7.1/workout_heatmap/') && query.test(answer.url()),
+		),
+		act(),
+	]);
+	expect(response.status()).toBe(200);
+	return (await response.json()) as TrackHeatmap;
+}
+
+/**
  * The demo member opens the heatmap of her own workouts: the page says how many it draws (as many
  * as the API gives her), the canvas over the map holds them, and the filters change with the keyboard.
  */
@@ -59,12 +74,15 @@ test('the demo member sees her workouts drawn as a heatmap and filters it by key
 	await logIn(page.request, baseURL as string, DEMO_LOGIN);
 	// Found from the stats page's tabs.
 	await open(page, '/workout/stats/');
-	await page.getByRole('link', { name: 'Heatmap' }).click();
+	const shown = await pageAnswer(page, /workout_heatmap\//, () =>
+		page.getByRole('link', { name: 'Heatmap' }).click(),
+	);
 	await expect(page).toHaveURL(/\/workouts\/heatmap\/$/);
 	await expect(page.getByRole('heading', { name: 'Workout Heatmap' })).toBeVisible();
-	expect(await shownCount(page)).toBe(everything.workout_count);
+	expect(shown.workout_count).toBeGreaterThan(0);
+	expect(await shownCount(page)).toBe(shown.workout_count);
 	const map = page.getByTestId('track-heatmap-map');
-	await expect(map).toHaveAttribute('data-drawn', String(everything.lines.length));
+	await expect(map).toHaveAttribute('data-drawn', String(shown.lines.length));
 	await expect(map).toBeVisible();
 	await expect.poll(() => drawnPixels(page)).toBeGreaterThan(500);
 	await expectNoSeriousA11yIssues(page);
@@ -72,11 +90,13 @@ test('the demo member sees her workouts drawn as a heatmap and filters it by key
 	// The first activity group, picked with the arrow key.
 	const groups = page.getByTestId('track-heatmap-group');
 	await groups.focus();
-	await page.keyboard.press('ArrowDown');
 	const group = everything.groups[0];
+	const ofGroup = await pageAnswer(page, new RegExp(`activity_groups=${group}(&|$)`), () =>
+		page.keyboard.press('ArrowDown'),
+	);
 	await expect(groups).toHaveValue(group);
 	await expect(page).toHaveURL(new RegExp(`activity_groups=${group}`));
-	const ofGroup = await heatmapFor(`?activity_groups=${group}`);
+	expect(ofGroup.workout_count).toBeLessThanOrEqual(shown.workout_count);
 	await expect(page.getByTestId('track-heatmap-count')).toHaveText(
 		`${ofGroup.workout_count} ${ofGroup.workout_count === 1 ? 'workout' : 'workouts'} shown`,
 	);
@@ -87,10 +107,9 @@ test('the demo member sees her workouts drawn as a heatmap and filters it by key
 	await page.keyboard.press('Tab');
 	const years = page.getByTestId('track-heatmap-year');
 	await expect(years).toBeFocused();
-	await page.keyboard.press('ArrowDown');
 	const year = everything.years[0];
+	const ofYear = await pageAnswer(page, new RegExp(`year=${year}`), () => page.keyboard.press('ArrowDown'));
 	await expect(years).toHaveValue(String(year));
-	const ofYear = await heatmapFor(`?activity_groups=${group}&year=${year}`);
 	await expect(page.getByTestId('track-heatmap-count')).toHaveText(
 		`${ofYear.workout_count} ${ofYear.workout_count === 1 ? 'workout' : 'workouts'} shown`,
 	);
