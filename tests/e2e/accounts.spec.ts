@@ -1,6 +1,6 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, open } from './helpers';
+import { expectNoSeriousA11yIssues, HYDRATING_ISLANDS, open } from './helpers';
 import { readDeliveredMail } from './smtp-sink';
 
 /**
@@ -72,7 +72,7 @@ test('sign up, verify, log out, log in via next, reset by mail, delete', async (
 	await page.goto('/auth/logout');
 	await page.goto('/account/settings');
 	await page.waitForURL('**/auth/login?next=%2Faccount%2Fsettings');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(email);
 	await page.locator('input[name="password"]').fill('not-my-password-1');
 	await page.getByRole('button', { name: 'Log in' }).click();
@@ -103,7 +103,7 @@ test('sign up, verify, log out, log in via next, reset by mail, delete', async (
 	await page.locator('input[name="password"]').fill(second);
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/account/delete');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByLabel('Your password').fill(second);
 	await page.getByRole('checkbox', { name: /permanently/ }).check();
 	await page.getByRole('button', { name: 'Delete my account' }).click();

@@ -1,7 +1,7 @@
 import { CLIENT_EVENTS_PATH } from '../../src/lib/analytics/events';
 import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, type Request, test } from './fixtures';
-import { logIn, open, setGeo } from './helpers';
+import { HYDRATING_ISLANDS, logIn, open, setGeo } from './helpers';
 
 /** Every batch the page sends to our events endpoint, by fetch or by beacon. */
 function recordBatches(page: Page): { names: () => string[]; requests: Request[] } {
@@ -111,7 +111,7 @@ test('only operators open /admin/analytics', async ({ page, baseURL }) => {
 	expect(new URL(visitor?.url() ?? '').pathname).toMatch(/^\/auth\/login\/?$/);
 	// The login form, once awake, sends a visitor who has a session on to `next` by itself: signing in
 	// before it woke would race that move against the next visit (under load, the visit was cut off).
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await logIn(page.request, baseURL as string, DEMO_LOGIN);
 	const member = await page.goto('/admin/analytics');
 	expect(member?.status()).toBe(404);

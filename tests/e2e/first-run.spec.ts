@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, mailedLink, open } from './helpers';
+import { expectNoSeriousA11yIssues, HYDRATING_ISLANDS, mailedLink, open } from './helpers';
 
 /**
  * A new member's first steps on the real server: signing up in the United States, onboarding,
@@ -197,7 +197,7 @@ async function continueToDashboard(page: Page) {
 	await page.getByRole('button', { name: 'Continue' }).click();
 	await page.waitForURL('**/dashboard');
 	await page.waitForLoadState('load');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 }
 
 test("a new member's dashboard says what to do first, and steps aside once they have a workout", async ({

@@ -29,11 +29,17 @@ export async function setGeo(context: BrowserContext, baseURL: string, value: st
 	await context.addCookies([{ name: 'ms_geo', value, url: baseURL }]);
 }
 
-/** Opens a page and waits until its scripts ran and any islands hydrated. */
+/**
+ * Islands still waiting to hydrate, leaving out those that hydrate only when scrolled into view
+ * (`client:visible`): a page is ready for a member once this matches nothing.
+ */
+export const HYDRATING_ISLANDS = 'astro-island[ssr]:not([client="visible"])';
+
+/** Opens a page and waits until its scripts ran and the islands it hydrates on load did. */
 export async function open(page: Page, path: string) {
 	const response = await page.goto(path);
 	await page.waitForLoadState('load');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	return response;
 }
 

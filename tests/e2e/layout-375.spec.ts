@@ -1,6 +1,6 @@
 import { DEMO_ADMIN_LOGIN, DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { logIn, open, registerMember } from './helpers';
+import { HYDRATING_ISLANDS, logIn, open, registerMember } from './helpers';
 
 /**
  * Every page type at 375 px: nothing may be wider than the phone, so no page scrolls sideways and
@@ -60,7 +60,7 @@ async function expectNoOverflow(page: Page, path: string) {
 	expect(response?.status(), path).toBeLessThan(500);
 	// Islands that hydrate when seen stay server-rendered until scrolled to; what is in view has run.
 	await page.waitForLoadState('load');
-	await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	// Islands fill in what they fetch (a member's profile, search results) before the check.
 	await page.waitForLoadState('networkidle');
 	await page.evaluate(() => document.fonts.ready);

@@ -30,8 +30,9 @@ const CATEGORIES = [
  * One row per audited page with the values lighthouserc.json's budgets are checked against. With
  * `aggregationMethod: median-run`, Lighthouse CI takes the script size from the median run (the run
  * closest to the median first contentful paint and time to interactive), but compares a category
- * score of every run and keeps the best. The row has those, the performance score of each run, and
- * the script the page downloads (bytes as sent, so compressed). Returns null when there are no runs.
+ * score of every run and keeps the best. The row has those, the performance score and blocking time
+ * of each run (signed-in pages are judged on the least blocking one), and the script the page
+ * downloads (bytes as sent, so compressed). Returns null when there are no runs.
  */
 export function lighthouseRows(root) {
 	const dir = path.join(root, LHCI_DIR);
@@ -56,7 +57,7 @@ export function lighthouseRows(root) {
 			),
 			performanceRuns: pageRuns.map((run) => run.categories.performance?.score),
 			scriptBytes: items.find((item) => item.resourceType === 'script')?.transferSize,
-			blockingMs: median.audits?.['total-blocking-time']?.numericValue,
+			blockingRuns: pageRuns.map((run) => run.audits?.['total-blocking-time']?.numericValue ?? 0),
 		};
 	});
 }
@@ -67,13 +68,21 @@ const percent = (score) => (typeof score === 'number' ? String(Math.round(score 
 export function lighthouseTable(root) {
 	const rows = lighthouseRows(root);
 	if (!rows?.length) return null;
-	const header = ['page', ...CATEGORIES.map(([, label]) => label), 'script KB', 'TBT ms', 'perf of each run'];
+	const header = [
+		'page',
+		...CATEGORIES.map(([, label]) => label),
+		'script KB',
+		'TBT ms',
+		'perf of each run',
+		'TBT of each run',
+	];
 	const body = rows.map((row) => [
 		row.page,
 		...CATEGORIES.map(([key]) => percent(row.scores[key])),
 		row.scriptBytes === undefined ? '–' : (row.scriptBytes / 1024).toFixed(1),
-		row.blockingMs === undefined ? '–' : String(Math.round(row.blockingMs)),
+		String(Math.round(Math.min(...row.blockingRuns))),
 		row.performanceRuns.map(percent).join(', '),
+		row.blockingRuns.map(Math.round).join(', '),
 	]);
 	const widths = header.map((cell, column) =>
 		Math.max(cell.length, ...body.map((line) => line[column].length)),
@@ -81,16 +90,17 @@ export function lighthouseTable(root) {
 	const format = (cells) =>
 		cells
 			.map((cell, column) =>
-				column === 0 || column === cells.length - 1
+				column === 0 || column >= cells.length - 2
 					? cell.padEnd(widths[column])
 					: cell.padStart(widths[column]),
 			)
 			.join('  ')
 			.trimEnd();
 	return [
-		'Lighthouse, mobile, as the budgets judge it: each score the best of the runs, script and blocking time from the median run',
+		'Lighthouse, mobile, as the budgets judge it: each score and the blocking time the best of the runs, script from the median run',
 		'(budgets: every score at least 95; script at most 14 KB transferred, 30 KB on location pages;',
-		' signed-in pages: SEO not judged, blocking time at most 100 ms, no console error, targets of 24 px)',
+		' signed-in pages: SEO not judged, no console error in any run, targets of 24 px; performance at least',
+		' 95 and blocking time at most 100 ms are the goal, warned about and not judged: they follow the host)',
 		format(header),
 		...body.map(format),
 	].join('\n');

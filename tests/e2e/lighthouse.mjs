@@ -9,6 +9,10 @@
  * so the not-found page is audited at /404.html, the same pre-rendered document every unmatched
  * path answers with 404 (the end-to-end tests check that status).
  *
+ * Chromium runs with one raster thread (lighthouserc.json): on a two-core host its raster workers
+ * otherwise take the core the page's main thread needs, which a phone's eight cores never do; the
+ * static home page measured 100–180 ms of blocking time with the default and about 50 ms with one.
+ *
  * Each run starts from an empty .lighthouseci/ and ends with a table of the median run's scores and
  * script bytes per page (LHCI_TABLE=0 leaves the table to the caller, as `npm test` does).
  */
@@ -106,6 +110,20 @@ async function signedInPages(base) {
 }
 
 /**
+ * Runs per signed-in page. Console errors and small targets must be absent from every run. Their
+ * blocking time and performance score are reported against the goal from the best run, as a warning
+ * (lighthouserc.json): on a shared two-core host even the static home page, with 13 KB of script,
+ * measures 100–180 ms of blocking time in a bad hour, so a gate on it would judge the host, not the
+ * page. A busy host only ever adds time, so the least disturbed run is the closest to the page's cost.
+ */
+const SIGNED_IN_RUNS = 3;
+
+/** The pages in turn, SIGNED_IN_RUNS rounds: a busy minute on the host falls on one run of several pages, not on every run of one. */
+function signedInRuns(pages) {
+	return Array.from({ length: SIGNED_IN_RUNS }, () => pages).flat();
+}
+
+/**
  * lighthouserc.json with the sign-in script: Lighthouse CI then drives Chromium through Puppeteer,
  * which takes Chromium's flags as launch arguments instead of chromeFlags.
  */
@@ -114,9 +132,10 @@ function writeSignedInConfig(config, chromePath) {
 	const { chromeFlags, ...settings } = rc.ci.collect.settings;
 	rc.ci.collect = {
 		...rc.ci.collect,
-		// Three runs a page, as the budgets judge the best: these pages wait on the database, and one
-		// slow answer on a busy machine is not what a member on a phone gets.
-		numberOfRuns: 3,
+		// One run per listed address: the pages are listed SIGNED_IN_RUNS times over (signedInRuns), and
+		// Lighthouse CI runs the sign-in script once per listed address, so every run starts signed in
+		// afresh instead of on a session an earlier run's page may have rotated.
+		numberOfRuns: 1,
 		settings,
 		chromePath,
 		puppeteerScript: 'tests/e2e/lighthouse-sign-in.cjs',
@@ -193,7 +212,7 @@ try {
 				'collect',
 				'--additive',
 				`--config=${signedInConfig}`,
-				...pages.map((page) => `--collect.url=${baseUrl}${page}`),
+				...signedInRuns(pages).map((page) => `--collect.url=${baseUrl}${page}`),
 			],
 			options,
 		);

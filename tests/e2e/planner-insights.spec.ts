@@ -1,5 +1,10 @@
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, registerMember } from './helpers';
+import {
+	expectNoSeriousA11yIssues,
+	forbidExternalRequests,
+	HYDRATING_ISLANDS,
+	registerMember,
+} from './helpers';
 
 /**
  * What the planner tells about a route as it is drawn, as an MVP member sees it: the surfaces and kinds of way
@@ -47,7 +52,7 @@ async function openPlanner(page: Page, baseURL: string, login: Login) {
 	await forbidExternalRequests(page, baseURL);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
 	await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(login.email);
 	await page.locator('input[name="password"]').fill(login.password);
 	await page.getByRole('button', { name: 'Log in' }).click();

@@ -2,7 +2,12 @@ import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { PLANNER_DRAFT_STORAGE_KEY } from '../../src/lib/routes/planner';
 import { MAP_VIEW_STORAGE_KEY } from '../../src/lib/site/cookie-choices';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, plannerPointOnPage } from './helpers';
+import {
+	expectNoSeriousA11yIssues,
+	forbidExternalRequests,
+	HYDRATING_ISLANDS,
+	plannerPointOnPage,
+} from './helpers';
 
 /**
  * Long routes in the planner: a 200-point route's list draws only the rows near its view, yet the keyboard walks
@@ -29,7 +34,7 @@ async function openPlanner(page: Page, baseURL: string, draft?: unknown) {
 			[PLANNER_DRAFT_STORAGE_KEY, JSON.stringify(draft)] as const,
 		);
 	await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,6 +1,6 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, HYDRATING_ISLANDS } from './helpers';
 
 /**
  * Drawing a route on the planner over Harrisburg's streets, as the demo member: points from map clicks follow
@@ -17,7 +17,7 @@ async function openPlanner(page: Page, baseURL: string) {
 	await forbidExternalRequests(page, baseURL);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
 	await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { forbidExternalRequests } from './helpers';
+import { forbidExternalRequests, HYDRATING_ISLANDS } from './helpers';
 
 /**
  * An operator adds a city no demo covers — a few streets of central Rome — with `npm run regions -- add`
@@ -45,7 +45,7 @@ test('a region added while the server runs gives streets, place search and road-
 
 		await forbidExternalRequests(page, baseURL as string);
 		await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
-		await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+		await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 		await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
 		await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 		await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,6 +1,6 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, test } from './fixtures';
-import { forbidExternalRequests } from './helpers';
+import { forbidExternalRequests, HYDRATING_ISLANDS } from './helpers';
 
 /**
  * A route of five points over Andorra's streets, each gap routed on its own, saved: its cue sheet arrives once,
@@ -17,7 +17,7 @@ test('a saved route of five points arrives only at its last point', async ({ pag
 	await forbidExternalRequests(page, baseURL as string);
 	await page.route('**/tiles/**', (route) => route.fulfill({ contentType: 'image/png', body: BLANK_TILE }));
 	await page.goto('/auth/login?next=%2Froutes%2Fcreate%2F');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();

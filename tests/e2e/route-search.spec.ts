@@ -1,6 +1,6 @@
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, HYDRATING_ISLANDS } from './helpers';
 
 /**
  * The route search island on the seeded demo world: a place from the city widget, a sort that
@@ -14,12 +14,12 @@ const HARRISBURG_ROUTES = [
 
 async function logInToSearch(page: Page) {
 	await page.goto('/auth/login?next=%2Froutes%2Fsearch%2F');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await page.getByRole('textbox', { name: 'Email' }).fill(DEMO_LOGIN.email);
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/routes/search/');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 }
 
 const BLANK_TILE = Buffer.from(
@@ -85,7 +85,7 @@ test('the demo member searches near Harrisburg, sorts, filters to nothing and sh
 	// The URL is the search: a reload renders the same results on the server.
 	const shared = page.url();
 	await page.reload();
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await expect(page.getByLabel('Sort by')).toHaveValue('-distance');
 	expect(await resultNames(page)).toEqual([...shortestFirst].reverse());
 

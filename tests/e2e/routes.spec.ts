@@ -8,6 +8,7 @@ import {
 	distanceFromLine,
 	expectNoSeriousA11yIssues,
 	forbidExternalRequests,
+	HYDRATING_ISLANDS,
 	open,
 	pointAlongLine,
 	setGeo,
@@ -176,7 +177,7 @@ test('the demo member searches, bookmarks and shares a route by link', async ({
 	await page.locator('input[name="password"]').fill(DEMO_LOGIN.password);
 	await page.getByRole('button', { name: 'Log in' }).click();
 	await page.waitForURL('**/routes/search/');
-	await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 
 	// A place typed and not picked from the list is looked up when the search is sent.
 	await page.getByRole('combobox', { name: 'Near (city)' }).fill('Andorra la Vella');

@@ -111,6 +111,8 @@ test('the demo member reads the calendar, filters stats, sees lifetime totals an
 	await page.getByRole('radio', { name: 'Last 7 days' }).check();
 	await expect(page.getByTestId('stats-showing')).toContainText('last 7 days');
 	await expect(page.getByTestId('stats-week-count')).not.toHaveText('0');
+	// Charts draw as they come into view, as a member scrolls to them.
+	await page.getByTestId('chart-weeks').scrollIntoViewIfNeeded();
 	await expect(page.getByTestId('chart-weeks')).toHaveAttribute('data-ready', '');
 	await page.getByText(/Show per month in \d{4} as a table/).click();
 	await expect(page.getByTestId('table-months')).toBeVisible();

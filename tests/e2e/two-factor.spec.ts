@@ -1,6 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import { expect, test } from './fixtures';
-import { expectNoSeriousA11yIssues, registerMember } from './helpers';
+import { expectNoSeriousA11yIssues, HYDRATING_ISLANDS, registerMember } from './helpers';
 
 /** The code an authenticator app holding `secret` shows now. */
 const codeNow = (secret: string) =>
@@ -52,7 +52,7 @@ test('a member turns on two-step sign-in, and signing in then asks for a code', 
 	const context = await browser.newContext({ baseURL });
 	const other = await context.newPage();
 	await other.goto('/auth/login?next=%2Faccount%2Fsettings');
-	await expect(other.locator('astro-island[ssr]')).toHaveCount(0);
+	await expect(other.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 	await other.getByRole('textbox', { name: 'Email' }).fill(email);
 	await other.locator('input[name="password"]').fill(password);
 	await other.getByRole('button', { name: 'Log in' }).click();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DEMO_LOGIN } from '../../src/lib/db/seed';
 import { expect, type Page, test } from './fixtures';
-import { expectNoSeriousA11yIssues, forbidExternalRequests, logIn } from './helpers';
+import { expectNoSeriousA11yIssues, forbidExternalRequests, HYDRATING_ISLANDS, logIn } from './helpers';
 
 /**
  * Adding workouts as the demo member: logging a run by hand (with clear messages for 75 minutes and
@@ -211,7 +211,7 @@ test('both pages fit a 375 px screen @small-screen-layout', async ({ page, baseU
 	await logIn(page.request, baseURL as string, DEMO_LOGIN);
 	for (const path of ['/workout/create/', '/workout/import/']) {
 		await page.goto(path);
-		await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+		await expect(page.locator(HYDRATING_ISLANDS)).toHaveCount(0);
 		if (path === '/workout/create/') await expect(page.getByLabel('Activity type')).toBeEnabled();
 		const overflow = await page.evaluate(
 			() => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -7,7 +7,7 @@ import { distanceIn, formatDistanceShort, formatHours, type Unit } from '../../l
 import { GROUP_COLOURS, GROUP_LABELS } from '../../lib/stats/groups';
 import { countPeriods, PERIOD_STEPS, periodTicks } from '../../lib/stats/period-axis';
 import type { ActivityGroup } from '../../lib/workouts/activity-groups';
-import { keepChartSized } from '../chart-size';
+import { drawWhenVisible, keepChartSized } from '../chart-size';
 import { groupColour } from './group-colour';
 
 export type ChartMetric = 'distance' | 'duration' | 'calories' | 'count';
@@ -103,77 +103,79 @@ export default function StatsChart({
 	useEffect(() => {
 		const box = stage.current;
 		if (!box || buckets.length === 0) return;
-		const x = buckets.map((_, index) => index);
-		// Stacked bars: each series is the running sum up to its group, drawn tallest first; bars
-		// not split by group are one series of the totals.
-		const layers =
-			groups.length > 0
-				? groups.map((group) => ({
-						label: GROUP_LABELS[group],
-						colour: GROUP_COLOURS[group],
-						values: buckets.map((bucket) => metricValue(bucket.by_group[group], metric, unit)),
-					}))
-				: [
+		return drawWhenVisible(box, () => {
+			const x = buckets.map((_, index) => index);
+			// Stacked bars: each series is the running sum up to its group, drawn tallest first; bars
+			// not split by group are one series of the totals.
+			const layers =
+				groups.length > 0
+					? groups.map((group) => ({
+							label: GROUP_LABELS[group],
+							colour: GROUP_COLOURS[group],
+							values: buckets.map((bucket) => metricValue(bucket.by_group[group], metric, unit)),
+						}))
+					: [
+							{
+								label: 'All chosen activities',
+								colour: TOTAL_COLOUR,
+								values: buckets.map((bucket) => metricValue(bucket.totals, metric, unit)),
+							},
+						];
+			const stacks: number[][] = [];
+			let running = buckets.map(() => 0);
+			for (const layer of layers) {
+				running = running.map((sum, index) => sum + layer.values[index]);
+				stacks.push(running.map((value) => Math.round(value * 10) / 10));
+			}
+			const order = layers.map((_, index) => layers.length - 1 - index);
+			const bars = uPlot.paths.bars?.({ size: [0.7, 40], gap: 1 });
+			const size = () => ({ width: Math.max(240, box.clientWidth), height: 200 });
+			const chart = new uPlot(
+				{
+					...size(),
+					scales: {
+						x: { time: false, range: [-0.5, buckets.length - 0.5] },
+						y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+					},
+					legend: { show: false },
+					cursor: { drag: { x: false, y: false }, points: { show: false } },
+					series: [
+						{},
+						...order.map((index) => ({
+							label: layers[index].label,
+							stroke: layers[index].colour,
+							fill: layers[index].colour,
+							width: 0,
+							paths: bars,
+							points: { show: false },
+						})),
+					],
+					axes: [
 						{
-							label: 'All chosen activities',
-							colour: TOTAL_COLOUR,
-							values: buckets.map((bucket) => metricValue(bucket.totals, metric, unit)),
+							stroke: INK_SOFT,
+							grid: { show: false },
+							ticks: { stroke: GRID, width: 1 },
+							// Labels only on bars: whole indices, thinned by whole steps when they do not fit.
+							incrs: PERIOD_STEPS,
+							splits: (_u, _axis, min, max, step) => periodTicks(min, max, step, buckets.length),
+							values: (_u, splits) => splits.map((split) => buckets[split]?.label ?? ''),
+							space: 60,
 						},
-					];
-		const stacks: number[][] = [];
-		let running = buckets.map(() => 0);
-		for (const layer of layers) {
-			running = running.map((sum, index) => sum + layer.values[index]);
-			stacks.push(running.map((value) => Math.round(value * 10) / 10));
-		}
-		const order = layers.map((_, index) => layers.length - 1 - index);
-		const bars = uPlot.paths.bars?.({ size: [0.7, 40], gap: 1 });
-		const size = () => ({ width: Math.max(240, box.clientWidth), height: 200 });
-		const chart = new uPlot(
-			{
-				...size(),
-				scales: {
-					x: { time: false, range: [-0.5, buckets.length - 0.5] },
-					y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+						{
+							stroke: INK_SOFT,
+							size: 56,
+							grid: { stroke: GRID, width: 1 },
+							ticks: { stroke: GRID, width: 1 },
+							label: axisLabel(metric, unit),
+						},
+					],
 				},
-				legend: { show: false },
-				cursor: { drag: { x: false, y: false }, points: { show: false } },
-				series: [
-					{},
-					...order.map((index) => ({
-						label: layers[index].label,
-						stroke: layers[index].colour,
-						fill: layers[index].colour,
-						width: 0,
-						paths: bars,
-						points: { show: false },
-					})),
-				],
-				axes: [
-					{
-						stroke: INK_SOFT,
-						grid: { show: false },
-						ticks: { stroke: GRID, width: 1 },
-						// Labels only on bars: whole indices, thinned by whole steps when they do not fit.
-						incrs: PERIOD_STEPS,
-						splits: (_u, _axis, min, max, step) => periodTicks(min, max, step, buckets.length),
-						values: (_u, splits) => splits.map((split) => buckets[split]?.label ?? ''),
-						space: 60,
-					},
-					{
-						stroke: INK_SOFT,
-						size: 56,
-						grid: { stroke: GRID, width: 1 },
-						ticks: { stroke: GRID, width: 1 },
-						label: axisLabel(metric, unit),
-					},
-				],
-			},
-			[x, ...order.map((index) => stacks[index])],
-			box,
-		);
-		setReady(true);
-		return keepChartSized(chart, box, size);
+				[x, ...order.map((index) => stacks[index])],
+				box,
+			);
+			setReady(true);
+			return keepChartSized(chart, box, size);
+		});
 	}, [buckets, metric, unit, groups]);
 
 	return (
