@@ -5,14 +5,13 @@ import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Viewer } from '../../auth/contract';
 import { checkBirthdate } from '../../auth/contract';
 import { heartRateZones, profilePhotos, promotionalPreferences, users } from '../../auth/server/tables';
-import { refreshChallengeProgressQuietly } from '../../challenges/server/progress';
 import { formatApiDateTime } from '../../core/dates';
 import { AppError } from '../../core/errors';
 import type { AppDeps } from '../../core/server/deps';
+import { emit } from '../../core/server/events';
 import { ImageRefused, reencodeImage } from '../../core/server/images';
 import { listDeletionSteps } from '../../core/server/member-data';
 import { writeMemberFiles } from '../../core/server/member-files';
-import { refreshGoalStoriesQuietly } from '../../goals/server/service';
 import { meetsMinimumAge } from '../../privacy/contract';
 import { relationBetween } from '../../social/server/relations';
 import {
@@ -112,12 +111,10 @@ export async function updateUser(deps: Deps, viewer: Viewer, id: number, input: 
 	const [row] = await deps.db.update(users).set(changes).where(eq(users.id, id)).returning();
 	if (!row)
 		throw new AppError('unauthenticated', 'This account no longer exists.', { detail: 'invalid_token' });
-	// Goal weeks are the member's local weeks: another zone or start day can meet different weeks.
-	if (input.week_start_day !== undefined || input.time_zone !== undefined)
-		await refreshGoalStoriesQuietly(deps, id);
-	// Age grades in running challenges follow the birthdate and sex.
-	if (input.birthdate !== undefined || input.gender !== undefined)
-		await refreshChallengeProgressQuietly(deps, id);
+	const fields = Object.entries(input)
+		.filter(([, value]) => value !== undefined)
+		.map(([field]) => field);
+	await emit(deps, 'member.changed', { memberId: id, fields });
 	return presentSelfUser(row, now);
 }
 

@@ -7,6 +7,8 @@ import type { AppDeps } from './deps';
 export type HouseEvents = {
 	/** A member's workouts changed: one was saved, edited, cut or deleted. */
 	'workout.changed': { ownerId: number };
+	/** A member changed their profile: `fields` names the profile fields the change set (PUT /user). */
+	'member.changed': { memberId: number; fields: readonly string[] };
 };
 
 type EventDeps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'logger'>>;
